@@ -1,0 +1,86 @@
+// Cleave's gather shader: copies a list of 2-D strided regions from one buffer into another, one
+// output word per thread, in a single dispatch whatever the number of regions (one per output).
+// The host replaces only the `alias Word` line (u32, vec2<u32> or vec4<u32>: the widest word that
+// divides every offset of the plan); everything else arrives as data. No arithmetic touches the
+// values, so every dtype moves bit-exact.
+alias Word = u32;
+
+struct Params {
+  region_base: u32,   // first region of this dispatch in `regions`
+  region_count: u32,
+  thread_count: u32,  // threads that do work; the grid is rounded up past it
+  pad: u32,
+}
+
+// Offsets, lengths and strides in Words (gather_words) or bytes (gather_bytes), relative to the
+// bound windows of the source and destination buffers.
+struct Region {
+  start: u32,       // first thread of this region within the dispatch
+  src: u32,
+  dst: u32,
+  row_len: u32,
+  src_stride: u32,  // distance between consecutive rows in the source
+  rows: u32,        // rows are written back to back in the destination
+}
+
+const WORKGROUP_SIZE = 64u;
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> regions: array<Region>;
+@group(0) @binding(2) var<storage, read> src: array<Word>;
+@group(0) @binding(3) var<storage, read_write> dst: array<Word>;
+// gather_bytes sees the same two bindings as plain u32 words (entry points never share them).
+@group(0) @binding(2) var<storage, read> src_u32: array<u32>;
+@group(0) @binding(3) var<storage, read_write> dst_u32: array<u32>;
+
+// Grids wider than 65535 workgroups are folded into 2-D by the host.
+fn thread_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
+  return (wid.y * nwg.x + wid.x) * WORKGROUP_SIZE + lid;
+}
+
+// The last region whose first thread is <= t (binary search: 4096 outputs cost 12 steps).
+fn find_region(t: u32) -> Region {
+  var lo = params.region_base;
+  var hi = params.region_base + params.region_count - 1u;
+  while (lo < hi) {
+    let mid = (lo + hi + 1u) / 2u;
+    if (regions[mid].start <= t) { lo = mid; } else { hi = mid - 1u; }
+  }
+  return regions[lo];
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let t = thread_index(wid, nwg, lid);
+  if (t >= params.thread_count) { return; }
+  let r = find_region(t);
+  let k = t - r.start;
+  let row = k / r.row_len;
+  dst[r.dst + k] = src[r.src + row * r.src_stride + (k - row * r.row_len)];
+}
+
+// For 1- and 2-byte elements whose chunk boundaries fall inside a 32-bit word: each thread builds
+// one destination word from four source bytes, and keeps the bytes outside the region as they are.
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn gather_bytes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let t = thread_index(wid, nwg, lid);
+  if (t >= params.thread_count) { return; }
+  let r = find_region(t);
+  let end = r.dst + r.rows * r.row_len;
+  let word = r.dst / 4u + (t - r.start);
+  var value = 0u;
+  var mask = 0u;
+  for (var lane = 0u; lane < 4u; lane++) {
+    let p = word * 4u + lane;
+    if (p < r.dst || p >= end) { continue; }
+    let k = p - r.dst;
+    let row = k / r.row_len;
+    let s = r.src + row * r.src_stride + (k - row * r.row_len);
+    value |= ((src_u32[s / 4u] >> ((s % 4u) * 8u)) & 0xffu) << (lane * 8u);
+    mask |= 0xffu << (lane * 8u);
+  }
+  if (mask != 0xffffffffu) { value |= dst_u32[word] & ~mask; }
+  dst_u32[word] = value;
+}

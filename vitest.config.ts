@@ -1,0 +1,19 @@
+// Test tiers: test/planner (plain Node), test/gpu (Dawn on a real adapter), test/browser
+// (the built bundle in headless Chromium). GPU tests run on SwiftShader unless
+// VK_ICD_FILENAMES already names a driver.
+import { existsSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
+const env: Record<string, string> = {};
+if (!process.env.VK_ICD_FILENAMES && existsSync(swiftshader)) env.VK_ICD_FILENAMES = swiftshader;
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    env,
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
