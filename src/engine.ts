@@ -9,6 +9,7 @@ import { type SplitPlan, type Strategy, equalParts, normalizeAxis, planSplit } f
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitStats } from './gpu/executor.js';
 import { acquireDevice } from './gpu/device.js';
+import { type SplitNode, resolveNode } from './ops/index.js';
 
 export type Backend = 'webgpu' | 'cpu';
 
@@ -33,6 +34,9 @@ export interface EngineStats extends SplitStats {
   readonly liveBuffers: number;
 }
 
+/** A node's outputs: GPU tensors when its data input is on the GPU, else host tensors. */
+export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor ? GpuTensor[] : HostTensor[];
+
 export interface SplitEngine {
   readonly backend: Backend;
   /** The device in use (undefined on the CPU backend). */
@@ -40,6 +44,8 @@ export interface SplitEngine {
   readonly adapterInfo: { readonly vendor: string; readonly architecture: string } | undefined;
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions): Promise<GpuTensor<D>[]>;
+  /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
+  run<N extends SplitNode>(node: N): Promise<NodeOutputs<N>>;
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
   /** Frees a GPU tensor's buffer once no other output of the same split uses it. */
@@ -98,6 +104,13 @@ export class Engine implements SplitEngine {
     const rank = x.shape.length;
     const sizes = o.sizes ?? equalParts(x.shape[normalizeAxis(axis, rank)]!, o.parts!);
     return this.execute(planSplit(x.dtype, x.shape, axis, sizes), x);
+  }
+
+  async run<N extends SplitNode>(node: N): Promise<NodeOutputs<N>> {
+    this.usable(node?.inputs?.[0]);
+    const r = resolveNode(node);
+    const outs = await this.execute(r.plan, node.inputs[0]!);
+    return outs.map((t, i) => ({ ...t, shape: [...r.outputShapes[i]!] })) as NodeOutputs<N>;
   }
 
   /** Runs a checked plan on the right executor; `x` has been validated. */
