@@ -1,0 +1,230 @@
+// Tier 2: the engine's promises on a real adapter: one dispatch whatever the output count,
+// aligned outputs in one buffer, cached pipelines, bit-exact values, no buffers left behind,
+// errors before any GPU work, and tensors past one binding window.
+import { describe, expect, test } from 'vitest';
+import { type FixedDType, type GpuTensor, type HostTensor, SplitError, createSplitEngine, equalParts } from '../../src/index.js';
+import { randomTensor, rng } from '../helpers/cases.js';
+import { downloadAll, expectSplitOf } from '../helpers/check.js';
+import { gpuTest } from '../helpers/gpu.js';
+
+describe('one dispatch per split', () => {
+  for (const n of [1, 2, 7, 8, 9, 10, 64, 4096]) {
+    gpuTest(`${n} outputs: one dispatch, one buffer, aligned offsets`, async (g) => {
+      const e = await g.engine({ strategy: 'gather' });
+      const x = randomTensor('float32', [3, 4096, 2], rng(n)) as HostTensor<'float32'>;
+      const sizes = equalParts(4096, n);
+      const outs = await e.split(e.upload(x), { axis: 1, sizes });
+      expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1, copies: 0 });
+      expect(new Set(outs.map((o) => o.buffer)).size).toBe(1);
+      for (const o of outs) expect(o.byteOffset % g.device.limits.minStorageBufferOffsetAlignment).toBe(0);
+      expectSplitOf(await downloadAll(e, outs), x, 1, sizes);
+    });
+  }
+
+  gpuTest('host in, host out: one upload, one dispatch, outputs as host arrays', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('int16', [5, 9, 3], rng(3)) as HostTensor<'int16'>;
+    const outs = await e.split(x, { axis: 1, parts: 4 });
+    expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
+    expect(outs.every((o) => o.data instanceof Int16Array)).toBe(true);
+    expectSplitOf(outs, x, 1, [3, 3, 3, 0]);
+  });
+
+  gpuTest('grids beyond 65535 workgroups fold into 2-D (byte variant, 5M threads)', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('uint8', [2, 10_000_001], rng(7)) as HostTensor<'uint8'>;
+    const sizes = [5_000_001, 5_000_000];
+    const outs = await e.split(x, { axis: 1, sizes });
+    expect(e.stats).toMatchObject({ strategy: 'gather', unitBytes: 1, dispatches: 1 });
+    for (const [i, o] of outs.entries()) {
+      const want = new Uint8Array(2 * sizes[i]!);
+      want.set(x.data.subarray(i * 5_000_001, i * 5_000_001 + sizes[i]!));
+      want.set(x.data.subarray(10_000_001 + i * 5_000_001, 10_000_001 + i * 5_000_001 + sizes[i]!), sizes[i]!);
+      expect(Buffer.compare(o.data, want), `output ${i}`).toBe(0);
+    }
+  });
+});
+
+describe('strategies', () => {
+  gpuTest('contiguous aligned chunks of a GPU tensor alias its buffer; few contiguous chunks copy', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('float32', [1024, 64], rng(1)) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const aliased = await e.split(gx, { axis: 0, parts: 4 });
+    expect(e.stats).toMatchObject({ strategy: 'alias', dispatches: 0, copies: 0 });
+    expect(aliased.every((o) => o.buffer === gx.buffer)).toBe(true);
+    expectSplitOf(await downloadAll(e, aliased), x, 0, [256, 256, 256, 256]);
+    const copied = await e.split(x, { axis: 0, sizes: [1, 1023] });
+    expect(e.stats).toMatchObject({ strategy: 'copy', dispatches: 0, copies: 2 });
+    expectSplitOf(copied, x, 0, [1, 1023]);
+    // The input's buffer lives on until its aliases are released too.
+    e.release(gx);
+    expectSplitOf(await downloadAll(e, aliased), x, 0, [256, 256, 256, 256]);
+  });
+});
+
+describe('pipelines', () => {
+  gpuTest('compiled once per device and variant; after warm-up a split compiles nothing', async (g) => {
+    const e = await g.engine({ strategy: 'gather' });
+    const variants: [FixedDType, number[], number[]][] = [
+      ['float32', [4, 8], [4, 4]], ['float32', [4, 6], [4, 2]], ['float32', [4, 5], [2, 3]], ['uint8', [4, 5], [2, 3]],
+    ];
+    for (const [dtype, shape, sizes] of variants) await e.split(randomTensor(dtype, shape, rng(1)), { axis: 1, sizes });
+    const warm = e.stats.pipelinesCreated;
+    expect(warm).toBeLessThanOrEqual(4);
+    for (let i = 0; i < 40; i++) {
+      const dtype = (['float32', 'int64', 'uint8', 'float16', 'complex128', 'bool'] as const)[i % 6];
+      const dim = 3 + i;
+      const x = randomTensor(dtype, [2, dim, 1 + (i % 3)], rng(i));
+      const gx = e.upload(x as HostTensor<typeof dtype>);
+      await e.split(gx, { axis: 1, parts: 1 + (i % 7) });
+    }
+    expect(e.stats.pipelinesCreated).toBe(warm);
+    const other = await g.engine({ strategy: 'gather' });
+    await other.split(randomTensor('float32', [4, 8], rng(1)), { axis: 1, sizes: [4, 4] });
+    expect(other.stats.pipelinesCreated, 'the cache is per device, shared by engines').toBe(warm);
+  });
+});
+
+describe('bit exactness', () => {
+  gpuTest('NaN payloads, signalling NaNs, -0, Inf and 64-bit integers come out with the same bits', async (g) => {
+    const e = await g.engine();
+    const f32 = new Uint32Array([0x7fc00001, 0x7f800001, 0xffbfffff, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x7fffffff]);
+    const f64 = new BigUint64Array([0x7ff0000000000001n, 0x7ff8deadbeef0001n, 0x8000000000000000n, 0xfff0000000000000n]);
+    const f16 = new Uint16Array([0x7c01, 0x7e01, 0x8000, 0xfc00, 0x7bff, 0x0001]);
+    const i64 = new BigInt64Array([-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n + 1n, -1n]);
+    const tensors: HostTensor[] = [
+      { dtype: 'float32', shape: [2, 4], data: new Float32Array(f32.buffer) },
+      { dtype: 'float64', shape: [2, 2], data: new Float64Array(f64.buffer) },
+      { dtype: 'complex64', shape: [2, 2], data: new Float32Array(f32.buffer) },
+      { dtype: 'complex128', shape: [2, 1], data: new Float64Array(f64.buffer) },
+      { dtype: 'float16', shape: [2, 3], data: f16 },
+      { dtype: 'bfloat16', shape: [2, 3], data: f16 },
+      { dtype: 'int64', shape: [2, 2], data: i64 },
+      { dtype: 'uint64', shape: [2, 2], data: new BigUint64Array(i64.buffer) },
+    ];
+    for (const x of tensors) {
+      const sizes = [1, x.shape[1]! - 1];
+      expectSplitOf(await e.split(x, { axis: 1, sizes }), x, 1, sizes);
+      const outs = await e.split(e.upload(x as HostTensor<FixedDType>), { axis: 1, sizes });
+      expect(e.stats.strategy).not.toBe('cpu');
+      expectSplitOf(await downloadAll(e, outs), x, 1, sizes);
+    }
+  });
+});
+
+describe('edge shapes', () => {
+  gpuTest('rank 0: upload and download work; splitting names the rule', async (g) => {
+    const e = await g.engine();
+    const s: HostTensor<'float32'> = { dtype: 'float32', shape: [], data: new Float32Array([2.5]) };
+    expect([...(await e.download(e.upload(s))).data]).toEqual([2.5]);
+    await expect(e.split(s, { parts: 1 })).rejects.toMatchObject({ code: 'RANK' });
+  });
+
+  gpuTest('0-length dimensions and all-empty outputs bind nothing of size zero', async (g) => {
+    const e = await g.engine({ strategy: 'gather' });
+    const x: HostTensor<'int32'> = { dtype: 'int32', shape: [3, 0, 4], data: new Int32Array(0) };
+    for (const axis of [0, 1, 2]) {
+      const outs = await e.split(e.upload(x), { axis, parts: 2 });
+      expect(outs.map((o) => o.byteLength)).toEqual([0, 0]);
+      expect((await e.download(outs[1]!)).data).toEqual(new Int32Array(0));
+    }
+    const y: HostTensor<'uint8'> = { dtype: 'uint8', shape: [5], data: new Uint8Array([1, 2, 3, 4, 5]) };
+    expectSplitOf(await e.split(y, { sizes: [0, 5, 0] }), y, 0, [0, 5, 0]);
+  });
+});
+
+describe('buffers', () => {
+  gpuTest('release and destroy leave no live buffers', async (g) => {
+    const before = g.live.size;
+    const e = await g.engine();
+    const x = randomTensor('float32', [6, 10], rng(2)) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const outs = await e.split(gx, { axis: 1, parts: 3 });
+    await e.split(x, { axis: 1, parts: 3 });
+    expect(g.live.size).toBeGreaterThan(before);
+    for (const o of outs) e.release(o);
+    e.release(gx);
+    expect(e.stats.liveBuffers).toBeGreaterThan(0); // scratch pools remain until destroy
+    e.destroy();
+    expect(e.stats.liveBuffers).toBe(0);
+    expect(g.live.size).toBe(before);
+  });
+
+  gpuTest('outputs of one split share a buffer freed with the last of them; released tensors are refused', async (g) => {
+    const e = await g.engine();
+    const outs = await e.split(e.upload(randomTensor('int32', [4, 6], rng(5)) as HostTensor<'int32'>), { axis: 1, parts: 2 });
+    await e.download(outs[1]!);
+    const live = g.live.size;
+    e.release(outs[0]!);
+    expect(g.live.size).toBe(live);
+    await expect(e.download(outs[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+    e.release(outs[1]!);
+    expect(g.live.size).toBe(live - 1);
+  });
+});
+
+describe('errors come before any GPU work', () => {
+  const bad: [string, (e: Awaited<ReturnType<typeof createSplitEngine>>) => Promise<unknown> | unknown, string, RegExp][] = [
+    ['data length', (e) => e.split({ dtype: 'float32', shape: [2, 3], data: new Float32Array(5) }, { parts: 2 }), 'DATA_LENGTH', /shape \[2, 3\] of float32 needs 6 data entries, got 5/],
+    ['data class', (e) => e.split({ dtype: 'int64', shape: [2], data: new Int32Array(2) } as never, { parts: 2 }), 'DATA_TYPE', /dtype int64 needs data as BigInt64Array, got Int32Array/],
+    ['complex length', (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }), 'DATA_LENGTH', /needs 4 data entries \(interleaved re, im\), got 2/],
+    ['unknown dtype', (e) => e.split({ dtype: 'float8', shape: [1], data: new Uint8Array(1) } as never, { parts: 1 }), 'BAD_DTYPE', /unknown dtype 'float8'/],
+    ['bad shape', (e) => e.split({ dtype: 'uint8', shape: [2, -1], data: new Uint8Array(0) }, { parts: 1 }), 'BAD_SHAPE', /dimension 1 of shape \[2, -1\] must be a non-negative integer, got -1/],
+    ['axis', (e) => e.split({ dtype: 'uint8', shape: [2, 2], data: new Uint8Array(4) }, { axis: 2, parts: 1 }), 'AXIS_RANGE', /axis 2 is outside \[-2, 1\]/],
+    ['negative size', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [5, -1] }), 'BAD_SIZE', /split length 1 must be an integer >= 0, got -1/],
+    ['fractional size', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1.5, 2.5] }), 'BAD_SIZE', /got 1.5/],
+    ['sum', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1, 2] }), 'SIZE_SUM', /sum to 3 but dimension 0 of the input has length 4/],
+    ['parts', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { parts: 0 }), 'BAD_PARTS', /parts must be an integer >= 1, got 0/],
+    ['both', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [4], parts: 1 } as never), 'BAD_OPTIONS', /either sizes or parts/],
+    ['string upload', (e) => e.upload({ dtype: 'string', shape: [1], data: ['a'] } as never), 'WRONG_BACKEND', /string tensors cannot live on the GPU/],
+    ['too large', (e) => e.split({ dtype: 'float32', shape: [2 ** 40, 2 ** 20], data: new Float32Array(0) }, { parts: 1 }), 'TOO_LARGE', /more elements than 2\^53/],
+  ];
+  for (const [name, call, code, message] of bad) {
+    gpuTest(name, async (g) => {
+      const e = await g.engine();
+      const live = g.live.size;
+      let err: unknown;
+      try { await call(e); } catch (x) { err = x; }
+      expect(err).toBeInstanceOf(SplitError);
+      expect(err).toMatchObject({ code, name: 'SplitError' });
+      expect((err as Error).message).toMatch(message);
+      expect(g.live.size, 'no buffer created').toBe(live);
+      const ok = await e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array([1, 2, 3, 4]) }, { parts: 2 });
+      expect([...ok[1]!.data]).toEqual([3, 4]);
+    });
+  }
+
+  gpuTest('a GPU tensor claiming bytes beyond its buffer is refused', async (g) => {
+    const e = await g.engine();
+    const buffer = g.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
+    const lying = { dtype: 'float32', shape: [2, 4], buffer, byteOffset: 8, byteLength: 32 } as GpuTensor<'float32'>;
+    const live = g.live.size;
+    await expect(e.split(lying, { axis: 1, parts: 2 })).rejects.toThrow(/bytes \[8, 40\) lie outside its 16-byte buffer/);
+    expect(g.live.size).toBe(live);
+    buffer.destroy();
+  });
+
+});
+
+describe('device and backends', () => {
+  test("backend 'cpu' runs without a device and refuses GPU-only calls", async () => {
+    const e = await createSplitEngine({ backend: 'cpu' });
+    expect(e.backend).toBe('cpu');
+    expect(e.device).toBeUndefined();
+    expect(() => e.upload({ dtype: 'float32', shape: [1], data: new Float32Array(1) })).toThrow(/CPU backend/);
+    const outs = await e.split({ dtype: 'bool', shape: [3], data: new Uint8Array([1, 0, 1]) }, { parts: 2 });
+    expect(outs.map((o) => [...o.data])).toEqual([[1, 0], [1]]);
+  });
+
+  test("'auto' finds the adapter by itself and asks for its largest bindings; a lost device is reported", async () => {
+    const e = await createSplitEngine();
+    expect(e.backend).toBe('webgpu');
+    expect(e.adapterInfo?.architecture).toBeTypeOf('string');
+    expect(e.device!.limits.maxStorageBufferBindingSize).toBeGreaterThan(128 << 20);
+    e.device!.destroy();
+    await e.device!.lost;
+    await expect(e.split({ dtype: 'uint8', shape: [2], data: new Uint8Array(2) }, { parts: 2 })).rejects.toMatchObject({ code: 'DEVICE_LOST' });
+    e.destroy();
+  });
+});

@@ -1,0 +1,141 @@
+// Tier 1: the planner in plain Node. No GPU objects anywhere.
+import { describe, expect, test } from 'vitest';
+import { SplitError, equalParts, planGpu, planSplit } from '../../src/index.js';
+import { MAX_COPY_COMMANDS, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
+import { foldGrid } from '../../src/gpu/executor.js';
+
+const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20 };
+
+function codeOf(f: () => unknown): string | undefined {
+  try { f(); } catch (e) { if (e instanceof SplitError) return e.code; throw e; }
+  return undefined;
+}
+
+describe('equalParts', () => {
+  test.each([
+    [6, 3, [2, 2, 2]], [7, 4, [2, 2, 2, 1]], [5, 4, [2, 2, 1, 0]], [2, 3, [1, 1, 0]],
+    [0, 3, [0, 0, 0]], [1, 1, [1]], [8, 3, [3, 3, 2]],
+  ])('%i into %i', (dim, parts, want) => {
+    expect(equalParts(dim, parts)).toEqual(want);
+  });
+  test('parts must be an integer >= 1', () => {
+    expect(codeOf(() => equalParts(4, 0))).toBe('BAD_PARTS');
+    expect(codeOf(() => equalParts(4, 1.5))).toBe('BAD_PARTS');
+    expect(() => equalParts(4, -2)).toThrow(/parts must be an integer >= 1, got -2/);
+  });
+});
+
+describe('planSplit', () => {
+  test('views the tensor as [outer, axis, inner]', () => {
+    const p = planSplit('float32', [2, 3, 4, 5], -2, [1, 3]);
+    expect(p).toMatchObject({ axis: 2, outer: 6, axisLen: 4, inner: 5, starts: [0, 1] });
+    expect(p.outputShapes).toEqual([[2, 3, 1, 5], [2, 3, 3, 5]]);
+  });
+  test('rules, each with its own code and the values in the message', () => {
+    expect(() => planSplit('float32', [6], 1, [6])).toThrow(/axis 1 is outside \[-1, 0\] for an input of rank 1/);
+    expect(codeOf(() => planSplit('float32', [6], -2, [6]))).toBe('AXIS_RANGE');
+    expect(codeOf(() => planSplit('float32', [6], 0.5, [6]))).toBe('AXIS_RANGE');
+    expect(codeOf(() => planSplit('float32', [], 0, [1]))).toBe('RANK');
+    expect(() => planSplit('float32', [2, 6], 1, [3, 4])).toThrow(/split lengths \[3, 4\] sum to 7 but dimension 1 of the input has length 6/);
+    expect(codeOf(() => planSplit('float32', [6], 0, [7, -1]))).toBe('BAD_SIZE');
+    expect(codeOf(() => planSplit('float32', [6], 0, [2.5, 3.5]))).toBe('BAD_SIZE');
+    expect(codeOf(() => planSplit('float32', [6], 0, []))).toBe('BAD_SIZE');
+  });
+  test('normalizeAxis names who asked', () => {
+    expect(() => normalizeAxis(3, 2, 'Split-18')).toThrow(/^Split-18: axis 3/);
+  });
+});
+
+describe('planGpu', () => {
+  const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
+
+  test('outputs start at multiples of the offset alignment, in one buffer', () => {
+    const g = planGpu(planSplit('float32', [3, 10], 1, [3, 0, 7]), LIMITS, gather);
+    expect(g.outputs).toEqual([
+      { byteOffset: 0, byteLength: 36 }, { byteOffset: 256, byteLength: 0 }, { byteOffset: 256, byteLength: 84 },
+    ]);
+    expect(g.bufferBytes).toBe(340);
+    expect(g.dispatches).toHaveLength(1);
+    expect(g.unitBytes).toBe(4);
+  });
+
+  test('the widest word that divides every offset is chosen', () => {
+    expect(planGpu(planSplit('float32', [4, 8], 1, [4, 4]), LIMITS, gather).unitBytes).toBe(16);
+    expect(planGpu(planSplit('float32', [4, 6], 1, [4, 2]), LIMITS, gather).unitBytes).toBe(8);
+    expect(planGpu(planSplit('int64', [4, 3], 1, [1, 2]), LIMITS, gather).unitBytes).toBe(8);
+    expect(planGpu(planSplit('complex128', [4, 3], 1, [1, 2]), LIMITS, gather).unitBytes).toBe(16);
+    expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, gather).unitBytes).toBe(1);
+    expect(planGpu(planSplit('float16', [4, 6], 1, [2, 4]), LIMITS, gather).unitBytes).toBe(4);
+    expect(planGpu(planSplit('float16', [4, 6], 1, [3, 3]), LIMITS, gather).unitBytes).toBe(1);
+  });
+
+  test('regions are rows of the input; a chunk spanning the axis is one row', () => {
+    const g = planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather);
+    expect(g.regions).toEqual([
+      { src: 0, dst: 0, rowLen: 16, srcStride: 48, rows: 2 },
+      { src: 16, dst: 256, rowLen: 32, srcStride: 48, rows: 2 },
+    ]);
+    const whole = planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather);
+    expect(whole.regions).toEqual([{ src: 0, dst: 0, rowLen: 96, srcStride: 48, rows: 1 }]);
+  });
+
+  test('byte variant counts one thread per destination word touched', () => {
+    const g = planGpu(planSplit('uint8', [3, 5], 1, [1, 3, 1]), LIMITS, gather);
+    expect(g.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 4]);
+    expect(g.dispatches[0]!.threads).toBe(5);
+  });
+
+  test('strategy: alias for aligned contiguous GPU inputs, copy for few contiguous chunks, else gather', () => {
+    const contiguous = planSplit('float32', [1024, 64], 0, [512, 512]);
+    expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy).toBe('alias');
+    const aliased = planGpu(contiguous, LIMITS, { srcByteOffset: 256, allowAlias: true });
+    expect(aliased.outputs).toEqual([{ byteOffset: 256, byteLength: 131072 }, { byteOffset: 131328, byteLength: 131072 }]);
+    expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('copy');
+    expect(planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy).toBe('gather');
+    const many = planSplit('float32', [4096], 0, Array(MAX_COPY_COMMANDS + 1).fill(0).map((_, i) => (i === 0 ? 4096 - MAX_COPY_COMMANDS : 1)));
+    expect(planGpu(many, LIMITS, { srcByteOffset: 4, allowAlias: true }).strategy).toBe('gather');
+    expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('gather');
+  });
+
+  test('no regions and no dispatch for empty outputs', () => {
+    const g = planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather);
+    expect(g.regions).toEqual([]);
+    expect(g.dispatches).toEqual([]);
+    expect(g.bufferBytes).toBe(4);
+  });
+
+  test('beyond one binding window: one dispatch per tile, every window within the limit', () => {
+    const small: GpuLimits = { alignment: 256, maxBindingBytes: 4096, maxBufferBytes: 1 << 30 };
+    const p = planSplit('float32', [40, 100], 1, [30, 70]);
+    const g = planGpu(p, small, gather);
+    expect(g.dispatches.length).toBeGreaterThan(1);
+    for (const d of g.dispatches) {
+      expect(d.srcWindow[0] % 256).toBe(0);
+      expect(d.dstWindow[0] % 256).toBe(0);
+      expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
+      expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
+    }
+    const rows = g.dispatches.reduce((n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.rowLen, 0), 0);
+    expect(rows * g.unitBytes).toBe(40 * 100 * 4);
+  });
+
+  test('a row longer than a window is cut into column blocks', () => {
+    const tiles = tileRegion({ src: 0, dst: 0, rowLen: 10_000, srcStride: 20_000, rows: 2 }, 4096, 4);
+    expect(tiles).toHaveLength(6);
+    expect(tiles.every((t) => t.rowLen <= 4096 && t.rows === 1)).toBe(true);
+    expect(tiles.reduce((n, t) => n + t.rowLen, 0)).toBe(20_000);
+  });
+
+  test('an output buffer beyond maxBufferSize is refused before any GPU work', () => {
+    const tiny: GpuLimits = { ...LIMITS, maxBufferBytes: 1024 };
+    expect(codeOf(() => planGpu(planSplit('float32', [2, 200], 1, [100, 100]), tiny, gather))).toBe('TOO_LARGE');
+  });
+});
+
+test('grids beyond 65535 workgroups fold into 2-D and cover every group', () => {
+  expect(foldGrid(100, 65535)).toEqual([100, 1]);
+  const [x, y] = foldGrid(200_000, 65535);
+  expect(y).toBe(4);
+  expect(x).toBeLessThanOrEqual(65535);
+  expect(x * y).toBeGreaterThanOrEqual(200_000);
+});
