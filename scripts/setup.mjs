@@ -1,7 +1,9 @@
-// Makes sure the system packages the tests and the bench need are here: Debian's chromium (headless
-// browser, and SwiftShader, the software Vulkan driver WebGPU runs on without a GPU) and the Vulkan
-// loader Dawn opens. Installs them with apt-get when running as root; otherwise stops with one line.
-import { existsSync } from 'node:fs';
+// First step of `npm test` and `npm run bench`, so a fresh clone needs no other set-up:
+// - system packages: Debian's chromium (the headless browser, and SwiftShader, the software Vulkan
+//   driver WebGPU runs on without a GPU) and the Vulkan loader Dawn opens; installed with apt-get
+//   when running as root, otherwise it stops with one line saying what to install;
+// - npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
+import { existsSync, statSync } from 'node:fs';
 import { execSync } from 'node:child_process';
 
 const needs = [
@@ -21,4 +23,11 @@ if (missing.length > 0) {
   }
   console.log(`cleave: installing ${missing.join(', ')} (${cmd})`);
   execSync(cmd, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+}
+
+const lock = 'package-lock.json';
+const installed = 'node_modules/.package-lock.json';
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+  console.log('cleave: installing npm packages (npm ci)');
+  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
 }

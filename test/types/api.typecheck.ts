@@ -1,0 +1,34 @@
+// Compile-time tier: wrong calls must fail to compile. Checked by `npm run typecheck` (part of
+// `npm test`); each @ts-expect-error fails the build if the line below it ever compiles.
+import { type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+
+export async function typeChecks(engine: SplitEngine): Promise<void> {
+  // @ts-expect-error int64 data travels in a BigInt64Array
+  const wrongData: HostTensor = { dtype: 'int64', shape: [2], data: new Int32Array(2) };
+  // @ts-expect-error float16 is raw bits in a Uint16Array, not a Float32Array
+  const wrongHalf: HostTensor<'float16'> = { dtype: 'float16', shape: [1], data: new Float32Array(1) };
+  // @ts-expect-error no such dtype
+  const unknown: HostTensor = { dtype: 'float8', shape: [1], data: new Uint8Array(1) };
+  void wrongData; void wrongHalf; void unknown;
+
+  const x: HostTensor<'float32'> = { dtype: 'float32', shape: [4], data: new Float32Array(4) };
+  // @ts-expect-error sizes and parts exclude each other
+  await engine.split(x, { sizes: [2, 2], parts: 2 });
+  // @ts-expect-error options are required
+  await engine.split(x);
+
+  // Outputs live where the input lived, and keep its dtype.
+  const host: HostTensor<'float32'>[] = await engine.split(x, { axis: 0, parts: 2 });
+  const gx: GpuTensor<'float32'> = engine.upload(x);
+  const onGpu: GpuTensor<'float32'>[] = await engine.split(gx, { parts: 2 });
+  // @ts-expect-error GPU input gives GPU outputs, not host tensors
+  const notHost: HostTensor[] = await engine.split(gx, { parts: 2 });
+  // @ts-expect-error strings cannot be uploaded
+  engine.upload({ dtype: 'string', shape: [1], data: ['a'] });
+  // @ts-expect-error a GPU tensor has no string dtype
+  const s: GpuTensor<'string'> = onGpu[0]!;
+  void host; void notHost; void s;
+
+  // @ts-expect-error backend is one of 'auto' | 'webgpu' | 'cpu'
+  await createSplitEngine({ backend: 'webgl' });
+}
