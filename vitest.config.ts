@@ -3,6 +3,7 @@
 // VK_ICD_FILENAMES already names a driver.
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import SummaryLine from './test/helpers/summary-reporter.js';
 
 const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
 const env: Record<string, string> = {};
@@ -15,5 +16,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    reporters: ['default', new SummaryLine()],
   },
 });
