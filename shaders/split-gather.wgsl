@@ -1,5 +1,6 @@
-// Cleave's gather shader: copies a list of 2-D strided regions from one buffer into another, one
-// output word per thread, in a single dispatch whatever the number of regions (one per output).
+// Cleave's gather shader: copies a list of 2-D strided regions from one buffer into another, a few
+// consecutive output words per thread, in a single dispatch whatever the number of regions (one
+// per output).
 // The host replaces only the `alias Word` line (u32, vec2<u32> or vec4<u32>: the widest word that
 // divides every offset of the plan); everything else arrives as data. No arithmetic touches the
 // values, so every dtype moves bit-exact.
@@ -23,7 +24,10 @@ struct Region {
   rows: u32,        // rows are written back to back in the destination
 }
 
-const WORKGROUP_SIZE = 64u;
+const WORKGROUP_SIZE = 256u;
+// Set by the host from the planner, which counts threads with it. Several words per thread
+// amortise the region search and the row arithmetic.
+override WORDS_PER_THREAD: u32;
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> regions: array<Region>;
@@ -55,13 +59,25 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   let t = thread_index(wid, nwg, lid);
   if (t >= params.thread_count) { return; }
   let r = find_region(t);
-  let k = t - r.start;
-  let row = k / r.row_len;
-  dst[r.dst + k] = src[r.src + row * r.src_stride + (k - row * r.row_len)];
+  let first = (t - r.start) * WORDS_PER_THREAD;
+  let end = min(first + WORDS_PER_THREAD, r.rows * r.row_len);
+  var row = first / r.row_len;
+  var col = first - row * r.row_len;
+  var s = r.src + row * r.src_stride + col;
+  for (var k = first; k < end; k++) {
+    dst[r.dst + k] = src[s];
+    col++;
+    s++;
+    if (col == r.row_len) {
+      col = 0u;
+      row++;
+      s = r.src + row * r.src_stride;
+    }
+  }
 }
 
 // For 1- and 2-byte elements whose chunk boundaries fall inside a 32-bit word: each thread builds
-// one destination word from four source bytes, and keeps the bytes outside the region as they are.
+// destination words from four source bytes each, and keeps the bytes outside the region as they are.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bytes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
@@ -69,18 +85,21 @@ fn gather_bytes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   if (t >= params.thread_count) { return; }
   let r = find_region(t);
   let end = r.dst + r.rows * r.row_len;
-  let word = r.dst / 4u + (t - r.start);
-  var value = 0u;
-  var mask = 0u;
-  for (var lane = 0u; lane < 4u; lane++) {
-    let p = word * 4u + lane;
-    if (p < r.dst || p >= end) { continue; }
-    let k = p - r.dst;
-    let row = k / r.row_len;
-    let s = r.src + row * r.src_stride + (k - row * r.row_len);
-    value |= ((src_u32[s / 4u] >> ((s % 4u) * 8u)) & 0xffu) << (lane * 8u);
-    mask |= 0xffu << (lane * 8u);
+  let first = r.dst / 4u + (t - r.start) * WORDS_PER_THREAD;
+  let last = min(first + WORDS_PER_THREAD, (end + 3u) / 4u);
+  for (var word = first; word < last; word++) {
+    var value = 0u;
+    var mask = 0u;
+    for (var lane = 0u; lane < 4u; lane++) {
+      let p = word * 4u + lane;
+      if (p < r.dst || p >= end) { continue; }
+      let k = p - r.dst;
+      let row = k / r.row_len;
+      let s = r.src + row * r.src_stride + (k - row * r.row_len);
+      value |= ((src_u32[s / 4u] >> ((s % 4u) * 8u)) & 0xffu) << (lane * 8u);
+      mask |= 0xffu << (lane * 8u);
+    }
+    if (mask != 0xffffffffu) { value |= dst_u32[word] & ~mask; }
+    dst_u32[word] = value;
   }
-  if (mask != 0xffffffffu) { value |= dst_u32[word] & ~mask; }
-  dst_u32[word] = value;
 }

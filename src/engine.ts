@@ -45,7 +45,7 @@ export interface SplitEngine {
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions): Promise<GpuTensor<D>[]>;
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
-  run<N extends SplitNode>(node: N): Promise<NodeOutputs<N>>;
+  run<const N extends SplitNode>(node: N): Promise<NodeOutputs<N>>;
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
   /** Frees a GPU tensor's buffer once no other output of the same split uses it. */
@@ -106,7 +106,7 @@ export class Engine implements SplitEngine {
     return this.execute(planSplit(x.dtype, x.shape, axis, sizes), x);
   }
 
-  async run<N extends SplitNode>(node: N): Promise<NodeOutputs<N>> {
+  async run<const N extends SplitNode>(node: N): Promise<NodeOutputs<N>> {
     this.usable(node?.inputs?.[0]);
     const r = resolveNode(node);
     const outs = await this.execute(r.plan, node.inputs[0]!);

@@ -48,7 +48,9 @@ export function equalParts(dim: number, parts: number, who = 'split'): number[] 
 export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly number[], who = 'split'): SplitPlan {
   const ax = normalizeAxis(axis, shape.length, who);
   const axisLen = shape[ax]!;
-  check(Array.isArray(sizes) && sizes.length >= 1, 'BAD_SIZE', () => `${who}: at least one split length is needed, got ${sizes.length}`);
+  // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
+  check(Array.isArray(sizes) && (sizes.length >= 1 || axisLen === 0), 'BAD_SIZE',
+    () => `${who}: at least one split length is needed for dimension ${ax} of length ${axisLen}`);
   let sum = 0;
   for (const [i, s] of sizes.entries()) {
     check(Number.isSafeInteger(s) && s >= 0, 'BAD_SIZE', () => `${who}: split length ${i} must be an integer >= 0, got ${s}`);
@@ -131,6 +133,9 @@ export interface GpuPlanOptions {
   /** Force a strategy where it is possible; `auto` lets the planner choose. */
   readonly strategy?: Strategy | 'auto';
 }
+
+/** Consecutive shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
+export const WORDS_PER_THREAD = 4;
 
 /** Most copy commands the planner issues before one gather dispatch is cheaper. */
 export const MAX_COPY_COMMANDS = 16;
@@ -249,10 +254,10 @@ function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: numbe
     if (unit === 1) {
       // Byte variant: one thread per destination u32 word the region touches.
       const bytes = r.rows * r.rowLen;
-      threads += Math.floor((dst + bytes - 1) / 4) - Math.floor(dst / 4) + 1;
+      threads += Math.ceil((Math.floor((dst + bytes - 1) / 4) - Math.floor(dst / 4) + 1) / WORDS_PER_THREAD);
       return { start, src, dst, rowLen: r.rowLen, srcStride: r.rows === 1 ? r.rowLen : r.srcStride, rows: r.rows };
     }
-    threads += (r.rows * r.rowLen) / unit;
+    threads += Math.ceil((r.rows * r.rowLen) / unit / WORDS_PER_THREAD);
     const srcStride = r.rows === 1 ? r.rowLen : r.srcStride;
     return { start, src: src / unit, dst: dst / unit, rowLen: r.rowLen / unit, srcStride: srcStride / unit, rows: r.rows };
   });

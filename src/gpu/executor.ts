@@ -93,6 +93,7 @@ export class GpuExecutor {
   /** Splits a GPU-resident tensor; the outputs share one new buffer (or alias the input). */
   split<D extends FixedDType>(plan: SplitPlan, x: GpuTensor<D>, strategy: Strategy | 'auto'): GpuTensor<D>[] {
     const gp = planGpu(plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias: true, strategy });
+    if (gp.outputs.length === 0) return [];
     if (gp.strategy === 'alias') {
       this.lastStats = { strategy: 'alias', unitBytes: 0, dispatches: 0, copies: 0 };
       if (this.owned.has(x.buffer)) this.owned.set(x.buffer, this.owned.get(x.buffer)! + gp.outputs.length);

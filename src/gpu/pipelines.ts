@@ -2,6 +2,7 @@
 // Word alias) and the entry point. Split sizes, offsets and counts are data, never part of the key,
 // so after warm-up a split compiles nothing. One explicit bind group layout is shared by every variant.
 
+import { WORDS_PER_THREAD } from '../planner.js';
 import { type UnitBytes, entryPoint, gatherLayout, shaderText } from './shader.js';
 
 interface DeviceKit {
@@ -50,7 +51,7 @@ export function gatherPipeline(device: GPUDevice, unit: UnitBytes): GPUComputePi
       module = device.createShaderModule({ label: `cleave-gather-${unit}`, code });
       k.modules.set(code, module);
     }
-    p = device.createComputePipeline({ label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entry } });
+    p = device.createComputePipeline({ label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entry, constants: { WORDS_PER_THREAD } } });
     k.pipelines.set(key, p);
     k.created++;
   }

@@ -1,7 +1,7 @@
 // Tier 1: the planner in plain Node. No GPU objects anywhere.
 import { describe, expect, test } from 'vitest';
 import { SplitError, equalParts, planGpu, planSplit } from '../../src/index.js';
-import { MAX_COPY_COMMANDS, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
+import { MAX_COPY_COMMANDS, WORDS_PER_THREAD, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
 import { foldGrid } from '../../src/gpu/executor.js';
 
 const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20 };
@@ -39,7 +39,8 @@ describe('planSplit', () => {
     expect(() => planSplit('float32', [2, 6], 1, [3, 4])).toThrow(/split lengths \[3, 4\] sum to 7 but dimension 1 of the input has length 6/);
     expect(codeOf(() => planSplit('float32', [6], 0, [7, -1]))).toBe('BAD_SIZE');
     expect(codeOf(() => planSplit('float32', [6], 0, [2.5, 3.5]))).toBe('BAD_SIZE');
-    expect(codeOf(() => planSplit('float32', [6], 0, []))).toBe('BAD_SIZE');
+    expect(codeOf(() => planSplit("float32", [6], 0, []))).toBe("BAD_SIZE");
+    expect(planSplit("float32", [2, 0], 1, []).outputShapes).toEqual([]);
   });
   test('normalizeAxis names who asked', () => {
     expect(() => normalizeAxis(3, 2, 'Split-18')).toThrow(/^Split-18: axis 3/);
@@ -79,10 +80,17 @@ describe('planGpu', () => {
     expect(whole.regions).toEqual([{ src: 0, dst: 0, rowLen: 96, srcStride: 48, rows: 1 }]);
   });
 
-  test('byte variant counts one thread per destination word touched', () => {
-    const g = planGpu(planSplit('uint8', [3, 5], 1, [1, 3, 1]), LIMITS, gather);
-    expect(g.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 4]);
-    expect(g.dispatches[0]!.threads).toBe(5);
+  test('threads cover the destination words, WORDS_PER_THREAD each', () => {
+    expect(WORDS_PER_THREAD).toBe(4);
+    // Byte variant: 3, 114 and 3 bytes touch 1, 29 and 1 words.
+    const b = planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather);
+    expect(b.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 9]);
+    expect(b.dispatches[0]!.threads).toBe(10);
+    // Word variant: 3 and 27 16-byte words: 1 and 7 threads.
+    const w = planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather);
+    expect(w.unitBytes).toBe(16);
+    expect(w.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1]);
+    expect(w.dispatches[0]!.threads).toBe(8);
   });
 
   test('strategy: alias for aligned contiguous GPU inputs, copy for few contiguous chunks, else gather', () => {
