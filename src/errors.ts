@@ -16,6 +16,7 @@ export type SplitErrorCode =
   | 'BAD_OPTIONS'        // both or neither of two exclusive arguments, or an unknown one
   | 'BAD_INPUT'          // an operator input of the wrong shape, dtype or presence
   | 'BAD_ATTRIBUTE'      // an attribute the operator version does not have or allow
+  | 'BAD_OPSET'          // an opset that is not an integer >= 1, or before the operator existed
   | 'OUTPUT_COUNT'       // declared output count disagrees with the split
   | 'TOO_LARGE'          // beyond what the GPU path can address or allocate
   | 'NO_WEBGPU'          // WebGPU asked for but no adapter or device
