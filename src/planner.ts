@@ -2,7 +2,7 @@
 // the byte regions, strategy and dispatches the GPU executor carries out. Nothing here knows of
 // GPU objects; device limits arrive as plain numbers, so every rule is testable in plain Node.
 
-import { check } from './errors.js';
+import { SplitError, check } from './errors.js';
 import { type DType, type FixedDType, elementBytes } from './dtype.js';
 
 /** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
@@ -51,16 +51,17 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
   check(Array.isArray(sizes) && (sizes.length >= 1 || axisLen === 0), 'BAD_SIZE',
     () => `${who}: at least one split length is needed for dimension ${ax} of length ${axisLen}`);
+  // Plain loops: this runs per call, and 4096-output splits are a case we care about.
+  const starts = new Array<number>(sizes.length);
   let sum = 0;
-  for (const [i, s] of sizes.entries()) {
-    check(Number.isSafeInteger(s) && s >= 0, 'BAD_SIZE', () => `${who}: split length ${i} must be an integer >= 0, got ${s}`);
+  for (let i = 0; i < sizes.length; i++) {
+    const s = sizes[i]!;
+    if (!(Number.isSafeInteger(s) && s >= 0)) throw new SplitError('BAD_SIZE', `${who}: split length ${i} must be an integer >= 0, got ${s}`);
+    starts[i] = sum;
     sum += s;
   }
   check(sum === axisLen, 'SIZE_SUM',
     () => `${who}: split lengths [${sizes.join(', ')}] sum to ${sum} but dimension ${ax} of the input has length ${axisLen}`);
-  const starts: number[] = [];
-  let at = 0;
-  for (const s of sizes) { starts.push(at); at += s; }
   return {
     dtype, shape: [...shape], axis: ax, axisLen,
     outer: product(shape.slice(0, ax)),
@@ -149,18 +150,20 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   const want = opts.strategy ?? 'auto';
   // Each non-empty output read as rows of the input; a chunk whose rows are back to back in the
   // input (outer = 1, or the chunk spans the whole axis) is a single row.
-  const runs = plan.sizes.flatMap((s, i) => {
-    if (outBytes[i] === 0) return [];
-    const rowLen = s * plan.inner * eb;
+  const runs: (Omit<Region, 'dst'> & { output: number })[] = [];
+  for (let i = 0; i < plan.sizes.length; i++) {
+    if (outBytes[i] === 0) continue;
+    const rowLen = plan.sizes[i]! * plan.inner * eb;
     const rows = rowLen === rowBytes ? 1 : plan.outer;
-    return [{ output: i, src: opts.srcByteOffset + plan.starts[i]! * plan.inner * eb, rowLen: rowLen * (plan.outer / rows), srcStride: rowBytes, rows }];
-  });
+    const src = opts.srcByteOffset + plan.starts[i]! * plan.inner * eb;
+    runs.push({ output: i, src, rowLen: rowLen * (plan.outer / rows), srcStride: rowBytes, rows });
+  }
   const contiguous = runs.every((r) => r.rows === 1);
 
   if (contiguous && opts.allowAlias && (want === 'auto' || want === 'alias')
       && runs.every((r) => r.src % limits.alignment === 0)) {
     const outputs = outBytes.map((n) => ({ byteOffset: opts.srcByteOffset, byteLength: n }));
-    for (const r of runs) outputs[r.output] = { byteOffset: r.src, byteLength: outBytes[r.output]! };
+    for (const r of runs) outputs[r.output]!.byteOffset = r.src;
     return { strategy: 'alias', unitBytes: 1, bufferBytes: 0, regions: [], dispatches: [], outputs };
   }
 
@@ -174,7 +177,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   const bufferBytes = Math.max(4, align(end, 4));
   check(bufferBytes <= limits.maxBufferBytes, 'TOO_LARGE',
     () => `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`);
-  const regions: Region[] = runs.map(({ output, ...r }) => ({ ...r, dst: outputs[output]!.byteOffset }));
+  const regions: Region[] = runs.map((r) => ({ src: r.src, dst: outputs[r.output]!.byteOffset, rowLen: r.rowLen, srcStride: r.srcStride, rows: r.rows }));
 
   const copyable = contiguous && regions.every((r) => r.src % 4 === 0 && r.rowLen % 4 === 0);
   if (regions.length === 0 || copyable && (want === 'copy' || want === 'auto' && regions.length <= MAX_COPY_COMMANDS)) {

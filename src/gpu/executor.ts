@@ -24,10 +24,14 @@ const align = (x: number, a: number) => Math.ceil(x / a) * a;
 export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly layout = gatherLayout();
-  /** Buffers this executor created and has not destroyed, with how many tensors still use each. */
-  private readonly owned = new Map<GPUBuffer, number>();
+  /**
+   * Buffers this executor created and has not destroyed: how many tensors view each, and which of
+   * those were released. A buffer is destroyed when all its views are released. (A Set per buffer,
+   * not a WeakSet of every tensor: releasing 4096 outputs must stay cheap.)
+   */
+  private readonly owned = new Map<GPUBuffer, { refs: number; readonly released: Set<object> }>();
+  private readonly freed = new WeakSet<GPUBuffer>();
   private readonly pools = new Map<string, GPUBuffer[]>();
-  private readonly released = new WeakSet<object>();
   private lostMessage: string | undefined;
   private gpuError: string | undefined;
   lastStats: SplitStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies: 0 };
@@ -62,7 +66,11 @@ export class GpuExecutor {
       this.gpuError = undefined;
       throw new SplitError('GPU_ERROR', `the GPU device reported an error: ${msg}`);
     }
-    if (t) check(!this.released.has(t), 'RELEASED', () => 'this GPU tensor was released and can no longer be used');
+    const b = (t as Partial<GpuTensor> | undefined)?.buffer;
+    if (b) {
+      check(!this.freed.has(b) && !this.owned.get(b)?.released.has(t!), 'RELEASED',
+        () => 'this GPU tensor was released (or its engine destroyed) and can no longer be used');
+    }
   }
 
   upload<D extends FixedDType>(t: HostTensor<D>): GpuTensor<D> {
@@ -72,7 +80,7 @@ export class GpuExecutor {
     const buffer = this.create(align(Math.max(bytes.byteLength, 4), 4), STORAGE(), true);
     new Uint8Array(buffer.getMappedRange()).set(bytes);
     buffer.unmap();
-    this.owned.set(buffer, 1);
+    this.own(buffer, 1);
     return { dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength } as GpuTensor<D>;
   }
 
@@ -96,11 +104,12 @@ export class GpuExecutor {
     if (gp.outputs.length === 0) return [];
     if (gp.strategy === 'alias') {
       this.lastStats = { strategy: 'alias', unitBytes: 0, dispatches: 0, copies: 0 };
-      if (this.owned.has(x.buffer)) this.owned.set(x.buffer, this.owned.get(x.buffer)! + gp.outputs.length);
+      const input = this.owned.get(x.buffer);
+      if (input) input.refs += gp.outputs.length;
       return this.views(x.buffer, gp, plan, x.dtype);
     }
     const out = this.create(gp.bufferBytes, STORAGE());
-    this.owned.set(out, gp.outputs.length);
+    this.own(out, gp.outputs.length);
     const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
     this.encode(enc, gp, x.buffer, out);
     this.device.queue.submit([enc.finish()]);
@@ -129,21 +138,14 @@ export class GpuExecutor {
   }
 
   release(t: GpuTensor): void {
-    if (this.released.has(t)) return;
-    this.released.add(t);
-    const n = this.owned.get(t.buffer);
-    if (n === undefined) return;
-    if (n <= 1) {
-      this.owned.delete(t.buffer);
-      t.buffer.destroy();
-    } else {
-      this.owned.set(t.buffer, n - 1);
-    }
+    const o = this.owned.get(t.buffer);
+    if (!o || o.released.has(t)) return;
+    o.released.add(t);
+    if (o.released.size >= o.refs) this.free(t.buffer);
   }
 
   destroy(): void {
-    for (const b of this.owned.keys()) b.destroy();
-    this.owned.clear();
+    for (const b of [...this.owned.keys()]) this.free(b);
     this.pools.clear();
   }
 
@@ -209,6 +211,16 @@ export class GpuExecutor {
     return out;
   }
 
+  private own(b: GPUBuffer, refs: number): void {
+    this.owned.set(b, { refs, released: new Set() });
+  }
+
+  private free(b: GPUBuffer): void {
+    this.owned.delete(b);
+    this.freed.add(b);
+    b.destroy();
+  }
+
   private create(size: number, usage: GPUBufferUsageFlags, mappedAtCreation = false): GPUBuffer {
     check(size <= this.limits.maxBufferBytes, 'TOO_LARGE',
       () => `a ${size}-byte buffer exceeds this device's maxBufferSize of ${this.limits.maxBufferBytes}`);
@@ -222,7 +234,7 @@ export class GpuExecutor {
     const b = pool?.pop();
     if (b) return b;
     const fresh = this.create(bucket <= this.limits.maxBufferBytes ? bucket : align(size, 4), usage);
-    this.owned.set(fresh, 1);
+    this.own(fresh, 1);
     return fresh;
   }
 
