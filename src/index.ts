@@ -3,7 +3,7 @@
 export { createSplitEngine } from './engine.js';
 export type { Backend, EngineStats, NodeOutputs, SplitEngine, SplitEngineOptions, SplitOptions } from './engine.js';
 export { SplitError } from './errors.js';
-export { inferShapes } from './ops/index.js';
+export { inferShapes, resolveNode } from './ops/index.js';
 export type { OpName, ResolvedNode, SplitNode } from './ops/index.js';
 export type { SplitErrorCode } from './errors.js';
 export type { DType, FixedDType, HostDataMap } from './dtype.js';

@@ -28,7 +28,8 @@ export interface AcquiredDevice {
 /** A device with raised storage limits, or undefined when this environment has no WebGPU adapter. */
 export async function acquireDevice(): Promise<AcquiredDevice | undefined> {
   const nav = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator;
-  const gpu = nav?.gpu ?? await (nodeGpu ??= loadNodeGpu());
+  const inNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
+  const gpu = nav?.gpu ?? (inNode ? await (nodeGpu ??= loadNodeGpu()) : undefined);
   const adapter = await gpu?.requestAdapter();
   if (!adapter) return undefined;
   const a = adapter.limits;
