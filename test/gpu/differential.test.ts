@@ -3,7 +3,7 @@
 // on a fresh engine that must leave no buffer behind.
 import { expect } from 'vitest';
 import { type DType, type FixedDType, type HostTensor, createSplitEngine } from '../../src/index.js';
-import { DTYPES, bitsOf, randomTensor, rng } from '../helpers/cases.js';
+import { DTYPES, bitsOf, randomSizes, randomTensor, rng } from '../helpers/cases.js';
 import { downloadAll } from '../helpers/check.js';
 import { gpuTest } from '../helpers/gpu.js';
 
@@ -21,9 +21,7 @@ function makeCase(seed: number): Case {
   const axis = r() < 0.5 ? ax : ax - rank;
   const dim = shape[ax]!;
   const pieces = 1 + int(r() < 0.1 ? 70 : 8);
-  // Cut points anywhere in [0, dim], repeats allowed: zero-length chunks come for free.
-  const cuts = Array.from({ length: pieces - 1 }, () => int(dim + 1)).sort((a, b) => a - b);
-  const sizes = [...cuts, dim].map((c, i, all) => c - (i === 0 ? 0 : all[i - 1]!));
+  const sizes = randomSizes(dim, pieces, r); // zero-length chunks included
   return { dtype: DTYPES[int(DTYPES.length)]!, shape, axis, sizes, seed };
 }
 

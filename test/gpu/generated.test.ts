@@ -3,7 +3,7 @@
 // index-by-index reference split.
 import { describe, expect, test } from 'vitest';
 import { type DType, type GpuTensor, type HostTensor, createSplitEngine } from '../../src/index.js';
-import { Cases, DTYPES, randomTensor, rng } from '../helpers/cases.js';
+import { DTYPES, ParamsBuilder, randomTensor, rng } from '../helpers/cases.js';
 import { downloadAll, expectSplitOf } from '../helpers/check.js';
 import { gpuTest } from '../helpers/gpu.js';
 
@@ -16,7 +16,7 @@ const PATTERNS: Record<string, (dim: number) => number[]> = {
   outputs4096: (d) => Array(d).fill(1),
 };
 
-const cases = Cases.start()
+const cases = ParamsBuilder.start()
   .combine('dtype', DTYPES)
   .combine('axis', ['first', 'middle', 'last'] as const)
   .combine('pattern', Object.keys(PATTERNS))
@@ -26,7 +26,7 @@ const cases = Cases.start()
   })
   // 4096 single-element outputs of strings would only test the CPU path again: keep one axis.
   .filter((p) => !(p.dtype === 'string' && p.pattern === 'outputs4096' && p.axis !== 'last'))
-  .all;
+  .cases;
 
 const axisOf = { first: 0, middle: 1, last: -1 } as const;
 const inputFor = (dtype: DType, shape: number[], seed: number) => randomTensor(dtype, shape, rng(seed));

@@ -1,26 +1,25 @@
-// Case generation in the style of the WebGPU CTS params builder (combine / expand / filter over
-// named parameters, not a full product), seeded random tensors, and an index-by-index reference
-// split that shares no code with either executor.
+// Test data shared by every tier: a CTS-style params builder (combine / expand / filter over named
+// parameters, never a blind full product), seeded random tensors covering every bit pattern, and
+// an index-by-index reference split that shares no code with either executor.
 
 import { type DType, type HostTensor, DTYPES } from '../../src/index.js';
 
 type Params = Record<string, unknown>;
 
-/** A tiny CTS-style builder: each step maps the list of parameter records to a new list. */
-export class Cases<P extends Params> {
+export class ParamsBuilder<P extends Params> {
   private constructor(private readonly list: readonly P[]) {}
-  static start(): Cases<{}> { return new Cases([{}]); }
-  combine<K extends string, V>(key: K, values: readonly V[]): Cases<P & { [_ in K]: V }> {
-    return new Cases(this.list.flatMap((p) => values.map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
+  static start(): ParamsBuilder<{}> { return new ParamsBuilder([{}]); }
+  combine<K extends string, V>(key: K, values: readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {
+    return new ParamsBuilder(this.list.flatMap((p) => values.map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
   }
-  expand<K extends string, V>(key: K, f: (p: P) => readonly V[]): Cases<P & { [_ in K]: V }> {
-    return new Cases(this.list.flatMap((p) => f(p).map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
+  expand<K extends string, V>(key: K, f: (p: P) => readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {
+    return new ParamsBuilder(this.list.flatMap((p) => f(p).map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
   }
-  filter(f: (p: P) => boolean): Cases<P> { return new Cases(this.list.filter(f)); }
-  get all(): readonly P[] { return this.list; }
+  filter(f: (p: P, index: number) => boolean): ParamsBuilder<P> { return new ParamsBuilder(this.list.filter(f)); }
+  get cases(): readonly P[] { return this.list; }
 }
 
-/** mulberry32: small, fast, good enough for test data. */
+/** mulberry32. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -32,19 +31,76 @@ export function rng(seed: number): () => number {
   };
 }
 
-const STRINGS = ['', 'a', 'héllo', '日本語', '🙂 emoji', 'tab\there', 'x'.repeat(40)];
+/** A stable 32-bit hash of a parameter record, to seed its data and to sample cases. */
+export function hashParams(p: Params): number {
+  const s = JSON.stringify(p);
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
 
-/** A tensor of `dtype` and `shape` with random bits (all bit patterns: NaN payloads, -0, Inf). */
-export function randomTensor(dtype: DType, shape: readonly number[], next: () => number): HostTensor {
+export const int = (next: () => number, lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+
+/** Random lengths >= 0 (zeros included) that add up to `dim`. */
+export function randomSizes(dim: number, count: number, next: () => number): number[] {
+  const cuts = Array.from({ length: count - 1 }, () => int(next, 0, dim)).sort((a, b) => a - b);
+  return [...cuts, dim].map((c, i) => c - (i === 0 ? 0 : cuts[i - 1]!));
+}
+
+const STRINGS = ['', 'a', 'héllo', '日本語', '🙂👍🏽', 'tab\there', 'nul\u0000in', 'x'.repeat(33)];
+
+/**
+ * Random data covering every bit pattern (NaN payloads, -0, Inf, subnormals, int extremes).
+ * `forOrt`: data onnxruntime-node carries unchanged: bfloat16 without NaN or subnormals (it
+ * travels through a Cast to float32, which canonicalises NaN), strings without U+0000 (ORT's
+ * JavaScript binding cuts a string at its first NUL).
+ */
+export function randomTensor(dtype: DType, shape: readonly number[], next: () => number, opts: { forOrt?: boolean } = {}): HostTensor {
   const n = shape.reduce((a, b) => a * b, 1);
-  if (dtype === 'string') {
-    return { dtype, shape, data: Array.from({ length: n }, (_, i) => `${STRINGS[Math.floor(next() * STRINGS.length)]}#${i}`) };
+  const bytes = (k: number) => Uint8Array.from({ length: k }, () => int(next, 0, 255));
+  const ofBytes = <T>(C: { new (b: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, lanes = 1) =>
+    new C(bytes(n * lanes * C.BYTES_PER_ELEMENT).buffer);
+  const t = (data: unknown) => ({ dtype, shape: [...shape], data }) as HostTensor;
+  switch (dtype) {
+    case 'string': {
+      const pool = opts.forOrt ? STRINGS.filter((s) => !s.includes('\u0000')) : STRINGS;
+      return t(Array.from({ length: n }, () => pool[int(next, 0, pool.length - 1)]!));
+    }
+    case 'bool': return t(Uint8Array.from({ length: n }, () => int(next, 0, 1)));
+    case 'float32': return t(withSpecials(ofBytes(Float32Array), next, [0x7fc00001, 0xff800000, 0x80000000, 0x7f800000, 0x00000001]));
+    case 'float64': return t(ofBytes(Float64Array));
+    case 'float16': return t(withSpecials(ofBytes(Uint16Array), next, [0x7e01, 0xfc00, 0x8000, 0x7c00, 0x0001]));
+    case 'bfloat16': {
+      const u = ofBytes(Uint16Array);
+      if (opts.forOrt) {
+        for (let i = 0; i < u.length; i++) {
+          const e = (u[i]! >> 7) & 0xff;
+          if (e === 0xff && (u[i]! & 0x7f) !== 0) u[i] = u[i]! & 0xff80; // NaN -> Inf of the same sign
+          if (e === 0 && (u[i]! & 0x7f) !== 0) u[i] = u[i]! & 0x8000;     // subnormal -> signed zero
+        }
+        return t(u);
+      }
+      return t(withSpecials(u, next, [0x7fc1, 0xff80, 0x8000, 0x7f80, 0x0001]));
+    }
+    case 'complex64': return t(ofBytes(Float32Array, 2));
+    case 'complex128': return t(ofBytes(Float64Array, 2));
+    case 'int8': return t(ofBytes(Int8Array));
+    case 'uint8': return t(ofBytes(Uint8Array));
+    case 'int16': return t(ofBytes(Int16Array));
+    case 'uint16': return t(ofBytes(Uint16Array));
+    case 'int32': return t(ofBytes(Int32Array));
+    case 'uint32': return t(ofBytes(Uint32Array));
+    case 'int64': return t(ofBytes(BigInt64Array));
+    case 'uint64': return t(ofBytes(BigUint64Array));
   }
-  const bytes = bytesPerEntry(dtype) * n * (dtype.startsWith('complex') ? 2 : 1);
-  const raw = new Uint8Array(bytes);
-  for (let i = 0; i < bytes; i++) raw[i] = Math.floor(next() * 256);
-  if (dtype === 'bool') for (let i = 0; i < bytes; i++) raw[i]! &= 1;
-  return { dtype, shape, data: fromBytes(dtype, raw) } as HostTensor;
+}
+
+/** Plants special bit patterns at random places, so small tensors carry them too. */
+function withSpecials<T extends Float32Array | Uint16Array>(a: T, next: () => number, specials: readonly number[]): T {
+  if (a.length === 0) return a;
+  const bits = a instanceof Float32Array ? new Uint32Array(a.buffer) : (a as Uint16Array);
+  for (const s of specials) if (next() < 0.5) bits[int(next, 0, bits.length - 1)] = s;
+  return a;
 }
 
 function bytesPerEntry(d: DType): number {
@@ -54,17 +110,6 @@ function bytesPerEntry(d: DType): number {
     case 'float32': case 'int32': case 'uint32': case 'complex64': return 4;
     default: return 8;
   }
-}
-
-const ARRAYS: Record<Exclude<DType, 'string'>, new (b: ArrayBuffer) => ArrayLike<unknown>> = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array,
-  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array,
-  uint32: Uint32Array, int64: BigInt64Array, uint64: BigUint64Array, bool: Uint8Array,
-  complex64: Float32Array, complex128: Float64Array,
-};
-
-function fromBytes(d: Exclude<DType, 'string'>, raw: Uint8Array): unknown {
-  return new ARRAYS[d](raw.buffer as ArrayBuffer);
 }
 
 /**
@@ -102,5 +147,6 @@ export function bitsOf(t: HostTensor): unknown[] {
   const d = t.data as unknown as { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
   return [...new Uint8Array(d.buffer, d.byteOffset, d.byteLength)];
 }
+
 
 export { DTYPES };

@@ -13,7 +13,7 @@ import {
   type DType, type HostTensor, type SplitEngine, type SplitNode, DTYPES, SplitError, createSplitEngine,
 } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
-import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from './cases.js';
+import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
 import { bitsOf } from './golden-io.js';
 import { type OrtCase, type OrtResult, ortCanHold, runOrt } from './ort-model.js';
 
