@@ -1,0 +1,44 @@
+// The bench's case list: edit this file to add, remove or change cases. Nothing else in bench/
+// names a case. Each case is one split:
+//   id       unique name; `npm run bench -- --cases REGEX` matches it against this
+//   dtype    float32 | float16 | int64 | uint8 | bool | complex64 | int32
+//   shape    input shape
+//   axis     split axis
+//   parts    a number of equal outputs (ONNX's rule: chunks of ceil(dim/parts)), or
+//   sizes    explicit split lengths
+//   op       'Split' (default) or 'SplitToSequence' (default split: chunks of length 1)
+//   cold     time the first call on a fresh engine and device (pipeline compile included)
+//   strategy force Cleave's GPU strategy for this case ('alias' | 'copy' | 'gather'), else the planner picks
+//   tiny     the per-call latency case of the host in/out target
+//   quick    part of `--quick` (which has to finish in under a minute)
+//   sameBytesAs  ids of cases with the same input bytes this case's cost is compared with (the
+//            first one judges the output-count target; the others explain it)
+//   note     shown in the report
+export const CASES = [
+  { id: 'f32-1024x1024-a0-2', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 2, quick: true },
+  { id: 'f32-1024x1024-a0-4', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 4 },
+  { id: 'f32-1024x1024-a0-16', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 16 },
+  { id: 'f32-1024x1024-a1-2', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 2 },
+  { id: 'f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
+  { id: 'f32-1024x1024-a1-16', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 16 },
+  { id: 'f32-64x4096-a1-64', dtype: 'float32', shape: [64, 4096], axis: 1, parts: 64 },
+  { id: 'f32-8x512x512-a2-100-200-212', dtype: 'float32', shape: [8, 512, 512], axis: 2, sizes: [100, 200, 212] },
+  { id: 'f32-4096x8192-a1-2-128MiB', dtype: 'float32', shape: [4096, 8192], axis: 1, parts: 2 },
+  { id: 'f32-4096x1-a0-4096', dtype: 'float32', shape: [4096, 1], axis: 0, parts: 4096, quick: true,
+    sameBytesAs: ['f32-4096x1-a0-2', 'f32-4096x1-a0-2-gather'] },
+  { id: 'f32-4096x1-a0-2', dtype: 'float32', shape: [4096, 1], axis: 0, parts: 2, quick: true,
+    note: 'the 2-output case with the same bytes as the 4096-output case' },
+  { id: 'f32-4096x1-a0-2-gather', dtype: 'float32', shape: [4096, 1], axis: 0, parts: 2, strategy: 'gather',
+    note: 'the same 2-output split with the gather strategy forced: how the gather path alone scales with the output count' },
+  { id: 'i64-1024x1024-a1-4', dtype: 'int64', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
+  { id: 'f16-1024x1024-a1-4', dtype: 'float16', shape: [1024, 1024], axis: 1, parts: 4 },
+  { id: 'u8-1024x1024-a1-4', dtype: 'uint8', shape: [1024, 1024], axis: 1, parts: 4 },
+  { id: 'bool-1024x1024-a1-4', dtype: 'bool', shape: [1024, 1024], axis: 1, parts: 4 },
+  { id: 'c64-1024x1024-a1-4', dtype: 'complex64', shape: [1024, 1024], axis: 1, parts: 4 },
+  { id: 'tiny-f32-6-a0-3', dtype: 'float32', shape: [6], axis: 0, parts: 3, quick: true, tiny: true,
+    note: 'per-call latency' },
+  { id: 'seq-f32-4096x1-a0', dtype: 'float32', shape: [4096, 1], axis: 0, op: 'SplitToSequence',
+    note: 'SplitToSequence-11, default split (4096 chunks of length 1); ORT reads the sequence with 4096 SequenceAt nodes' },
+  { id: 'cold-f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, cold: true, quick: true,
+    note: 'first call on a fresh engine, on a fresh device each time: pipeline compile included' },
+];
