@@ -109,25 +109,24 @@ export class Engine implements SplitEngine {
   async run<const N extends SplitNode>(node: N): Promise<NodeOutputs<N>> {
     this.usable(node?.inputs?.[0]);
     const r = resolveNode(node);
-    const outs = await this.execute(r.plan, node.inputs[0]!);
-    return outs.map((t, i) => ({ ...t, shape: [...r.outputShapes[i]!] })) as NodeOutputs<N>;
+    return await this.execute(r.plan, node.inputs[0]!, r.outputShapes) as NodeOutputs<N>;
   }
 
   /** Runs a checked plan on the right executor; `x` has been validated. */
-  async execute(plan: SplitPlan, x: AnyTensor): Promise<AnyTensor[]> {
+  async execute(plan: SplitPlan, x: AnyTensor, shapes = plan.outputShapes): Promise<AnyTensor[]> {
     if (isGpuTensor(x)) {
       const gpu = this.requireGpu('a GPU tensor');
       this.cpuStats = undefined;
-      return gpu.split(plan, x, this.strategy);
+      return gpu.split(plan, x, this.strategy, shapes);
     }
     const onCpu = !this.gpu || !isFixedDType(x.dtype) || x.dtype === 'complex64' || x.dtype === 'complex128';
     if (onCpu) {
       this.cpuStats = { strategy: 'cpu', unitBytes: 0, dispatches: 0, copies: 0 };
-      return splitOnCpu(plan, x);
+      return splitOnCpu(plan, x, shapes);
     }
     this.gpu.checkUsable();
     this.cpuStats = undefined;
-    return this.gpu.splitHost(plan, x as HostTensor<FixedDType>, this.strategy);
+    return this.gpu.splitHost(plan, x as HostTensor<FixedDType>, this.strategy, shapes);
   }
 
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {

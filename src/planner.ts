@@ -86,6 +86,12 @@ export interface GpuLimits {
   readonly maxBindingBytes: number;
   /** maxBufferSize: the largest output buffer. */
   readonly maxBufferBytes: number;
+  /**
+   * Strided chunks whose rows are at least this long are moved by one copy command per row
+   * instead of the shader: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS on CPU adapters (SwiftShader), where
+   * a copy is a memcpy; Infinity (never) on GPUs, where one dispatch beats thousands of commands.
+   */
+  readonly rowCopyMinBytes: number;
 }
 
 /** A 2-D strided copy: `rows` rows of `rowLen`, read `srcStride` apart, written back to back. */
@@ -108,7 +114,7 @@ export interface Dispatch {
 
 /**
  * - `alias`: outputs are views of the input buffer; no GPU command at all.
- * - `copy`: one copyBufferToBuffer per output.
+ * - `copy`: one copyBufferToBuffer per output (per row of each output, for strided chunks).
  * - `gather`: the gather shader, one dispatch (more only when a tensor exceeds a binding window).
  */
 export type Strategy = 'alias' | 'copy' | 'gather';
@@ -138,8 +144,14 @@ export interface GpuPlanOptions {
 /** Consecutive shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
 export const WORDS_PER_THREAD = 4;
 
-/** Most copy commands the planner issues before one gather dispatch is cheaper. */
+/** Most copy commands the planner issues for contiguous chunks before one gather dispatch is cheaper. */
 export const MAX_COPY_COMMANDS = 16;
+
+/** Row length from which row copies beat the gather shader on a CPU adapter (measured by `npm run bench`). */
+export const ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS = 1024;
+
+/** Most row copies in one split: past it, encoding the commands costs more than the shader. */
+export const MAX_ROW_COPIES = 1 << 16;
 
 const align = (x: number, a: number) => Math.ceil(x / a) * a;
 
@@ -179,8 +191,12 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     () => `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`);
   const regions: Region[] = runs.map((r) => ({ src: r.src, dst: outputs[r.output]!.byteOffset, rowLen: r.rowLen, srcStride: r.srcStride, rows: r.rows }));
 
-  const copyable = contiguous && regions.every((r) => r.src % 4 === 0 && r.rowLen % 4 === 0);
-  if (regions.length === 0 || copyable && (want === 'copy' || want === 'auto' && regions.length <= MAX_COPY_COMMANDS)) {
+  // Copy commands need 4-byte offsets and sizes; one command per row of each region.
+  const copyable = regions.every((r) => r.src % 4 === 0 && r.rowLen % 4 === 0 && (r.rows === 1 || r.srcStride % 4 === 0));
+  const commands = regions.reduce((n, r) => n + r.rows, 0);
+  const copyWins = contiguous ? commands <= MAX_COPY_COMMANDS
+    : commands <= MAX_ROW_COPIES && regions.every((r) => r.rowLen >= limits.rowCopyMinBytes);
+  if (regions.length === 0 || copyable && (want === 'copy' || want === 'auto' && copyWins)) {
     return { strategy: 'copy', unitBytes: 4, outputs, bufferBytes, regions, dispatches: [] };
   }
 

@@ -5,7 +5,8 @@ import { type DType, type HostDataMap, type TypedArray, lanes } from '../dtype.j
 import type { HostTensor } from '../tensor.js';
 import type { SplitPlan } from '../planner.js';
 
-export function splitOnCpu<D extends DType>(plan: SplitPlan, x: HostTensor<D>): HostTensor<D>[] {
+export function splitOnCpu<D extends DType>(plan: SplitPlan, x: HostTensor<D>,
+  shapes: readonly (readonly number[])[] = plan.outputShapes): HostTensor<D>[] {
   const inner = plan.inner * lanes(x.dtype);
   const rowStride = plan.axisLen * inner;
   return plan.sizes.map((size, i) => {
@@ -28,6 +29,6 @@ export function splitOnCpu<D extends DType>(plan: SplitPlan, x: HostTensor<D>): 
       }
       data = out;
     }
-    return { dtype: x.dtype, shape: [...plan.outputShapes[i]!], data } as unknown as HostTensor<D>;
+    return { dtype: x.dtype, shape: [...shapes[i]!], data } as unknown as HostTensor<D>;
   });
 }

@@ -1,15 +1,21 @@
-// The GPU executor: carries out a GpuPlan on one device. It owns the buffers it creates (counted,
-// so release/destroy can free them) and small pools for the host-in/host-out path, so a split of a
-// host tensor is one upload, one submit and one mapAsync of a single staging buffer.
+// The GPU executor: carries out a GpuPlan on one device. It owns the buffers it creates: output
+// buffers, whose tensors it tracks so `release` frees a buffer once no output of it is left, and
+// pooled buffers (released outputs, upload/staging scratch) that later splits reuse, because a
+// fresh buffer costs an allocation and a zero-fill. A split of a host tensor is one upload, one
+// submit and one mapAsync of a single staging buffer.
 
 import { SplitError, check } from '../errors.js';
 import { type FixedDType, type TypedArray, bytesOf, hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
-import { type GpuLimits, type GpuPlan, type SplitPlan, type Strategy, planGpu } from '../planner.js';
+import { type GpuLimits, type GpuPlan, type SplitPlan, type Strategy, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, planGpu } from '../planner.js';
 import { encodeParams, encodeRegions, gatherLayout } from './shader.js';
-import { gatherBindGroupLayout, gatherPipeline, pipelinesCreated } from './pipelines.js';
+import { gatherBindGroupLayout, gatherPipeline, pipelinesCreated, warmUp } from './pipelines.js';
 
 const STORAGE = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+const STAGING = () => GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+
+/** Free bytes the pools may keep; beyond it the oldest pooled buffers are destroyed. */
+export const POOL_BYTES = 256 << 20;
 
 /** What the last split did on the GPU, for tests, the bench and the demo. */
 export interface SplitStats {
@@ -19,34 +25,43 @@ export interface SplitStats {
   readonly copies: number;
 }
 
+/** The tensors that view one output buffer: live ones, and released ones (to refuse their reuse). */
+interface Views {
+  readonly live: Set<object>;
+  readonly released: Set<object>;
+}
+
 const align = (x: number, a: number) => Math.ceil(x / a) * a;
 
 export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly layout = gatherLayout();
-  /**
-   * Buffers this executor created and has not destroyed: how many tensors view each, and which of
-   * those were released. A buffer is destroyed when all its views are released. (A Set per buffer,
-   * not a WeakSet of every tensor: releasing 4096 outputs must stay cheap.)
-   */
-  private readonly owned = new Map<GPUBuffer, { refs: number; readonly released: Set<object> }>();
-  private readonly freed = new WeakSet<GPUBuffer>();
+  /** Every live buffer this executor created; output buffers carry their views. */
+  private readonly owned = new Map<GPUBuffer, Views | undefined>();
+  /** Buffers free for reuse, by usage and size, oldest first. */
   private readonly pools = new Map<string, GPUBuffer[]>();
+  private pooledBytes = 0;
+  /** Output buffers whose tensors were all released (pooled or destroyed). */
+  private readonly retired = new WeakSet<GPUBuffer>();
   private lostMessage: string | undefined;
   private gpuError: string | undefined;
   lastStats: SplitStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies: 0 };
 
   constructor(readonly device: GPUDevice) {
     const l = device.limits;
+    // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
+    const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture} ${device.adapterInfo?.description}`);
     this.limits = {
       alignment: l.minStorageBufferOffsetAlignment,
       maxBindingBytes: l.maxStorageBufferBindingSize,
       maxBufferBytes: l.maxBufferSize,
+      rowCopyMinBytes: onCpu ? ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS : Infinity,
     };
     void device.lost.then((info) => { this.lostMessage = info.message || info.reason || 'lost'; });
     device.addEventListener?.('uncapturederror', (e) => {
       this.gpuError = (e as GPUUncapturedErrorEvent).error.message;
     });
+    warmUp(device);
   }
 
   get pipelinesCreated(): number {
@@ -68,7 +83,7 @@ export class GpuExecutor {
     }
     const b = (t as Partial<GpuTensor> | undefined)?.buffer;
     if (b) {
-      check(!this.freed.has(b) && !this.owned.get(b)?.released.has(t!), 'RELEASED',
+      check(!this.retired.has(b) && !this.owned.get(b)?.released.has(t!), 'RELEASED',
         () => 'this GPU tensor was released (or its engine destroyed) and can no longer be used');
     }
   }
@@ -80,8 +95,9 @@ export class GpuExecutor {
     const buffer = this.create(align(Math.max(bytes.byteLength, 4), 4), STORAGE(), true);
     new Uint8Array(buffer.getMappedRange()).set(bytes);
     buffer.unmap();
-    this.own(buffer, 1);
-    return { dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength } as GpuTensor<D>;
+    const out = { dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength } as GpuTensor<D>;
+    this.owned.set(buffer, { live: new Set([out]), released: new Set() });
+    return out;
   }
 
   async download<D extends FixedDType>(t: GpuTensor<D>): Promise<HostTensor<D>> {
@@ -89,71 +105,105 @@ export class GpuExecutor {
       return { dtype: t.dtype, shape: [...t.shape], data: hostDataFromBytes(t.dtype, new Uint8Array(0)) } as HostTensor<D>;
     }
     const from = Math.floor(t.byteOffset / 4) * 4;
-    const size = align(Math.max(t.byteOffset + t.byteLength - from, 4), 4);
-    const staging = this.take(size, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+    const size = align(t.byteOffset + t.byteLength - from, 4);
+    const staging = this.take(size, STAGING());
     const enc = this.device.createCommandEncoder();
     enc.copyBufferToBuffer(t.buffer, from, staging, 0, size);
     this.device.queue.submit([enc.finish()]);
-    const [out] = await this.readBack(staging, [{ byteOffset: t.byteOffset - from, byteLength: t.byteLength }], [t.dtype], [t.shape]);
+    const [out] = await this.readBack(staging, [{ byteOffset: t.byteOffset - from, byteLength: t.byteLength }], t.dtype, [t.shape]);
     return out as HostTensor<D>;
   }
 
-  /** Splits a GPU-resident tensor; the outputs share one new buffer (or alias the input). */
-  split<D extends FixedDType>(plan: SplitPlan, x: GpuTensor<D>, strategy: Strategy | 'auto'): GpuTensor<D>[] {
+  /**
+   * Splits a GPU-resident tensor; the outputs share one buffer (or alias the input's). `shapes`
+   * are the output shapes to report (the plan's, or a node's when it drops the axis).
+   */
+  async split<D extends FixedDType>(plan: SplitPlan, x: GpuTensor<D>, strategy: Strategy | 'auto',
+    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<GpuTensor<D>[]> {
     const gp = planGpu(plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias: true, strategy });
     if (gp.outputs.length === 0) return [];
-    if (gp.strategy === 'alias') {
+    const pipeline = gp.strategy === 'gather' ? await gatherPipeline(this.device, gp.unitBytes) : undefined;
+    this.checkUsable(x); // the input may have been released while the pipeline compiled
+    let out = x.buffer;
+    if (gp.strategy !== 'alias') {
+      out = this.take(gp.bufferBytes, STORAGE(), true);
+      const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
+      const scratch = this.encode(enc, gp, x.buffer, out, pipeline);
+      this.submit(enc, scratch);
+    } else {
       this.lastStats = { strategy: 'alias', unitBytes: 0, dispatches: 0, copies: 0 };
-      const input = this.owned.get(x.buffer);
-      if (input) input.refs += gp.outputs.length;
-      return this.views(x.buffer, gp, plan, x.dtype);
     }
-    const out = this.create(gp.bufferBytes, STORAGE());
-    this.own(out, gp.outputs.length);
-    const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
-    this.encode(enc, gp, x.buffer, out);
-    this.device.queue.submit([enc.finish()]);
-    return this.views(out, gp, plan, x.dtype);
+    const outs = gp.outputs.map((o, i) =>
+      ({ dtype: x.dtype, shape: [...shapes[i]!], buffer: out, byteOffset: o.byteOffset, byteLength: o.byteLength }) as GpuTensor<D>);
+    // Aliases keep an engine-owned input buffer alive; a caller's own buffer stays the caller's.
+    const views = this.owned.has(out) ? this.owned.get(out) : undefined;
+    if (views) for (const t of outs) views.live.add(t);
+    else if (out !== x.buffer) this.owned.set(out, { live: new Set(outs), released: new Set() });
+    return outs;
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
-  async splitHost<D extends FixedDType>(plan: SplitPlan, x: HostTensor<D>, strategy: Strategy | 'auto'): Promise<HostTensor<D>[]> {
+  async splitHost<D extends FixedDType>(plan: SplitPlan, x: HostTensor<D>, strategy: Strategy | 'auto',
+    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<HostTensor<D>[]> {
     const gp = planGpu(plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy });
+    const pipeline = gp.strategy === 'gather' ? await gatherPipeline(this.device, gp.unitBytes) : undefined;
     const bytes = bytesOf(x.data as TypedArray);
     const input = this.take(align(Math.max(bytes.byteLength, 4), 4), STORAGE());
     writePadded(this.device.queue, input, bytes);
-    const staging = this.take(gp.bufferBytes, GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST);
+    const staging = this.take(gp.bufferBytes, STAGING());
     const enc = this.device.createCommandEncoder({ label: 'cleave-split-host' });
     if (gp.strategy === 'copy') {
-      this.encode(enc, gp, input, staging);
+      this.submit(enc, [input, ...this.encode(enc, gp, input, staging, pipeline)]);
     } else {
       const out = this.take(gp.bufferBytes, STORAGE());
-      this.encode(enc, gp, input, out);
+      const scratch = this.encode(enc, gp, input, out, pipeline);
       enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
-      this.give(out);
+      this.submit(enc, [input, out, ...scratch]);
     }
-    this.device.queue.submit([enc.finish()]);
-    this.give(input);
-    return this.readBack(staging, gp.outputs, plan.outputShapes.map(() => x.dtype), plan.outputShapes) as Promise<HostTensor<D>[]>;
+    return this.readBack(staging, gp.outputs, x.dtype, shapes) as Promise<HostTensor<D>[]>;
   }
 
+  /** Frees `t`'s buffer once every tensor viewing it is released; unknown tensors are ignored. */
   release(t: GpuTensor): void {
-    const o = this.owned.get(t.buffer);
-    if (!o || o.released.has(t)) return;
-    o.released.add(t);
-    if (o.released.size >= o.refs) this.free(t.buffer);
+    const views = this.owned.get(t.buffer);
+    if (!views || !views.live.delete(t)) return;
+    views.released.add(t);
+    if (views.live.size > 0) return;
+    this.owned.set(t.buffer, undefined);
+    this.retired.add(t.buffer);
+    this.give(t.buffer);
   }
 
   destroy(): void {
-    for (const b of [...this.owned.keys()]) this.free(b);
+    for (const b of this.owned.keys()) {
+      this.retired.add(b);
+      b.destroy();
+    }
+    this.owned.clear();
     this.pools.clear();
+    this.pooledBytes = 0;
   }
 
-  private encode(enc: GPUCommandEncoder, gp: GpuPlan, src: GPUBuffer, dst: GPUBuffer): void {
+  /**
+   * Submits, then returns the scratch buffers to their pools: queue order makes them safe to reuse
+   * by the next split at once, and a pool may only destroy a buffer whose commands are submitted.
+   */
+  private submit(enc: GPUCommandEncoder, scratch: readonly GPUBuffer[]): void {
+    this.device.queue.submit([enc.finish()]);
+    for (const b of scratch) this.give(b);
+  }
+
+  /** Records the split's commands; returns the scratch buffers they use. */
+  private encode(enc: GPUCommandEncoder, gp: GpuPlan, src: GPUBuffer, dst: GPUBuffer, pipeline: GPUComputePipeline | undefined): GPUBuffer[] {
     if (gp.strategy === 'copy') {
-      for (const r of gp.regions) enc.copyBufferToBuffer(src, r.src, dst, r.dst, r.rowLen);
-      this.lastStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies: gp.regions.length };
-      return;
+      let copies = 0;
+      for (const r of gp.regions) {
+        for (let row = 0; row < r.rows; row++, copies++) {
+          enc.copyBufferToBuffer(src, r.src + row * r.srcStride, dst, r.dst + row * r.rowLen, r.rowLen);
+        }
+      }
+      this.lastStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies };
+      return [];
     }
     const L = this.layout;
     const { bytes, bases } = encodeRegions(gp.dispatches, L);
@@ -165,10 +215,9 @@ export class GpuExecutor {
     const paramBuf = this.take(params.byteLength, GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST);
     this.device.queue.writeBuffer(paramBuf, 0, params.buffer);
 
-    const pipeline = gatherPipeline(this.device, gp.unitBytes);
     const bgl = gatherBindGroupLayout(this.device);
     const pass = enc.beginComputePass({ label: 'cleave-gather' });
-    pass.setPipeline(pipeline);
+    pass.setPipeline(pipeline!);
     const maxDim = this.device.limits.maxComputeWorkgroupsPerDimension;
     gp.dispatches.forEach((d, i) => {
       pass.setBindGroup(0, this.device.createBindGroup({
@@ -184,16 +233,11 @@ export class GpuExecutor {
       pass.dispatchWorkgroups(x, y);
     });
     pass.end();
-    this.give(regionBuf);
-    this.give(paramBuf);
     this.lastStats = { strategy: 'gather', unitBytes: gp.unitBytes, dispatches: gp.dispatches.length, copies: 0 };
+    return [regionBuf, paramBuf];
   }
 
-  private views<D extends FixedDType>(buffer: GPUBuffer, gp: GpuPlan, plan: SplitPlan, dtype: D): GpuTensor<D>[] {
-    return gp.outputs.map((o, i) => ({ dtype, shape: plan.outputShapes[i]!, buffer, byteOffset: o.byteOffset, byteLength: o.byteLength }) as GpuTensor<D>);
-  }
-
-  private async readBack(staging: GPUBuffer, parts: GpuPlan['outputs'], dtypes: readonly FixedDType[],
+  private async readBack(staging: GPUBuffer, parts: GpuPlan['outputs'], dtype: FixedDType,
     shapes: readonly (readonly number[])[]): Promise<HostTensor[]> {
     try {
       await staging.mapAsync(GPUMapMode.READ);
@@ -203,47 +247,54 @@ export class GpuExecutor {
     }
     const all = new Uint8Array(staging.getMappedRange());
     const out = parts.map((p, i) => ({
-      dtype: dtypes[i]!, shape: [...shapes[i]!],
-      data: hostDataFromBytes(dtypes[i]!, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)),
+      dtype, shape: [...shapes[i]!],
+      data: hostDataFromBytes(dtype, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)),
     }) as HostTensor);
     staging.unmap();
     this.give(staging);
     return out;
   }
 
-  private own(b: GPUBuffer, refs: number): void {
-    this.owned.set(b, { refs, released: new Set() });
-  }
-
-  private free(b: GPUBuffer): void {
-    this.owned.delete(b);
-    this.freed.add(b);
-    b.destroy();
-  }
-
   private create(size: number, usage: GPUBufferUsageFlags, mappedAtCreation = false): GPUBuffer {
     check(size <= this.limits.maxBufferBytes, 'TOO_LARGE',
       () => `a ${size}-byte buffer exceeds this device's maxBufferSize of ${this.limits.maxBufferBytes}`);
-    return this.device.createBuffer({ label: 'cleave', size, usage, mappedAtCreation });
+    const b = this.device.createBuffer({ label: 'cleave', size, usage, mappedAtCreation });
+    this.owned.set(b, undefined);
+    return b;
   }
 
-  /** A pooled scratch buffer of at least `size` bytes (power-of-two buckets). */
-  private take(size: number, usage: GPUBufferUsageFlags): GPUBuffer {
-    const bucket = Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(size, 4))));
-    const pool = this.pools.get(`${usage}:${bucket}`);
-    const b = pool?.pop();
-    if (b) return b;
-    const fresh = this.create(bucket <= this.limits.maxBufferBytes ? bucket : align(size, 4), usage);
-    this.own(fresh, 1);
-    return fresh;
+  /**
+   * A pooled buffer for `size` bytes: scratch sizes round up to a power of two so they are found
+   * again; `exact` (outputs a caller keeps) takes only a buffer of that very size.
+   */
+  private take(size: number, usage: GPUBufferUsageFlags, exact = false): GPUBuffer {
+    const want = exact ? align(size, 4) : Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(size, 4))));
+    const b = this.pools.get(`${usage}:${want}`)?.shift();
+    if (b) {
+      this.pooledBytes -= b.size;
+      this.retired.delete(b);
+      this.owned.set(b, undefined);
+      return b;
+    }
+    return this.create(want <= this.limits.maxBufferBytes ? want : align(size, 4), usage);
   }
 
-  /** Returns a scratch buffer to its pool (queue order makes reuse by a later submit safe). */
+  /** Returns a buffer to its pool; past POOL_BYTES, the oldest pooled buffers are destroyed. */
   private give(b: GPUBuffer): void {
-    const key = `${b.usage}:${Math.max(256, 2 ** Math.ceil(Math.log2(b.size)))}`;
+    const key = `${b.usage}:${b.size}`;
     const pool = this.pools.get(key) ?? [];
     pool.push(b);
     this.pools.set(key, pool);
+    this.pooledBytes += b.size;
+    for (const [k, list] of this.pools) {
+      while (this.pooledBytes > POOL_BYTES && list.length > 0) {
+        const old = list.shift()!;
+        this.pooledBytes -= old.size;
+        this.owned.delete(old);
+        old.destroy();
+      }
+      if (list.length === 0) this.pools.delete(k);
+    }
   }
 }
 

@@ -9,7 +9,7 @@ interface DeviceKit {
   readonly bindGroupLayout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
   readonly modules: Map<string, GPUShaderModule>;
-  readonly pipelines: Map<string, GPUComputePipeline>;
+  readonly pipelines: Map<string, Promise<GPUComputePipeline>>;
   created: number;
 }
 
@@ -39,7 +39,11 @@ export function gatherBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return kit(device).bindGroupLayout;
 }
 
-export function gatherPipeline(device: GPUDevice, unit: UnitBytes): GPUComputePipeline {
+/**
+ * The pipeline for a word width, compiled asynchronously (never blocking a browser's main thread)
+ * on first request; concurrent requests share one compilation.
+ */
+export function gatherPipeline(device: GPUDevice, unit: UnitBytes): Promise<GPUComputePipeline> {
   const k = kit(device);
   const code = shaderText(unit);
   const entry = entryPoint(unit);
@@ -51,11 +55,19 @@ export function gatherPipeline(device: GPUDevice, unit: UnitBytes): GPUComputePi
       module = device.createShaderModule({ label: `cleave-gather-${unit}`, code });
       k.modules.set(code, module);
     }
-    p = device.createComputePipeline({ label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entry, constants: { WORDS_PER_THREAD } } });
+    p = device.createComputePipelineAsync({
+      label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout,
+      compute: { module, entryPoint: entry, constants: { WORDS_PER_THREAD } },
+    });
     k.pipelines.set(key, p);
     k.created++;
   }
   return p;
+}
+
+/** Starts compiling the variants most splits use (4- and 16-byte words), so a first split rarely waits. */
+export function warmUp(device: GPUDevice): void {
+  for (const unit of [16, 4] as const) void gatherPipeline(device, unit).catch(() => undefined);
 }
 
 /** How many pipelines Cleave has compiled on this device. */

@@ -1,10 +1,11 @@
 // Tier 1: the planner in plain Node. No GPU objects anywhere.
 import { describe, expect, test } from 'vitest';
 import { SplitError, equalParts, planGpu, planSplit } from '../../src/index.js';
-import { MAX_COPY_COMMANDS, WORDS_PER_THREAD, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
+import { MAX_COPY_COMMANDS, MAX_ROW_COPIES, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, WORDS_PER_THREAD, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
 import { foldGrid } from '../../src/gpu/executor.js';
 
-const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20 };
+const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20, rowCopyMinBytes: Infinity };
+const CPU_ADAPTER: GpuLimits = { ...LIMITS, rowCopyMinBytes: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS };
 
 function codeOf(f: () => unknown): string | undefined {
   try { f(); } catch (e) { if (e instanceof SplitError) return e.code; throw e; }
@@ -105,6 +106,21 @@ describe('planGpu', () => {
     expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('gather');
   });
 
+  test('on a CPU adapter, strided chunks with long rows are copied row by row; never on a GPU', () => {
+    const rows = planSplit('float32', [1024, 1024], 1, [256, 256, 256, 256]);
+    const auto = { srcByteOffset: 0, allowAlias: true } as const;
+    expect(planGpu(rows, LIMITS, auto).strategy).toBe('gather');
+    const cpu = planGpu(rows, CPU_ADAPTER, auto);
+    expect(cpu.strategy).toBe('copy');
+    expect(cpu.regions.reduce((n, r) => n + r.rows, 0)).toBe(4096);
+    // Rows shorter than the threshold, or too many of them, stay with the shader.
+    expect(planGpu(planSplit('float32', [1024, 1024], 1, Array(16).fill(64)), CPU_ADAPTER, auto).strategy).toBe('gather');
+    expect(planGpu(planSplit('float32', [MAX_ROW_COPIES, 512], 1, [256, 256]), CPU_ADAPTER, auto).strategy).toBe('gather');
+    // Forcing copy on a GPU works whenever offsets are 4-byte multiples.
+    expect(planGpu(rows, LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('copy');
+    expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('gather');
+  });
+
   test('no regions and no dispatch for empty outputs', () => {
     const g = planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather);
     expect(g.regions).toEqual([]);
@@ -113,7 +129,7 @@ describe('planGpu', () => {
   });
 
   test('beyond one binding window: one dispatch per tile, every window within the limit', () => {
-    const small: GpuLimits = { alignment: 256, maxBindingBytes: 4096, maxBufferBytes: 1 << 30 };
+    const small: GpuLimits = { ...LIMITS, maxBindingBytes: 4096, maxBufferBytes: 1 << 30 };
     const p = planSplit('float32', [40, 100], 1, [30, 70]);
     const g = planGpu(p, small, gather);
     expect(g.dispatches.length).toBeGreaterThan(1);
