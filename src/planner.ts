@@ -141,8 +141,8 @@ export interface GpuPlanOptions {
   readonly strategy?: Strategy | 'auto';
 }
 
-/** Consecutive shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
-export const WORDS_PER_THREAD = 4;
+/** Shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
+export const WORDS_PER_THREAD = 8;
 
 /** Most copy commands the planner issues for contiguous chunks before one gather dispatch is cheaper. */
 export const MAX_COPY_COMMANDS = 16;

@@ -82,16 +82,16 @@ describe('planGpu', () => {
   });
 
   test('threads cover the destination words, WORDS_PER_THREAD each', () => {
-    expect(WORDS_PER_THREAD).toBe(4);
-    // Byte variant: 3, 114 and 3 bytes touch 1, 29 and 1 words.
+    expect(WORDS_PER_THREAD).toBe(8);
+    // Byte variant: 3, 114 and 3 bytes touch 1, 29 and 1 words: 1, 4 and 1 threads.
     const b = planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather);
-    expect(b.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 9]);
-    expect(b.dispatches[0]!.threads).toBe(10);
-    // Word variant: 3 and 27 16-byte words: 1 and 7 threads.
+    expect(b.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 5]);
+    expect(b.dispatches[0]!.threads).toBe(6);
+    // Word variant: 3 and 27 16-byte words: 1 and 4 threads.
     const w = planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather);
     expect(w.unitBytes).toBe(16);
     expect(w.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1]);
-    expect(w.dispatches[0]!.threads).toBe(8);
+    expect(w.dispatches[0]!.threads).toBe(5);
   });
 
   test('strategy: alias for aligned contiguous GPU inputs, copy for few contiguous chunks, else gather', () => {
