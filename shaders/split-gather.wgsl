@@ -14,14 +14,18 @@ struct Params {
 }
 
 // Offsets, lengths and strides in Words (gather_words) or bytes (gather_bytes), relative to the
-// bound windows of the source and destination buffers.
+// bound windows of the source and destination buffers. One entry describes a run of `count`
+// regions of the same form, `src_step` and `dst_step` apart (gather_bytes: always one region).
 struct Region {
-  start: u32,       // first thread of this region within the dispatch
+  start: u32,       // first thread of this run within the dispatch
   src: u32,
   dst: u32,
   row_len: u32,
   src_stride: u32,  // distance between consecutive rows in the source
   rows: u32,        // rows are written back to back in the destination
+  count: u32,
+  src_step: u32,
+  dst_step: u32,
 }
 
 const WORKGROUP_SIZE = 256u;
@@ -59,13 +63,34 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   let t = thread_index(wid, nwg, lid);
   if (t >= params.thread_count) { return; }
   let r = find_region(t);
-  // Coalesced: the region's threads take words i, i + T, i + 2T, ... (T threads in the region),
-  // so neighbouring threads touch neighbouring words on every step.
-  let words = r.rows * r.row_len;
-  let threads = (words + WORDS_PER_THREAD - 1u) / WORDS_PER_THREAD;
-  for (var k = t - r.start; k < words; k += threads) {
-    let row = k / r.row_len;
-    dst[r.dst + k] = src[r.src + row * r.src_stride + (k - row * r.row_len)];
+  // Coalesced: the run's T threads take words i, i + T, i + 2T, ... so that neighbouring threads
+  // touch neighbouring words on every step. The (region, row, column) position advances by T as a
+  // mixed-radix number, without a division per word (integer division is slow, on CPU adapters
+  // especially).
+  let region_words = r.rows * r.row_len;
+  let words = r.count * region_words;
+  let step = (words + WORDS_PER_THREAD - 1u) / WORDS_PER_THREAD;
+  let step_regions = step / region_words;
+  let step_rows = (step - step_regions * region_words) / r.row_len;
+  let step_cols = step - step_regions * region_words - step_rows * r.row_len;
+  var k = t - r.start;
+  var c = k / region_words;
+  var row = (k - c * region_words) / r.row_len;
+  var col = k - c * region_words - row * r.row_len;
+  while (k < words) {
+    dst[r.dst + c * r.dst_step + row * r.row_len + col] = src[r.src + c * r.src_step + row * r.src_stride + col];
+    k += step;
+    col += step_cols;
+    row += step_rows;
+    c += step_regions;
+    if (col >= r.row_len) {
+      col -= r.row_len;
+      row++;
+    }
+    if (row >= r.rows) {
+      row -= r.rows;
+      c++;
+    }
   }
 }
 

@@ -103,12 +103,24 @@ export interface Region {
   readonly rows: number;
 }
 
+/**
+ * A region as the shader reads it, in units relative to the windows: `count` equal regions
+ * `srcStep` and `dstStep` apart form one run (4096 equal outputs are one entry, not 4096), and
+ * `start` is the run's first thread.
+ */
+export interface ShaderRegion extends Region {
+  readonly start: number;
+  readonly count: number;
+  readonly srcStep: number;
+  readonly dstStep: number;
+}
+
 /** One gather dispatch: binding windows (byte offset, size) and its regions in shader units. */
 export interface Dispatch {
   readonly srcWindow: readonly [offset: number, size: number];
   readonly dstWindow: readonly [offset: number, size: number];
   /** Regions relative to the windows, in units of `unitBytes`, each with its first thread index. */
-  readonly regions: readonly (Region & { readonly start: number })[];
+  readonly regions: readonly ShaderRegion[];
   readonly threads: number;
 }
 
@@ -265,20 +277,37 @@ export function tileRegion(r: Region, room: number, unit: number): Region[] {
 
 function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: number, dstBase: number, dstEnd: number,
   unit: number): Dispatch {
+  const rel: ShaderRegion[] = [];
   let threads = 0;
-  const rel = regions.map((r) => {
-    const start = threads;
-    const src = r.src - srcBase;
-    const dst = r.dst - dstBase;
-    if (unit === 1) {
-      // Byte variant: one thread per destination u32 word the region touches.
-      const bytes = r.rows * r.rowLen;
-      threads += Math.ceil((Math.floor((dst + bytes - 1) / 4) - Math.floor(dst / 4) + 1) / WORDS_PER_THREAD);
-      return { start, src, dst, rowLen: r.rowLen, srcStride: r.rows === 1 ? r.rowLen : r.srcStride, rows: r.rows };
-    }
-    threads += Math.ceil((r.rows * r.rowLen) / unit / WORDS_PER_THREAD);
+  for (let i = 0; i < regions.length;) {
+    const r = regions[i]!;
     const srcStride = r.rows === 1 ? r.rowLen : r.srcStride;
-    return { start, src: src / unit, dst: dst / unit, rowLen: r.rowLen / unit, srcStride: srcStride / unit, rows: r.rows };
-  });
+    if (unit === 1) {
+      // Byte variant: threads cover the destination u32 words the region touches; no runs.
+      const dst = r.dst - dstBase;
+      const words = Math.floor((dst + r.rows * r.rowLen - 1) / 4) - Math.floor(dst / 4) + 1;
+      rel.push({ start: threads, src: r.src - srcBase, dst, rowLen: r.rowLen, srcStride, rows: r.rows, count: 1, srcStep: 0, dstStep: 0 });
+      threads += Math.ceil(words / WORDS_PER_THREAD);
+      i++;
+      continue;
+    }
+    // Extend a run while the next region has the same form at the same distance.
+    let count = 1;
+    const next = regions[i + 1];
+    const srcStep = next ? next.src - r.src : 0;
+    const dstStep = next ? next.dst - r.dst : 0;
+    while (i + count < regions.length) {
+      const q = regions[i + count]!;
+      if (q.rows !== r.rows || q.rowLen !== r.rowLen || q.srcStride !== r.srcStride
+        || q.src - r.src !== count * srcStep || q.dst - r.dst !== count * dstStep) break;
+      count++;
+    }
+    rel.push({
+      start: threads, src: (r.src - srcBase) / unit, dst: (r.dst - dstBase) / unit, rowLen: r.rowLen / unit,
+      srcStride: srcStride / unit, rows: r.rows, count, srcStep: count > 1 ? srcStep / unit : 0, dstStep: count > 1 ? dstStep / unit : 0,
+    });
+    threads += Math.ceil((count * r.rows * r.rowLen) / unit / WORDS_PER_THREAD);
+    i += count;
+  }
   return { srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], regions: rel, threads };
 }

@@ -26,7 +26,8 @@ export type StructLayout<K extends string> = { readonly size: number } & { reado
 export interface GatherLayout {
   readonly params: StructLayout<'region_base' | 'region_count' | 'thread_count'>;
   /** Stride of one Region in the `regions` array, and its members' offsets. */
-  readonly region: StructLayout<'start' | 'src' | 'dst' | 'row_len' | 'src_stride' | 'rows'> & { readonly stride: number };
+  readonly region: StructLayout<'start' | 'src' | 'dst' | 'row_len' | 'src_stride' | 'rows' | 'count' | 'src_step' | 'dst_step'>
+    & { readonly stride: number };
   readonly workgroupSize: number;
   readonly bindings: { readonly params: number; readonly regions: number; readonly src: number; readonly dst: number };
 }
@@ -76,6 +77,9 @@ export function encodeRegions(dispatches: readonly Dispatch[], layout: GatherLay
       view.setUint32(o + f.row_len, r.rowLen, true);
       view.setUint32(o + f.src_stride, r.srcStride, true);
       view.setUint32(o + f.rows, r.rows, true);
+      view.setUint32(o + f.count, r.count, true);
+      view.setUint32(o + f.src_step, r.srcStep, true);
+      view.setUint32(o + f.dst_step, r.dstStep, true);
     }
   }
   return { bytes, bases };

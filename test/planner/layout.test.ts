@@ -6,7 +6,7 @@ import { entryPoint, gatherLayout, shaderText } from '../../src/gpu/shader.js';
 test('reflected gather layout', () => {
   expect(gatherLayout()).toEqual({
     params: { size: 16, region_base: 0, region_count: 4, thread_count: 8, pad: 12 },
-    region: { size: 24, stride: 24, start: 0, src: 4, dst: 8, row_len: 12, src_stride: 16, rows: 20 },
+    region: { size: 36, stride: 36, start: 0, src: 4, dst: 8, row_len: 12, src_stride: 16, rows: 20, count: 24, src_step: 28, dst_step: 32 },
     workgroupSize: 256,
     bindings: { params: 0, regions: 1, src: 2, dst: 3 },
   });

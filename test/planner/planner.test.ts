@@ -121,6 +121,18 @@ describe('planGpu', () => {
     expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('gather');
   });
 
+  test('equal outputs form one run: 4096 outputs are one shader region', () => {
+    const g = planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather);
+    expect(g.regions).toHaveLength(4096);
+    expect(g.dispatches[0]!.regions).toEqual([
+      { start: 0, src: 0, dst: 0, rowLen: 1, srcStride: 4096, rows: 3, count: 4096, srcStep: 1, dstStep: 64 },
+    ]);
+    expect(g.dispatches[0]!.threads).toBe(Math.ceil((3 * 4096) / WORDS_PER_THREAD));
+    // A different last chunk starts a run of its own.
+    const uneven = planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather);
+    expect(uneven.dispatches[0]!.regions.map((r) => r.count)).toEqual([3, 1]);
+  });
+
   test('no regions and no dispatch for empty outputs', () => {
     const g = planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather);
     expect(g.regions).toEqual([]);
