@@ -73,26 +73,15 @@ function drawGrid(g: Grid, tip: Tooltip): { svg: SVGSVGElement; cellWidth: numbe
   svg.setAttribute('width', String(Math.max(width, 1)));
   svg.setAttribute('height', String(Math.max(height, 1)));
   svg.setAttribute('viewBox', `0 0 ${Math.max(width, 1)} ${Math.max(height, 1)}`);
-  const rect = (x: number, y: number, w: number, h: number, fill: string) => {
-    const r = document.createElementNS(SVG, 'rect');
-    r.setAttribute('x', String(x));
-    r.setAttribute('y', String(y));
-    r.setAttribute('width', String(w));
-    r.setAttribute('height', String(h));
-    r.setAttribute('fill', fill);
-    // White edges separate cells, but would wash out cells only a few pixels wide.
-    r.setAttribute('class', w >= 6 && h >= 6 ? 'cell edged' : 'cell');
-    svg.append(r);
+  const add = (tag: string, attrs: Record<string, string | number>) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    svg.append(e);
   };
-  const line = (x1: number, y1: number, x2: number, y2: number, cls: string) => {
-    const l = document.createElementNS(SVG, 'line');
-    l.setAttribute('x1', String(x1));
-    l.setAttribute('y1', String(y1));
-    l.setAttribute('x2', String(x2));
-    l.setAttribute('y2', String(y2));
-    l.setAttribute('class', cls);
-    svg.append(l);
-  };
+  // White edges separate cells, but would wash out cells only a few pixels wide.
+  const rect = (x: number, y: number, width: number, height: number, fill: string) =>
+    add('rect', { x, y, width, height, fill, class: width >= 6 && height >= 6 ? 'cell edged' : 'cell' });
+  const line = (x1: number, y1: number, x2: number, y2: number, cls: string) => add('line', { x1, y1, x2, y2, class: cls });
   const colorAt = (a: number) => { const c = g.chunkAt(a); return c < 0 ? '#d5d9e0' : g.color(c); };
   const groupWidth = innerCols * cw;
 

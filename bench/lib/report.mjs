@@ -100,12 +100,8 @@ function caseChart(r) {
   const hi = 10 ** Math.ceil(Math.log10(Math.max(...values)));
   const W = 760, left = 170, right = 130, rowH = 22, top = 8;
   const H = top + bars.length * rowH + 26;
-  const x = (v) => left + (Math.log10(v / lo) / Math.log10(hi / lo)) * (W - left - right);
-  const parts = [];
-  for (let d = lo; d <= hi * 1.0001; d *= 10) {
-    parts.push(`<line x1="${x(d)}" x2="${x(d)}" y1="${top}" y2="${H - 22}" stroke="#ddd"/>`,
-      `<text x="${x(d)}" y="${H - 8}" text-anchor="middle" class="ax">${d >= 1 ? d : d.toPrecision(1)} ms</text>`);
-  }
+  const { x, grid } = logAxis(lo, hi, left, W - right, top, H, ' ms');
+  const parts = [...grid];
   bars.forEach(({ s, v }, i) => {
     const y = top + i * rowH;
     parts.push(`<text x="${left - 6}" y="${y + 15}" text-anchor="end" class="lb">${esc(s.short)}</text>`);
@@ -139,12 +135,8 @@ function overviewChart(report) {
   const hi = Math.max(10, 10 ** Math.ceil(Math.log10(Math.max(...ratios))));
   const W = 900, left = 230, right = 20, rowH = 14 * others.length + 8, top = 24;
   const H = top + rows.length * rowH + 28;
-  const x = (v) => left + (Math.log10(v / lo) / Math.log10(hi / lo)) * (W - left - right);
-  const p = [];
-  for (let d = lo; d <= hi * 1.0001; d *= 10) {
-    p.push(`<line x1="${x(d)}" x2="${x(d)}" y1="${top}" y2="${H - 22}" stroke="${Math.abs(d - 1) < 1e-9 ? '#000' : '#ddd'}"/>`,
-      `<text x="${x(d)}" y="${H - 8}" text-anchor="middle" class="ax">${d >= 1 ? d : d.toPrecision(1)}x</text>`);
-  }
+  const { x, grid } = logAxis(lo, hi, left, W - right, top, H, 'x');
+  const p = [...grid];
   for (const [v, c] of [[3, '#d73a49'], [1 / 1.3, '#6a737d']]) {
     p.push(`<line x1="${x(v)}" x2="${x(v)}" y1="${top}" y2="${H - 22}" stroke="${c}" stroke-dasharray="4 3"/>`);
   }
@@ -225,4 +217,15 @@ ${caseBlocks}
 <pre>${pre}</pre>
 </body></html>
 `;
+}
+
+/** A log-scale x axis from lo to hi (powers of ten) over [x0, x1]: the mapping and its grid lines (1 in black). */
+function logAxis(lo, hi, x0, x1, top, H, unit) {
+  const x = (v) => x0 + (Math.log10(v / lo) / Math.log10(hi / lo)) * (x1 - x0);
+  const grid = [];
+  for (let d = lo; d <= hi * 1.0001; d *= 10) {
+    grid.push(`<line x1="${x(d)}" x2="${x(d)}" y1="${top}" y2="${H - 22}" stroke="${unit === 'x' && Math.abs(d - 1) < 1e-9 ? '#000' : '#ddd'}"/>`,
+      `<text x="${x(d)}" y="${H - 8}" text-anchor="middle" class="ax">${d >= 1 ? d : d.toPrecision(1)}${unit}</text>`);
+  }
+  return { x, grid };
 }
