@@ -5,7 +5,7 @@
 import './style.css';
 import {
   type EngineStats, type HostTensor, type SplitEngine, type SplitNode,
-  SplitError, createSplitEngine, planSplit,
+  SplitError, createSplitEngine, planSplit, resolveNode,
 } from '../src/index.js';
 import { Controls, FieldError, type NodeRequest, el } from './controls.js';
 import { type Picture, Tooltip, drawPicture } from './draw.js';
@@ -141,23 +141,25 @@ function setResult(text: string, kind: 'ok' | 'refused' | 'bug'): void {
   document.body.dataset.result = kind;
 }
 
-/** The [outer, axis, inner] view and chunks, from the outputs (or the input alone when refused). */
+/**
+ * The [outer, axis, inner] view and chunks: the engine's own plan of the node when it ran, or the
+ * input alone (when its shape and axis allow) when it was refused.
+ */
 function pictureOf(req: NodeRequest, outs: HostTensor[] | undefined): Picture | undefined {
   const x = req.input;
+  const outputName = req.version.op === 'SplitToSequence' ? 'seq' : 'out';
+  if (outs) {
+    const { plan } = resolveNode(req.node);
+    const view = { input: x, axis: plan.axis, outer: plan.outer, axisLen: plan.axisLen, inner: plan.inner, outputName };
+    return { ...view, sizes: [...plan.sizes], starts: [...plan.starts], outputs: outs };
+  }
   const rank = x.shape.length;
   const raw = req.axis ?? 0;
   if (rank === 0 || !Number.isInteger(raw) || raw < -rank || raw >= rank) return undefined;
   const axis = raw < 0 ? raw + rank : raw;
   if (!x.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) return undefined;
-  // keepdims=0 outputs have lost the axis: each was a chunk of length 1.
-  const sizes = outs?.map((t) => (t.shape.length === rank ? t.shape[axis]! : 1));
   const view = planSplit(x.dtype, x.shape, axis, [x.shape[axis]!]);
-  const outputName = req.version.op === 'SplitToSequence' ? 'seq' : 'out';
-  const base = { input: x, axis, outer: view.outer, axisLen: view.axisLen, inner: view.inner, outputName };
-  if (!outs || !sizes) return base;
-  let at = 0;
-  const starts = sizes.map((s) => (at += s) - s);
-  return { ...base, sizes, starts, outputs: outs };
+  return { input: x, axis, outer: view.outer, axisLen: view.axisLen, inner: view.inner, outputName };
 }
 
 /**
