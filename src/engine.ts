@@ -7,7 +7,7 @@ import { type DType, type FixedDType, isFixedDType } from './dtype.js';
 import { type AnyTensor, type GpuTensor, type HostTensor, isGpuTensor, validateTensor } from './tensor.js';
 import { type SplitPlan, type Strategy, equalParts, normalizeAxis, planSplit } from './planner.js';
 import { splitOnCpu } from './cpu/split.js';
-import { GpuExecutor, type SplitStats } from './gpu/executor.js';
+import { CPU_STATS, GpuExecutor, type SplitStats } from './gpu/executor.js';
 import { acquireDevice } from './gpu/device.js';
 import { type SplitNode, resolveNode } from './ops/index.js';
 
@@ -48,8 +48,8 @@ export interface SplitEngine {
   run<const N extends SplitNode>(node: N): Promise<NodeOutputs<N>>;
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
-  /** Frees a GPU tensor's buffer once no other output of the same split uses it. */
-  release(x: GpuTensor): void;
+  /** Ends a GPU tensor's use; its buffer returns to the pool once no output of the same split is left. */
+  release(x: GpuTensor | undefined): void;
   /** Frees every buffer the engine created, and its device if it created that too. */
   destroy(): void;
   readonly stats: EngineStats;
@@ -73,7 +73,8 @@ export class Engine implements SplitEngine {
   private readonly gpu: GpuExecutor | undefined;
   private readonly strategy: 'auto' | Strategy;
   private destroyed = false;
-  private cpuStats: SplitStats | undefined;
+  /** Of the split that finished last. */
+  private last: SplitStats = { ...CPU_STATS, strategy: 'copy' };
 
   constructor(
     readonly device: GPUDevice | undefined,
@@ -87,9 +88,7 @@ export class Engine implements SplitEngine {
   }
 
   get stats(): EngineStats {
-    const g = this.gpu;
-    const last = this.cpuStats ?? g?.lastStats ?? { strategy: 'cpu', unitBytes: 0, dispatches: 0, copies: 0 };
-    return { ...last, pipelinesCreated: g?.pipelinesCreated ?? 0, liveBuffers: g?.liveBuffers ?? 0 };
+    return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
   }
 
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
@@ -114,19 +113,17 @@ export class Engine implements SplitEngine {
 
   /** Runs a checked plan on the right executor; `x` has been validated. */
   async execute(plan: SplitPlan, x: AnyTensor, shapes = plan.outputShapes): Promise<AnyTensor[]> {
-    if (isGpuTensor(x)) {
-      const gpu = this.requireGpu('a GPU tensor');
-      this.cpuStats = undefined;
-      return gpu.split(plan, x, this.strategy, shapes);
-    }
-    const onCpu = !this.gpu || !isFixedDType(x.dtype) || x.dtype === 'complex64' || x.dtype === 'complex128';
+    const onCpu = !isGpuTensor(x) && (!this.gpu || !isFixedDType(x.dtype) || x.dtype === 'complex64' || x.dtype === 'complex128');
     if (onCpu) {
-      this.cpuStats = { strategy: 'cpu', unitBytes: 0, dispatches: 0, copies: 0 };
+      this.last = CPU_STATS;
       return splitOnCpu(plan, x, shapes);
     }
-    this.gpu.checkUsable();
-    this.cpuStats = undefined;
-    return this.gpu.splitHost(plan, x as HostTensor<FixedDType>, this.strategy, shapes);
+    const gpu = this.requireGpu('a GPU tensor');
+    const { outputs, stats } = isGpuTensor(x)
+      ? await gpu.split(plan, x, this.strategy, shapes)
+      : await gpu.splitHost(plan, x as HostTensor<FixedDType>, this.strategy, shapes);
+    this.last = stats;
+    return outputs;
   }
 
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
@@ -142,7 +139,7 @@ export class Engine implements SplitEngine {
     return this.requireGpu('download').download(x);
   }
 
-  release(x: GpuTensor): void {
+  release(x: GpuTensor | undefined): void {
     this.gpu?.release(x);
   }
 

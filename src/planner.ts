@@ -180,7 +180,8 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     const rowLen = plan.sizes[i]! * plan.inner * eb;
     const rows = rowLen === rowBytes ? 1 : plan.outer;
     const src = opts.srcByteOffset + plan.starts[i]! * plan.inner * eb;
-    runs.push({ output: i, src, rowLen: rowLen * (plan.outer / rows), srcStride: rowBytes, rows });
+    // A single row's stride is its own length, so strides never constrain word widths or copies.
+    runs.push({ output: i, src, rowLen: rowLen * (plan.outer / rows), srcStride: rows === 1 ? rowLen * plan.outer : rowBytes, rows });
   }
   const contiguous = runs.every((r) => r.rows === 1);
 
@@ -204,7 +205,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   const regions: Region[] = runs.map((r) => ({ src: r.src, dst: outputs[r.output]!.byteOffset, rowLen: r.rowLen, srcStride: r.srcStride, rows: r.rows }));
 
   // Copy commands need 4-byte offsets and sizes; one command per row of each region.
-  const copyable = regions.every((r) => r.src % 4 === 0 && r.rowLen % 4 === 0 && (r.rows === 1 || r.srcStride % 4 === 0));
+  const copyable = regions.every((r) => r.src % 4 === 0 && r.rowLen % 4 === 0 && r.srcStride % 4 === 0);
   const commands = regions.reduce((n, r) => n + r.rows, 0);
   const copyWins = contiguous ? commands <= MAX_COPY_COMMANDS
     : commands <= MAX_ROW_COPIES && regions.every((r) => r.rowLen >= limits.rowCopyMinBytes);
@@ -224,7 +225,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
 function chooseUnit(regions: readonly Region[], alignment: number): 1 | 4 | 8 | 16 {
   for (const u of [16, 8, 4] as const) {
     if (alignment % u === 0 && regions.every((r) =>
-      r.src % u === 0 && r.dst % u === 0 && r.rowLen % u === 0 && (r.rows === 1 || r.srcStride % u === 0))) return u;
+      r.src % u === 0 && r.dst % u === 0 && r.rowLen % u === 0 && r.srcStride % u === 0)) return u;
   }
   return 1;
 }
@@ -281,12 +282,11 @@ function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: numbe
   let threads = 0;
   for (let i = 0; i < regions.length;) {
     const r = regions[i]!;
-    const srcStride = r.rows === 1 ? r.rowLen : r.srcStride;
     if (unit === 1) {
       // Byte variant: threads cover the destination u32 words the region touches; no runs.
       const dst = r.dst - dstBase;
       const words = Math.floor((dst + r.rows * r.rowLen - 1) / 4) - Math.floor(dst / 4) + 1;
-      rel.push({ start: threads, src: r.src - srcBase, dst, rowLen: r.rowLen, srcStride, rows: r.rows, count: 1, srcStep: 0, dstStep: 0 });
+      rel.push({ start: threads, src: r.src - srcBase, dst, rowLen: r.rowLen, srcStride: r.srcStride, rows: r.rows, count: 1, srcStep: 0, dstStep: 0 });
       threads += Math.ceil(words / WORDS_PER_THREAD);
       i++;
       continue;
@@ -304,7 +304,7 @@ function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: numbe
     }
     rel.push({
       start: threads, src: (r.src - srcBase) / unit, dst: (r.dst - dstBase) / unit, rowLen: r.rowLen / unit,
-      srcStride: srcStride / unit, rows: r.rows, count, srcStep: count > 1 ? srcStep / unit : 0, dstStep: count > 1 ? dstStep / unit : 0,
+      srcStride: r.srcStride / unit, rows: r.rows, count, srcStep: count > 1 ? srcStep / unit : 0, dstStep: count > 1 ? dstStep / unit : 0,
     });
     threads += Math.ceil((count * r.rows * r.rowLen) / unit / WORDS_PER_THREAD);
     i += count;

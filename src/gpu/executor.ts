@@ -1,8 +1,8 @@
 // The GPU executor: carries out a GpuPlan on one device. It owns the buffers it creates: output
-// buffers, whose tensors it tracks so `release` frees a buffer once no output of it is left, and
-// pooled buffers (released outputs, upload/staging scratch) that later splits reuse, because a
-// fresh buffer costs an allocation and a zero-fill. A split of a host tensor is one upload, one
-// submit and one mapAsync of a single staging buffer.
+// buffers, each leased to the tensors that view it until the last of them is released, and pooled
+// buffers (released outputs, upload/staging scratch) that later splits reuse, because a fresh
+// buffer costs an allocation and a zero-fill. A split of a host tensor is one upload, one submit
+// and one mapAsync of a single staging buffer.
 
 import { SplitError, check } from '../errors.js';
 import { type FixedDType, type TypedArray, bytesOf, hostDataFromBytes } from '../dtype.js';
@@ -17,18 +17,30 @@ const STAGING = () => GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
 /** Free bytes the pools may keep; beyond it the oldest pooled buffers are destroyed. */
 export const POOL_BYTES = 256 << 20;
 
-/** What the last split did on the GPU, for tests, the bench and the demo. */
+/** What a split did on the GPU (or that it ran on the CPU), for tests, the bench and the demo. */
 export interface SplitStats {
   readonly strategy: Strategy | 'cpu';
+  /** Shader word width in bytes for 'gather' (1 = byte-packing variant), else 0. */
   readonly unitBytes: number;
   readonly dispatches: number;
   readonly copies: number;
 }
 
-/** The tensors that view one output buffer: live ones, and released ones (to refuse their reuse). */
-interface Views {
+export const CPU_STATS: SplitStats = { strategy: 'cpu', unitBytes: 0, dispatches: 0, copies: 0 };
+
+function statsOf(gp: GpuPlan): SplitStats {
+  return {
+    strategy: gp.strategy,
+    unitBytes: gp.strategy === 'gather' ? gp.unitBytes : 0,
+    dispatches: gp.dispatches.length,
+    copies: gp.strategy === 'copy' ? gp.regions.reduce((n, r) => n + r.rows, 0) : 0,
+  };
+}
+
+/** One lease of an output buffer: the tensors viewing it, until the last is released. */
+interface Lease {
+  readonly buffer: GPUBuffer;
   readonly live: Set<object>;
-  readonly released: Set<object>;
 }
 
 const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -36,31 +48,34 @@ const align = (x: number, a: number) => Math.ceil(x / a) * a;
 export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly layout = gatherLayout();
-  /** Every live buffer this executor created; output buffers carry their views. */
-  private readonly owned = new Map<GPUBuffer, Views | undefined>();
+  /** Every live buffer this executor created (leased, pooled or scratch in flight). */
+  private readonly owned = new Set<GPUBuffer>();
+  /** Every buffer it ever created, destroyed ones included. */
+  private readonly ours = new WeakSet<GPUBuffer>();
+  /** The current lease of each output buffer, and the lease each tensor it handed out belongs to. */
+  private readonly leased = new Map<GPUBuffer, Lease>();
+  private readonly leaseOf = new WeakMap<object, Lease>();
   /** Buffers free for reuse, by usage and size, oldest first. */
   private readonly pools = new Map<string, GPUBuffer[]>();
   private pooledBytes = 0;
-  /** Output buffers whose tensors were all released (pooled or destroyed). */
-  private readonly retired = new WeakSet<GPUBuffer>();
+  private destroyed = false;
   private lostMessage: string | undefined;
   private gpuError: string | undefined;
-  lastStats: SplitStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies: 0 };
+  private readonly onError = (e: Event) => { this.gpuError ??= (e as GPUUncapturedErrorEvent).error.message; };
 
   constructor(readonly device: GPUDevice) {
     const l = device.limits;
     // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
     const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture} ${device.adapterInfo?.description}`);
     this.limits = {
-      alignment: l.minStorageBufferOffsetAlignment,
+      // Outputs at 4-byte multiples at least: the byte-packing shader writes whole words.
+      alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
       maxBindingBytes: l.maxStorageBufferBindingSize,
       maxBufferBytes: l.maxBufferSize,
       rowCopyMinBytes: onCpu ? ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS : Infinity,
     };
     void device.lost.then((info) => { this.lostMessage = info.message || info.reason || 'lost'; });
-    device.addEventListener?.('uncapturederror', (e) => {
-      this.gpuError = (e as GPUUncapturedErrorEvent).error.message;
-    });
+    device.addEventListener?.('uncapturederror', this.onError);
     warmUp(device);
   }
 
@@ -73,8 +88,13 @@ export class GpuExecutor {
     return this.owned.size;
   }
 
-  /** Throws if the device is lost, reported an error, or `t` was released. */
+  /**
+   * Throws if the engine was destroyed, the device is lost or reported an error, or `t` was
+   * released. A tensor Cleave handed out must belong to its buffer's current lease; any other
+   * object on a buffer Cleave made (a reshaped copy) is fine while that buffer is leased.
+   */
   checkUsable(t?: object): void {
+    check(!this.destroyed, 'RELEASED', () => 'this engine was destroyed');
     check(this.lostMessage === undefined, 'DEVICE_LOST', () => `the GPU device was lost: ${this.lostMessage}`);
     if (this.gpuError !== undefined) {
       const msg = this.gpuError;
@@ -82,10 +102,11 @@ export class GpuExecutor {
       throw new SplitError('GPU_ERROR', `the GPU device reported an error: ${msg}`);
     }
     const b = (t as Partial<GpuTensor> | undefined)?.buffer;
-    if (b) {
-      check(!this.retired.has(b) && !this.owned.get(b)?.released.has(t!), 'RELEASED',
-        () => 'this GPU tensor was released (or its engine destroyed) and can no longer be used');
-    }
+    if (!t || !b || !this.ours.has(b)) return;
+    const lease = this.leaseOf.get(t);
+    const current = this.leased.get(b);
+    check(lease ? lease === current && lease.live.has(t) : current !== undefined, 'RELEASED',
+      () => 'this GPU tensor was released and can no longer be used');
   }
 
   upload<D extends FixedDType>(t: HostTensor<D>): GpuTensor<D> {
@@ -95,15 +116,15 @@ export class GpuExecutor {
     const buffer = this.create(align(Math.max(bytes.byteLength, 4), 4), STORAGE(), true);
     new Uint8Array(buffer.getMappedRange()).set(bytes);
     buffer.unmap();
-    const out = { dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength } as GpuTensor<D>;
-    this.owned.set(buffer, { live: new Set([out]), released: new Set() });
-    return out;
+    const [out] = this.lease(buffer, [{ dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength }]);
+    return out as GpuTensor<D>;
   }
 
   async download<D extends FixedDType>(t: GpuTensor<D>): Promise<HostTensor<D>> {
     if (t.byteLength === 0) {
       return { dtype: t.dtype, shape: [...t.shape], data: hostDataFromBytes(t.dtype, new Uint8Array(0)) } as HostTensor<D>;
     }
+    requireUsage(t.buffer, GPUBufferUsage.COPY_SRC, 'COPY_SRC', 'download');
     const from = Math.floor(t.byteOffset / 4) * 4;
     const size = align(t.byteOffset + t.byteLength - from, 4);
     const staging = this.take(size, STAGING());
@@ -119,34 +140,32 @@ export class GpuExecutor {
    * are the output shapes to report (the plan's, or a node's when it drops the axis).
    */
   async split<D extends FixedDType>(plan: SplitPlan, x: GpuTensor<D>, strategy: Strategy | 'auto',
-    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<GpuTensor<D>[]> {
+    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<{ outputs: GpuTensor<D>[]; stats: SplitStats }> {
     const gp = planGpu(plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias: true, strategy });
-    if (gp.outputs.length === 0) return [];
+    if (gp.strategy === 'gather') requireUsage(x.buffer, GPUBufferUsage.STORAGE, 'STORAGE', 'split');
+    if (gp.strategy === 'copy' && gp.regions.length > 0) requireUsage(x.buffer, GPUBufferUsage.COPY_SRC, 'COPY_SRC', 'split');
     const pipeline = gp.strategy === 'gather' ? await gatherPipeline(this.device, gp.unitBytes) : undefined;
-    this.checkUsable(x); // the input may have been released while the pipeline compiled
-    let out = x.buffer;
+    this.checkUsable(x); // the engine may be destroyed, or the input released, while the pipeline compiled
+    const stats = statsOf(gp);
+    if (gp.outputs.length === 0) return { outputs: [], stats };
+    const out = gp.strategy === 'alias' ? x.buffer : this.take(gp.bufferBytes, STORAGE(), true);
     if (gp.strategy !== 'alias') {
-      out = this.take(gp.bufferBytes, STORAGE(), true);
       const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
-      const scratch = this.encode(enc, gp, x.buffer, out, pipeline);
-      this.submit(enc, scratch);
-    } else {
-      this.lastStats = { strategy: 'alias', unitBytes: 0, dispatches: 0, copies: 0 };
+      this.submit(enc, this.encode(enc, gp, x.buffer, out, pipeline));
     }
-    const outs = gp.outputs.map((o, i) =>
-      ({ dtype: x.dtype, shape: [...shapes[i]!], buffer: out, byteOffset: o.byteOffset, byteLength: o.byteLength }) as GpuTensor<D>);
-    // Aliases keep an engine-owned input buffer alive; a caller's own buffer stays the caller's.
-    const views = this.owned.has(out) ? this.owned.get(out) : undefined;
-    if (views) for (const t of outs) views.live.add(t);
-    else if (out !== x.buffer) this.owned.set(out, { live: new Set(outs), released: new Set() });
-    return outs;
+    const views = gp.outputs.map((o, i) =>
+      ({ dtype: x.dtype, shape: [...shapes[i]!], buffer: out, byteOffset: o.byteOffset, byteLength: o.byteLength }));
+    // Aliases join the lease of an engine-owned input; a caller's own buffer stays the caller's.
+    const outputs = (out === x.buffer && !this.leased.has(out) ? views : this.lease(out, views)) as GpuTensor<D>[];
+    return { outputs, stats };
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
   async splitHost<D extends FixedDType>(plan: SplitPlan, x: HostTensor<D>, strategy: Strategy | 'auto',
-    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<HostTensor<D>[]> {
+    shapes: readonly (readonly number[])[] = plan.outputShapes): Promise<{ outputs: HostTensor<D>[]; stats: SplitStats }> {
     const gp = planGpu(plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy });
     const pipeline = gp.strategy === 'gather' ? await gatherPipeline(this.device, gp.unitBytes) : undefined;
+    this.checkUsable();
     const bytes = bytesOf(x.data as TypedArray);
     const input = this.take(align(Math.max(bytes.byteLength, 4), 4), STORAGE());
     writePadded(this.device.queue, input, bytes);
@@ -160,28 +179,36 @@ export class GpuExecutor {
       enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
       this.submit(enc, [input, out, ...scratch]);
     }
-    return this.readBack(staging, gp.outputs, x.dtype, shapes) as Promise<HostTensor<D>[]>;
+    const outputs = await this.readBack(staging, gp.outputs, x.dtype, shapes) as HostTensor<D>[];
+    return { outputs, stats: statsOf(gp) };
   }
 
-  /** Frees `t`'s buffer once every tensor viewing it is released; unknown tensors are ignored. */
-  release(t: GpuTensor): void {
-    const views = this.owned.get(t.buffer);
-    if (!views || !views.live.delete(t)) return;
-    views.released.add(t);
-    if (views.live.size > 0) return;
-    this.owned.set(t.buffer, undefined);
-    this.retired.add(t.buffer);
-    this.give(t.buffer);
+  /** Ends `t`'s use; its buffer returns to the pool when no tensor of its lease is left. Unknown tensors are ignored. */
+  release(t: GpuTensor | undefined): void {
+    const lease = t && this.leaseOf.get(t);
+    if (!lease || !lease.live.delete(t!) || lease.live.size > 0 || this.leased.get(lease.buffer) !== lease) return;
+    this.leased.delete(lease.buffer);
+    if (!this.destroyed) this.give(lease.buffer);
   }
 
   destroy(): void {
-    for (const b of this.owned.keys()) {
-      this.retired.add(b);
-      b.destroy();
-    }
+    this.destroyed = true;
+    for (const b of this.owned) b.destroy();
     this.owned.clear();
+    this.leased.clear();
     this.pools.clear();
     this.pooledBytes = 0;
+    this.device.removeEventListener?.('uncapturederror', this.onError);
+  }
+
+  private lease(buffer: GPUBuffer, views: object[]): object[] {
+    let lease = this.leased.get(buffer);
+    if (!lease) this.leased.set(buffer, (lease = { buffer, live: new Set() }));
+    for (const t of views) {
+      lease.live.add(t);
+      this.leaseOf.set(t, lease);
+    }
+    return views;
   }
 
   /**
@@ -196,13 +223,11 @@ export class GpuExecutor {
   /** Records the split's commands; returns the scratch buffers they use. */
   private encode(enc: GPUCommandEncoder, gp: GpuPlan, src: GPUBuffer, dst: GPUBuffer, pipeline: GPUComputePipeline | undefined): GPUBuffer[] {
     if (gp.strategy === 'copy') {
-      let copies = 0;
       for (const r of gp.regions) {
-        for (let row = 0; row < r.rows; row++, copies++) {
+        for (let row = 0; row < r.rows; row++) {
           enc.copyBufferToBuffer(src, r.src + row * r.srcStride, dst, r.dst + row * r.rowLen, r.rowLen);
         }
       }
-      this.lastStats = { strategy: 'copy', unitBytes: 0, dispatches: 0, copies };
       return [];
     }
     const L = this.layout;
@@ -233,7 +258,6 @@ export class GpuExecutor {
       pass.dispatchWorkgroups(x, y);
     });
     pass.end();
-    this.lastStats = { strategy: 'gather', unitBytes: gp.unitBytes, dispatches: gp.dispatches.length, copies: 0 };
     return [regionBuf, paramBuf];
   }
 
@@ -251,36 +275,40 @@ export class GpuExecutor {
       data: hostDataFromBytes(dtype, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)),
     }) as HostTensor);
     staging.unmap();
-    this.give(staging);
+    if (!this.destroyed) this.give(staging);
     return out;
   }
 
   private create(size: number, usage: GPUBufferUsageFlags, mappedAtCreation = false): GPUBuffer {
+    check(!this.destroyed, 'RELEASED', () => 'this engine was destroyed');
     check(size <= this.limits.maxBufferBytes, 'TOO_LARGE',
       () => `a ${size}-byte buffer exceeds this device's maxBufferSize of ${this.limits.maxBufferBytes}`);
     const b = this.device.createBuffer({ label: 'cleave', size, usage, mappedAtCreation });
-    this.owned.set(b, undefined);
+    this.owned.add(b);
+    this.ours.add(b);
     return b;
   }
 
   /**
-   * A pooled buffer for `size` bytes: scratch sizes round up to a power of two so they are found
-   * again; `exact` (outputs a caller keeps) takes only a buffer of that very size.
+   * A pooled buffer for `size` bytes. Small scratch sizes round up to a power of two so they are
+   * found again; large ones, and `exact` requests (outputs a caller keeps), take that very size.
    */
   private take(size: number, usage: GPUBufferUsageFlags, exact = false): GPUBuffer {
-    const want = exact ? align(size, 4) : Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(size, 4))));
+    const pow2 = 2 ** Math.ceil(Math.log2(Math.max(size, 256)));
+    const want = exact || pow2 > POOL_BYTES / 4 ? align(Math.max(size, 4), 4) : pow2;
     const b = this.pools.get(`${usage}:${want}`)?.shift();
-    if (b) {
-      this.pooledBytes -= b.size;
-      this.retired.delete(b);
-      this.owned.set(b, undefined);
-      return b;
-    }
-    return this.create(want <= this.limits.maxBufferBytes ? want : align(size, 4), usage);
+    if (!b) return this.create(want, usage);
+    this.pooledBytes -= b.size;
+    return b;
   }
 
   /** Returns a buffer to its pool; past POOL_BYTES, the oldest pooled buffers are destroyed. */
   private give(b: GPUBuffer): void {
+    if (b.size > POOL_BYTES / 4) {
+      this.owned.delete(b);
+      b.destroy();
+      return;
+    }
     const key = `${b.usage}:${b.size}`;
     const pool = this.pools.get(key) ?? [];
     pool.push(b);
@@ -296,6 +324,12 @@ export class GpuExecutor {
       if (list.length === 0) this.pools.delete(k);
     }
   }
+}
+
+/** A caller's buffer must allow what the plan does with it: refused before any GPU work. */
+function requireUsage(b: GPUBuffer, flag: number, name: string, what: string): void {
+  check((b.usage & flag) !== 0, 'BAD_INPUT', () => `${what}: the input's GPU buffer needs usage ${name} for this split`);
+  check(b.mapState === 'unmapped', 'BAD_INPUT', () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`);
 }
 
 /** writeBuffer needs a multiple of 4 bytes: the tail goes through a padded copy. */

@@ -2,6 +2,7 @@
 // Word alias) and the entry point. Split sizes, offsets and counts are data, never part of the key,
 // so after warm-up a split compiles nothing. One explicit bind group layout is shared by every variant.
 
+import { SplitError } from '../errors.js';
 import { WORDS_PER_THREAD } from '../planner.js';
 import { type UnitBytes, entryPoint, gatherLayout, shaderText } from './shader.js';
 
@@ -58,6 +59,9 @@ export function gatherPipeline(device: GPUDevice, unit: UnitBytes): Promise<GPUC
     p = device.createComputePipelineAsync({
       label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout,
       compute: { module, entryPoint: entry, constants: { WORDS_PER_THREAD } },
+    }).catch((e: unknown) => {
+      k.pipelines.delete(key); // a later split may try again
+      throw new SplitError('GPU_ERROR', `compiling the gather shader (${unit}-byte words) failed: ${(e as Error).message}`);
     });
     k.pipelines.set(key, p);
     k.created++;

@@ -84,3 +84,9 @@ export function halfToNumber(h: number): number {
   if (exp === 31) return frac ? NaN : sign * Infinity;
   return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }
+
+/** Where a dtype a version refuses is allowed: "bfloat16 is allowed from Split-13 (opset 13)". */
+export function laterVersion(op: string, d: DType, version: number, types: Readonly<Record<number, TypeParam>>): string {
+  const v = Object.keys(types).map(Number).sort((a, b) => a - b).find((x) => x > version && types[x]!.dtypes.includes(d));
+  return v === undefined ? `no version of ${op} takes ${d}` : `${d} is allowed from ${op}-${v} (opset ${v})`;
+}

@@ -3,14 +3,13 @@
 // accepts. The planner does the rest.
 
 import { check } from '../errors.js';
-import type { DType } from '../dtype.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from '../planner.js';
 import type { ResolvedNode, SplitNode } from './types.js';
 import {
   checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, intsAttribute, pickVersion,
 } from './node-rules.js';
 import {
-  ALL_BUT_BFLOAT16, ALL_DTYPES, type TypeParam, checkDType, checkRank, dataInput, hostParam, readIntegers,
+  ALL_BUT_BFLOAT16, ALL_DTYPES, type TypeParam, checkDType, checkRank, dataInput, hostParam, laterVersion, readIntegers,
 } from './inputs.js';
 
 const VERSIONS = [1, 2, 11, 13, 18] as const;
@@ -40,7 +39,7 @@ export function resolveSplit(node: SplitNode): ResolvedNode {
     { split: SPLIT_IS_INPUT, num_outputs: NUM_OUTPUTS_LATER, keepdims: KEEPDIMS });
   const hasSplitInput = version === 1 || version >= 13;
   const [x, splitInput] = inputSlots(node, who, hasSplitInput ? ['input', 'split'] : ['input'], 1);
-  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion(d, version));
+  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion('Split', d, version, T));
   const declared = declaredOutputs(node, who);
   const axis = intAttribute(attrs, 'axis', who) ?? 0;
   const ax = normalizeAxis(axis, data.shape.length, who);
@@ -97,9 +96,4 @@ function equalSplit(dim: number, ax: number, declared: number | undefined, who: 
   check(dim % declared === 0, 'NOT_DIVISIBLE',
     () => `${who}: without 'split', dimension ${ax} of length ${dim} must cut into ${declared} equal parts, but ${declared} does not divide ${dim}`);
   return new Array<number>(declared).fill(dim / declared);
-}
-
-function laterVersion(d: DType, version: Version): string {
-  const v = VERSIONS.find((x) => x > version && T[x].dtypes.includes(d));
-  return v === undefined ? `no version of Split takes ${d}` : `${d} is allowed from Split-${v} (opset ${v})`;
 }

@@ -4,12 +4,11 @@
 // 'split' makes an empty sequence.
 
 import { check } from '../errors.js';
-import type { DType } from '../dtype.js';
 import { normalizeAxis, planSplit } from '../planner.js';
 import type { ResolvedNode, SplitNode } from './types.js';
 import { checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, pickVersion } from './node-rules.js';
 import {
-  ALL_BUT_BFLOAT16, ALL_DTYPES, type TypeParam, checkDType, checkRank, dataInput, hostParam, readIntegers,
+  ALL_BUT_BFLOAT16, ALL_DTYPES, type TypeParam, checkDType, checkRank, dataInput, hostParam, laterVersion, readIntegers,
 } from './inputs.js';
 
 const VERSIONS = [11, 24] as const;
@@ -29,7 +28,7 @@ export function resolveSplitToSequence(node: SplitNode): ResolvedNode {
     num_outputs: "'num_outputs' belongs to Split-18; SplitToSequence takes a scalar 'split' input for equal chunks",
   });
   const [x, splitInput] = inputSlots(node, who, ['input', 'split'], 1);
-  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion(d, version));
+  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion('SplitToSequence', d, version, T));
   // The node declares one output, the sequence; a count equal to the sequence's length is read as
   // the number of tensors in it, which is what a caller comparing outputs usually means.
   const declared = declaredOutputs(node, who, 0);
@@ -74,9 +73,4 @@ function chunks(dim: number, k: number): number[] {
   const out: number[] = [];
   for (let at = 0; at < dim; at += k) out.push(Math.min(k, dim - at));
   return out;
-}
-
-function laterVersion(d: DType, version: Version): string {
-  const v = VERSIONS.find((x) => x > version && T[x].dtypes.includes(d));
-  return v === undefined ? `no version of SplitToSequence takes ${d}` : `${d} is allowed from SplitToSequence-${v} (opset ${v})`;
 }

@@ -121,6 +121,17 @@ describe('edge shapes', () => {
     await expect(e.split(s, { parts: 1 })).rejects.toMatchObject({ code: 'RANK' });
   });
 
+  gpuTest('stats describe the split that finished last, an empty one included', async (g) => {
+    const e = await g.engine();
+    await e.split(randomTensor('float32', [4, 6], rng(1)), { axis: 1, sizes: [1, 5] });
+    expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
+    const empty = e.upload({ dtype: 'float32', shape: [2, 0], data: new Float32Array(0) });
+    expect(await e.split(empty, { axis: 1, sizes: [] })).toEqual([]);
+    expect(e.stats).toMatchObject({ dispatches: 0, copies: 0 });
+    await e.split({ dtype: 'string', shape: [2], data: ['a', 'b'] }, { parts: 2 });
+    expect(e.stats.strategy).toBe('cpu');
+  });
+
   gpuTest('0-length dimensions and all-empty outputs bind nothing of size zero', async (g) => {
     const e = await g.engine({ strategy: 'gather' });
     const x: HostTensor<'int32'> = { dtype: 'int32', shape: [3, 0, 4], data: new Int32Array(0) };
@@ -166,6 +177,43 @@ describe('buffers', () => {
     const again = await e.split(x, { axis: 1, parts: 2 });
     expect(again[0]!.buffer, 'the pooled buffer is reused').toBe(outs[0]!.buffer);
     expect(g.live.size, 'no buffer created').toBe(live);
+  });
+
+  gpuTest('a released tensor stays refused after its buffer is reused, by an output or as scratch', async (g) => {
+    const e = await g.engine();
+    const x = e.upload(randomTensor('float32', [64], rng(8)) as HostTensor<'float32'>);
+    const first = await e.split(x, { parts: 4 });
+    for (const t of first) e.release(t);
+    const second = await e.split(x, { parts: 4 });
+    expect(second[0]!.buffer, 'reused').toBe(first[0]!.buffer);
+    await expect(e.download(first[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+    await expect(e.split(first[1]!, { parts: 1 })).rejects.toMatchObject({ code: 'RELEASED' });
+    // A released upload whose buffer then serves as the host path's scratch.
+    const up = e.upload(randomTensor('float32', [64], rng(9)) as HostTensor<'float32'>);
+    e.release(up);
+    await e.split(randomTensor('float32', [64], rng(10)) as HostTensor<'float32'>, { parts: 3 });
+    await expect(e.download(up)).rejects.toMatchObject({ code: 'RELEASED' });
+    await expect(e.split(up, { sizes: [64] })).rejects.toMatchObject({ code: 'RELEASED' });
+  });
+
+  gpuTest('destroy while a split waits for its pipeline: the split is refused, nothing is left', async (g) => {
+    const e = await g.engine();
+    const x = e.upload(randomTensor('float64', [2, 4], rng(11)) as HostTensor<'float64'>);
+    const pending = e.split(x, { axis: 1, sizes: [1, 3] }); // 8-byte words: a variant not warmed up
+    e.destroy();
+    await expect(pending).rejects.toMatchObject({ code: 'RELEASED' });
+    expect(e.stats.liveBuffers).toBe(0);
+  });
+
+  gpuTest('a caller buffer without the usage a split needs is refused before any GPU work', async (g) => {
+    const e = await g.engine();
+    const buffer = g.device.createBuffer({ size: 256, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    const x = { dtype: 'float32', shape: [64], buffer, byteOffset: 0, byteLength: 256 } as GpuTensor<'float32'>;
+    await expect(e.split(x, { sizes: [32, 32] })).rejects.toThrow(/needs usage COPY_SRC/);
+    await expect(e.download(x)).rejects.toThrow(/needs usage COPY_SRC/);
+    const ok = await e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array([1, 2, 3, 4]) }, { parts: 2 });
+    expect([...ok[0]!.data]).toEqual([1, 2]); // and the engine is not left with a pending GPU error
+    buffer.destroy();
   });
 
   gpuTest('a reshaped copy of an output is not a second reference: releasing it frees nothing', async (g) => {

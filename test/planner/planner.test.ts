@@ -78,7 +78,7 @@ describe('planGpu', () => {
       { src: 16, dst: 256, rowLen: 32, srcStride: 48, rows: 2 },
     ]);
     const whole = planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather);
-    expect(whole.regions).toEqual([{ src: 0, dst: 0, rowLen: 96, srcStride: 48, rows: 1 }]);
+    expect(whole.regions).toEqual([{ src: 0, dst: 0, rowLen: 96, srcStride: 96, rows: 1 }]);
   });
 
   test('threads cover the destination words, WORDS_PER_THREAD each', () => {
