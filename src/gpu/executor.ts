@@ -37,10 +37,40 @@ function statsOf(gp: GpuPlan): SplitStats {
   };
 }
 
-/** One lease of an output buffer: the tensors viewing it, until the last is released. */
+/** One lease of an output buffer: how many of the tensors viewing it are not yet released. */
 interface Lease {
   readonly buffer: GPUBuffer;
-  readonly live: Set<object>;
+  live: number;
+}
+
+/**
+ * A GPU tensor Cleave hands out. Its lease travels in private fields, which a spread or a
+ * reshaped copy never carries: only the tensor itself can end its share of the lease. (A class
+ * field, not a WeakMap entry or a Set per lease: 4096 outputs per split must stay cheap.)
+ */
+class LeasedTensor {
+  #lease: Lease;
+  #released = false;
+  constructor(
+    readonly dtype: FixedDType, readonly shape: readonly number[], readonly buffer: GPUBuffer,
+    readonly byteOffset: number, readonly byteLength: number, lease: Lease,
+  ) {
+    this.#lease = lease;
+    lease.live++;
+  }
+
+  /** The lease of a tensor Cleave handed out (undefined for any other object), and whether it is released. */
+  static of(t: object): { lease: Lease; released: boolean } | undefined {
+    return #lease in t ? { lease: (t as LeasedTensor).#lease, released: (t as LeasedTensor).#released } : undefined;
+  }
+
+  /** Marks `t` released; returns its lease the first time only. */
+  static release(t: object): Lease | undefined {
+    if (!(#lease in t) || (t as LeasedTensor).#released) return undefined;
+    (t as LeasedTensor).#released = true;
+    (t as LeasedTensor).#lease.live--;
+    return (t as LeasedTensor).#lease;
+  }
 }
 
 const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -52,9 +82,8 @@ export class GpuExecutor {
   private readonly owned = new Set<GPUBuffer>();
   /** Every buffer it ever created, destroyed ones included. */
   private readonly ours = new WeakSet<GPUBuffer>();
-  /** The current lease of each output buffer, and the lease each tensor it handed out belongs to. */
+  /** The current lease of each output buffer. */
   private readonly leased = new Map<GPUBuffer, Lease>();
-  private readonly leaseOf = new WeakMap<object, Lease>();
   /** Buffers free for reuse, by usage and size, oldest first. */
   private readonly pools = new Map<string, GPUBuffer[]>();
   private pooledBytes = 0;
@@ -103,9 +132,9 @@ export class GpuExecutor {
     }
     const b = (t as Partial<GpuTensor> | undefined)?.buffer;
     if (!t || !b || !this.ours.has(b)) return;
-    const lease = this.leaseOf.get(t);
+    const own = LeasedTensor.of(t);
     const current = this.leased.get(b);
-    check(lease ? lease === current && lease.live.has(t) : current !== undefined, 'RELEASED',
+    check(own ? own.lease === current && !own.released : current !== undefined, 'RELEASED',
       () => 'this GPU tensor was released and can no longer be used');
   }
 
@@ -116,8 +145,7 @@ export class GpuExecutor {
     const buffer = this.create(align(Math.max(bytes.byteLength, 4), 4), STORAGE(), true);
     new Uint8Array(buffer.getMappedRange()).set(bytes);
     buffer.unmap();
-    const [out] = this.lease(buffer, [{ dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength }]);
-    return out as GpuTensor<D>;
+    return new LeasedTensor(t.dtype, [...t.shape], buffer, 0, bytes.byteLength, this.lease(buffer)) as unknown as GpuTensor<D>;
   }
 
   async download<D extends FixedDType>(t: GpuTensor<D>): Promise<HostTensor<D>> {
@@ -153,10 +181,11 @@ export class GpuExecutor {
       const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
       this.submit(enc, this.encode(enc, gp, x.buffer, out, pipeline));
     }
-    const views = gp.outputs.map((o, i) =>
-      ({ dtype: x.dtype, shape: [...shapes[i]!], buffer: out, byteOffset: o.byteOffset, byteLength: o.byteLength }));
     // Aliases join the lease of an engine-owned input; a caller's own buffer stays the caller's.
-    const outputs = (out === x.buffer && !this.leased.has(out) ? views : this.lease(out, views)) as GpuTensor<D>[];
+    const lease = out === x.buffer && !this.leased.has(out) ? undefined : this.lease(out);
+    const outputs = gp.outputs.map((o, i) => (lease
+      ? new LeasedTensor(x.dtype, [...shapes[i]!], out, o.byteOffset, o.byteLength, lease)
+      : { dtype: x.dtype, shape: [...shapes[i]!], buffer: out, byteOffset: o.byteOffset, byteLength: o.byteLength })) as unknown as GpuTensor<D>[];
     return { outputs, stats };
   }
 
@@ -185,8 +214,8 @@ export class GpuExecutor {
 
   /** Ends `t`'s use; its buffer returns to the pool when no tensor of its lease is left. Unknown tensors are ignored. */
   release(t: GpuTensor | undefined): void {
-    const lease = t && this.leaseOf.get(t);
-    if (!lease || !lease.live.delete(t!) || lease.live.size > 0 || this.leased.get(lease.buffer) !== lease) return;
+    const lease = t && LeasedTensor.release(t);
+    if (!lease || lease.live > 0 || this.leased.get(lease.buffer) !== lease) return;
     this.leased.delete(lease.buffer);
     if (!this.destroyed) this.give(lease.buffer);
   }
@@ -201,14 +230,11 @@ export class GpuExecutor {
     this.device.removeEventListener?.('uncapturederror', this.onError);
   }
 
-  private lease(buffer: GPUBuffer, views: object[]): object[] {
+  /** The buffer's current lease, begun if it has none. */
+  private lease(buffer: GPUBuffer): Lease {
     let lease = this.leased.get(buffer);
-    if (!lease) this.leased.set(buffer, (lease = { buffer, live: new Set() }));
-    for (const t of views) {
-      lease.live.add(t);
-      this.leaseOf.set(t, lease);
-    }
-    return views;
+    if (!lease) this.leased.set(buffer, (lease = { buffer, live: 0 }));
+    return lease;
   }
 
   /**
@@ -304,7 +330,7 @@ export class GpuExecutor {
 
   /** Returns a buffer to its pool; past POOL_BYTES, the oldest pooled buffers are destroyed. */
   private give(b: GPUBuffer): void {
-    if (b.size > POOL_BYTES / 4) {
+    if (b.size > POOL_BYTES) {
       this.owned.delete(b);
       b.destroy();
       return;
