@@ -16,7 +16,7 @@ const missing = [...new Set(needs
   .map(({ pkg }) => pkg))];
 
 if (missing.length > 0) {
-  const cmd = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`;
+  const cmd = `apt-get update && apt-get install -y ${missing.join(' ')}`;
   if (process.getuid?.() !== 0) {
     console.error(`cleave: missing system packages; install them first: sudo sh -c '${cmd}'`);
     process.exit(1);
