@@ -2,7 +2,7 @@
 // aligned outputs in one buffer, cached pipelines, bit-exact values, no buffers left behind,
 // errors before any GPU work, and tensors past one binding window.
 import { describe, expect, test } from 'vitest';
-import { type FixedDType, type GpuTensor, type HostTensor, SplitError, createSplitEngine, equalParts } from '../../src/index.js';
+import { type FixedDType, type GpuTensor, type HostTensor, SplitError, createSplitEngine, equalParts, planGpu, planSplit } from '../../src/index.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { downloadAll, expectSplitOf } from '../helpers/check.js';
 import { gpuTest } from '../helpers/gpu.js';
@@ -30,7 +30,27 @@ describe('one dispatch per split', () => {
     expectSplitOf(outs, x, 1, [3, 3, 3, 0]);
   });
 
-  gpuTest('grids beyond 65535 workgroups fold into 2-D (byte variant, 5M threads)', async (g) => {
+  gpuTest('grids beyond 65535 workgroups fold into 2-D (537 MB, 16.8M threads, one dispatch)', async (g) => {
+    const e = await g.engine({ strategy: 'gather' });
+    const n = 67_200_001;
+    const sizes = [33_600_001, 33_600_000]; // odd lengths: 4-byte words
+    const data = new Float32Array(2 * n);
+    for (let i = 0; i < data.length; i += 997) data[i] = i;
+    const plan = planGpu(planSplit('float32', [2, n], 1, sizes), { alignment: 256, maxBindingBytes: g.device.limits.maxStorageBufferBindingSize,
+      maxBufferBytes: g.device.limits.maxBufferSize, rowCopyMinBytes: Infinity }, { srcByteOffset: 0, allowAlias: false, strategy: 'gather' });
+    expect(Math.ceil(plan.dispatches[0]!.threads / 256)).toBeGreaterThan(g.device.limits.maxComputeWorkgroupsPerDimension);
+    const outs = await e.split({ dtype: 'float32', shape: [2, n], data }, { axis: 1, sizes });
+    expect(e.stats).toMatchObject({ strategy: 'gather', unitBytes: 4, dispatches: 1 });
+    for (const [i, o] of outs.entries()) {
+      const want = new Float32Array(2 * sizes[i]!);
+      want.set(data.subarray(i * sizes[0]!, i * sizes[0]! + sizes[i]!));
+      want.set(data.subarray(n + i * sizes[0]!, n + i * sizes[0]! + sizes[i]!), sizes[i]!);
+      expect(Buffer.compare(new Uint8Array(o.data.buffer), new Uint8Array(want.buffer)), `output ${i}`).toBe(0);
+    }
+    e.destroy();
+  }, 300_000);
+
+  gpuTest('the byte variant at scale: 20 MB of uint8 with chunk boundaries inside words', async (g) => {
     const e = await g.engine();
     const x = randomTensor('uint8', [2, 10_000_001], rng(7)) as HostTensor<'uint8'>;
     const sizes = [5_000_001, 5_000_000];
