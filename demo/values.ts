@@ -2,7 +2,7 @@
 // small argument tensors (split, axis) typed as the node needs them, and short text for a value.
 // float16/bfloat16 travel as raw bits, so the page converts to and from them here.
 
-import type { DType, HostTensor } from '../src/index.js';
+import { type DType, type HostTensor, halfToNumber } from '../src/index.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -31,15 +31,6 @@ export function toHalfBits(v: number): number {
   const rest = mant & 0x1fff;
   if (rest > 0x1000 || (rest === 0x1000 && (h & 1))) h++; // a carry into the exponent is still right
   return sign | h;
-}
-
-export function fromHalfBits(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
 }
 
 /** bfloat16 bits of a number, rounded to nearest even. */
@@ -125,7 +116,7 @@ export function formatValue(t: HostTensor, i: number): string {
   switch (t.dtype) {
     case 'string': return t.data[i] ?? '';
     case 'bool': return t.data[i] ? 'true' : 'false';
-    case 'float16': return num(fromHalfBits(t.data[i]!));
+    case 'float16': return num(halfToNumber(t.data[i]!));
     case 'bfloat16': return num(fromBfloat16Bits(t.data[i]!));
     case 'complex64':
     case 'complex128': {

@@ -102,3 +102,13 @@ export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array)
 export function bytesOf(data: TypedArray): Uint8Array {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
+
+/** IEEE binary16 bits (how float16 host data travels) to a number. */
+export function halfToNumber(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exp = (h >> 10) & 0x1f;
+  const frac = h & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}

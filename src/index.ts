@@ -7,7 +7,7 @@ export { inferShapes, resolveNode } from './ops/index.js';
 export type { OpName, ResolvedNode, SplitNode } from './ops/index.js';
 export type { SplitErrorCode } from './errors.js';
 export type { DType, FixedDType, HostDataMap } from './dtype.js';
-export { DTYPES } from './dtype.js';
+export { DTYPES, halfToNumber } from './dtype.js';
 export type { GpuTensor, HostTensor } from './tensor.js';
 export { equalParts, planGpu, planSplit } from './planner.js';
 export type { GpuLimits, GpuPlan, SplitPlan, Strategy } from './planner.js';

@@ -307,13 +307,21 @@ function copyLimit(c) {
     device.queue.submit([enc.finish()]);
   };
   return {
-    key: 'copy-limit', gpuTimed: true, outputBytes: 0,
+    ...limitSystem(c, 'copy-limit', 'copy limit', iter, dst),
+    close() { dst.destroy(); },
+  };
+}
+
+/** A limit system: `iter` copies the input's bytes into `dst`, which verify reads back. */
+function limitSystem(c, key, label, iter, dst) {
+  const { device } = ctx;
+  return {
+    key, gpuTimed: true, outputBytes: 0,
     iter, sync: () => device.queue.onSubmittedWorkDone(), free: () => {},
     async verify() {
       const [, calls] = await countCalls(async () => { iter(); await device.queue.onSubmittedWorkDone(); });
-      return { error: compare([await readBuffer(device, dst, 0, c.bytes)], [bytesOf(c.host.data)], 'copy limit'), calls };
+      return { error: compare([await readBuffer(device, dst, 0, c.bytes)], [bytesOf(c.host.data)], label), calls };
     },
-    close() { dst.destroy(); },
   };
 }
 
@@ -349,12 +357,7 @@ function shaderLimit(c) {
     device.queue.submit([enc.finish()]);
   };
   return {
-    key: 'shader-limit', gpuTimed: true, outputBytes: 0,
-    iter, sync: () => device.queue.onSubmittedWorkDone(), free: () => {},
-    async verify() {
-      const [, calls] = await countCalls(async () => { iter(); await device.queue.onSubmittedWorkDone(); });
-      return { error: compare([await readBuffer(device, dst, 0, c.bytes)], [bytesOf(c.host.data)], 'shader-copy limit'), calls };
-    },
+    ...limitSystem(c, 'shader-limit', 'shader-copy limit', iter, dst),
     close() { dst.destroy(); own?.destroy(); },
   };
 }

@@ -3,7 +3,7 @@
 // host tensors: Cleave plans on the CPU and never reads GPU data back behind the caller's back.
 
 import { type SplitErrorCode, SplitError, check } from '../errors.js';
-import { type DType, DTYPES } from '../dtype.js';
+import { type DType, DTYPES, halfToNumber } from '../dtype.js';
 import { type AnyTensor, type HostTensor, isGpuTensor, validateTensor } from '../tensor.js';
 
 export const INTEGER_DTYPES: readonly DType[] = ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
@@ -75,15 +75,6 @@ export function readIntegers(t: HostTensor, who: string, input: string, code: Sp
   return out;
 }
 
-/** IEEE binary16 bits to a number (Split-1 carries its 'split' input as float16 like the data). */
-export function halfToNumber(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
-}
 
 /** Where a dtype a version refuses is allowed: "bfloat16 is allowed from Split-13 (opset 13)". */
 export function laterVersion(op: string, d: DType, version: number, types: Readonly<Record<number, TypeParam>>): string {

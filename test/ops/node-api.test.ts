@@ -6,7 +6,7 @@ import {
   type GpuTensor, type HostTensor, type SplitNode, SplitError, createSplitEngine, inferShapes,
 } from '../../src/index.js';
 import { resolveNode } from '../../src/ops/index.js';
-import { halfToNumber } from '../../src/ops/inputs.js';
+import { halfToNumber } from '../../src/dtype.js';
 import { gpuTest } from '../helpers/gpu.js';
 
 const x2x6: HostTensor<'float32'> = { dtype: 'float32', shape: [2, 6], data: Float32Array.from({ length: 12 }, (_, i) => i) };
