@@ -1,19 +1,44 @@
 // Two builds from one config: the library (default mode) into dist/, and the demo page
-// (`--mode demo`) into dist/demo/. `webgpu` (Dawn for Node) is never bundled.
-import { defineConfig } from 'vite';
+// (`--mode demo`) into dist-demo/, outside dist/ so the package never ships it.
+// The library has two entries, `cleave` and `cleave/ort`; code they share goes into a chunk next
+// to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
+// file makes consumers' dev servers warn. `webgpu` (Dawn for Node) is never bundled.
+import { basename } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
+
+const ENTRIES = { cleave: 'src/index.ts', ort: 'src/ort.ts' };
+
+// The WebGPU types our .d.ts files name (GPUDevice, GPUBuffer) are in TypeScript's DOM lib from
+// TypeScript 6 on, and @webgpu/types next to it is a wall of duplicate-identifier errors for any
+// consumer without skipLibCheck. Before 6 they must come from @webgpu/types. So the .d.ts files
+// tsc emits reference nothing, and package.json's `types@<6` condition sends older compilers to
+// these wrappers, which add the reference.
+function webgpuTypesBeforeTs6(): Plugin {
+  return {
+    name: 'cleave:webgpu-types-before-ts6',
+    generateBundle() {
+      for (const entry of Object.values(ENTRIES)) {
+        const name = basename(entry, '.ts');
+        const source = `/// <reference types="@webgpu/types" />\nexport * from '../${name}.js';\n`;
+        this.emitFile({ type: 'asset', fileName: `ts5/${name}.d.ts`, source });
+      }
+    },
+  };
+}
 
 export default defineConfig(({ mode }) =>
   mode === 'demo'
     ? {
         base: './',
-        build: { outDir: 'dist/demo', emptyOutDir: true, target: 'es2022' },
+        build: { outDir: 'dist-demo', emptyOutDir: true, target: 'es2022' },
       }
     : {
+        plugins: [webgpuTypesBeforeTs6()],
         build: {
           target: 'es2022',
           emptyOutDir: true,
-          sourcemap: true,
-          lib: { entry: 'src/index.ts', formats: ['es'], fileName: () => 'cleave.js' },
+          sourcemap: false,
+          lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
           rollupOptions: { external: ['webgpu'] },
         },
       },

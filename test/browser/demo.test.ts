@@ -11,7 +11,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { type Served, serveDir } from '../helpers/serve.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const DIST = join(ROOT, 'dist/demo');
+const DIST = join(ROOT, 'dist-demo');
 const ARTIFACTS = join(ROOT, 'test/artifacts');
 
 let browser: Browser;
