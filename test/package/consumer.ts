@@ -1,0 +1,62 @@
+// Helpers for the package tier: child processes that fail loudly with their output, npm in a clean
+// environment, fresh consumer projects in the OS temp dir, and the README's ```ts blocks.
+import { execFile } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Ran { code: number; stdout: string; stderr: string }
+
+// `npm test` exports npm_package_* / npm_lifecycle_* / local-prefix for the repo; a child npm
+// run in a consumer project must not see them, or it may act on the repo instead.
+const childEnv = Object.fromEntries(Object.entries(process.env)
+  .filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k)));
+
+/** Runs a command to the end; never throws (see `must`). */
+export function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return new Promise((done) => {
+    execFile(cmd, args, { cwd, env: { ...childEnv, ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+      done({ code, stdout, stderr: stderr || (err && !stdout ? String(err) : '') });
+    });
+  });
+}
+
+/** Runs a command and returns its stdout, or throws with everything it printed. */
+export async function must(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const r = await run(cmd, args, cwd, env);
+  if (r.code !== 0) throw new Error(`\`${[cmd, ...args].join(' ')}\` in ${cwd} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** Newest published version in a range, asked of the registry itself (not a cached packument). */
+export async function newest(pkg: string, range: string, cwd: string): Promise<string> {
+  const out = JSON.parse(await must('npm', ['view', `${pkg}@${range}`, 'version', '--json', '--prefer-online'], cwd)) as string | string[];
+  const last = [out].flat().at(-1);
+  if (!last) throw new Error(`npm view ${pkg}@${range}: no version`);
+  return last;
+}
+
+/** A fresh ESM project in `dir` with these dependencies, installed once from the npm cache where it can. */
+export async function consumerProject(dir: string, dependencies: Record<string, string>): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const pkg = { name: 'cleave-consumer', private: true, type: 'module', dependencies };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2));
+  await must('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], dir);
+  return dir;
+}
+
+export interface Snippet { line: number; code: string }
+
+/** Every ```ts (or ```typescript) block of a Markdown file, with the line its code starts on. */
+export function tsBlocks(markdownFile: string): Snippet[] {
+  const lines = readFileSync(markdownFile, 'utf8').split('\n');
+  const blocks: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[i]!)) continue;
+    const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
+    if (end < 0) throw new Error(`${markdownFile}:${i + 1}: unclosed code block`);
+    blocks.push({ line: i + 2, code: lines.slice(i + 1, end).join('\n') + '\n' });
+    i = end;
+  }
+  return blocks;
+}
