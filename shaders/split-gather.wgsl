@@ -1,6 +1,6 @@
 // Cleave's gather shader: copies a list of 2-D strided regions from one buffer into another, a few
-// consecutive output words per thread, in a single dispatch whatever the number of regions (one
-// per output).
+// destination words per thread, in a single dispatch whatever the number of regions (one per
+// output).
 // The host replaces only the `alias Word` line (u32, vec2<u32> or vec4<u32>: the widest word that
 // divides every offset of the plan); everything else arrives as data. No arithmetic touches the
 // values, so every dtype moves bit-exact.
@@ -10,12 +10,12 @@ struct Params {
   region_base: u32,   // first region of this dispatch in `regions`
   region_count: u32,
   thread_count: u32,  // threads that do work; the grid is rounded up past it
-  pad: u32,
+  msb_first: u32,     // gather_bits: 1 when packed values start at bit 7 of each byte (uint1)
 }
 
-// Offsets, lengths and strides in Words (gather_words) or bytes (gather_bytes), relative to the
+// Offsets, lengths and strides in Words (gather_words) or bits (gather_bits), relative to the
 // bound windows of the source and destination buffers. One entry describes a run of `count`
-// regions of the same form, `src_step` and `dst_step` apart (gather_bytes: always one region).
+// regions of the same form, `src_step` and `dst_step` apart (gather_bits: always one region).
 struct Region {
   start: u32,       // first thread of this run within the dispatch
   src: u32,
@@ -37,9 +37,9 @@ override WORDS_PER_THREAD: u32;
 @group(0) @binding(1) var<storage, read> regions: array<Region>;
 @group(0) @binding(2) var<storage, read> src: array<Word>;
 @group(0) @binding(3) var<storage, read_write> dst: array<Word>;
-// gather_bytes sees the same two bindings as plain u32 words (entry points never share them).
-@group(0) @binding(2) var<storage, read> src_u32: array<u32>;
-@group(0) @binding(3) var<storage, read_write> dst_u32: array<u32>;
+// gather_bits sees the same two bindings as plain u32 words (entry points never share them).
+@group(0) @binding(2) var<storage, read> src_bits: array<u32>;
+@group(0) @binding(3) var<storage, read_write> dst_bits: array<u32>;
 
 // Grids wider than 65535 workgroups are folded into 2-D by the host.
 fn thread_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
@@ -94,30 +94,59 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   }
 }
 
-// For 1- and 2-byte elements whose chunk boundaries fall inside a 32-bit word: each thread builds
-// destination words from four source bytes each, and keeps the bytes outside the region as they are.
+// Bit j of every byte swapped with bit 7 - j: turns an MSB-first packed stream into an LSB-first
+// one and back (reverseBits also reverses the byte order, which the swap undoes).
+fn flip_bytes(x: u32) -> u32 {
+  let r = reverseBits(x);
+  return (r >> 24u) | ((r >> 8u) & 0xff00u) | ((r << 8u) & 0xff0000u) | (r << 24u);
+}
+
+fn stream_word(x: u32) -> u32 {
+  return select(x, flip_bytes(x), params.msb_first != 0u);
+}
+
+// Bits [s, s + n) of the source stream (1 <= n <= 32), in the low n bits.
+fn read_bits(s: u32, n: u32) -> u32 {
+  let i = s / 32u;
+  let shift = s % 32u;
+  var v = stream_word(src_bits[i]) >> shift;
+  if (shift + n > 32u) { v |= stream_word(src_bits[i + 1u]) << (32u - shift); }
+  return select(v & ((1u << n) - 1u), v, n >= 32u);
+}
+
+// For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
+// types): each thread builds consecutive destination words of one region from runs of source bits,
+// keeps the bits before the region (a previous tile's) and zeroes those after it, so the unused
+// bits of an output's last byte are always 0.
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn gather_bytes(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-                @builtin(local_invocation_index) lid: u32) {
+fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+               @builtin(local_invocation_index) lid: u32) {
   let t = thread_index(wid, nwg, lid);
   if (t >= params.thread_count) { return; }
   let r = find_region(t);
   let end = r.dst + r.rows * r.row_len;
-  let first = r.dst / 4u + (t - r.start) * WORDS_PER_THREAD;
-  let last = min(first + WORDS_PER_THREAD, (end + 3u) / 4u);
-  for (var word = first; word < last; word++) {
+  let first = r.dst / 32u + (t - r.start) * WORDS_PER_THREAD;
+  let last = min(first + WORDS_PER_THREAD, (end + 31u) / 32u);
+  for (var w = first; w < last; w++) {
+    let base = w * 32u;
+    let lo = max(base, r.dst);
+    let hi = min(base + 32u, end);
+    let k = lo - r.dst;
+    var row = k / r.row_len;
+    var col = k - row * r.row_len;
     var value = 0u;
-    var mask = 0u;
-    for (var lane = 0u; lane < 4u; lane++) {
-      let p = word * 4u + lane;
-      if (p < r.dst || p >= end) { continue; }
-      let k = p - r.dst;
-      let row = k / r.row_len;
-      let s = r.src + row * r.src_stride + (k - row * r.row_len);
-      value |= ((src_u32[s / 4u] >> ((s % 4u) * 8u)) & 0xffu) << (lane * 8u);
-      mask |= 0xffu << (lane * 8u);
+    var p = lo;
+    // Each segment runs to the end of a source row or of this word.
+    while (p < hi) {
+      let n = min(hi - p, r.row_len - col);
+      value |= read_bits(r.src + row * r.src_stride + col, n) << (p - base);
+      p += n;
+      row++;
+      col = 0u;
     }
-    if (mask != 0xffffffffu) { value |= dst_u32[word] & ~mask; }
-    dst_u32[word] = value;
+    if (lo > base) {
+      value |= stream_word(dst_bits[w]) & ((1u << (lo - base)) - 1u);
+    }
+    dst_bits[w] = stream_word(value);
   }
 }

@@ -1,15 +1,21 @@
-// Data types: the names the specs use, the host array each one travels in, and the width of one
-// element on the GPU. The GPU path never interprets a value; it only needs widths.
+// Data types: the names the specs use, the host array each one travels in, and its width in bits
+// on the GPU. The GPU path never interprets a value; it only needs widths (and, for uint1, the bit
+// order). This is the one dtype table: the bench, the demo and the tests import it.
 
 export type DType =
   | 'float32' | 'float64' | 'float16' | 'bfloat16'
   | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
-  | 'bool' | 'string' | 'complex64' | 'complex128';
+  | 'bool' | 'string' | 'complex64' | 'complex128'
+  | 'float8e4m3fn' | 'float8e5m2' | 'float8e8m0'
+  | PackedDType;
+
+/** OpenVINO's sub-byte types: one packed bit stream per tensor, value i at bits [i*w, i*w + w). */
+export type PackedDType = 'int4' | 'uint4' | 'nf4' | 'float4e2m1' | 'uint1' | 'uint2' | 'uint3' | 'uint6';
 
 /** Every dtype but `string`: the ones that have a fixed width and can live in a GPU buffer. */
 export type FixedDType = Exclude<DType, 'string'>;
 
-/** The host array that carries each dtype (row-major; complex interleaved re, im). */
+/** The host array that carries each dtype (row-major; complex interleaved re, im; packed types as bytes). */
 export interface HostDataMap {
   float32: Float32Array;
   float64: Float64Array;
@@ -23,44 +29,76 @@ export interface HostDataMap {
   uint32: Uint32Array;
   int64: BigInt64Array;
   uint64: BigUint64Array;
-  bool: Uint8Array;       // 0 or 1
+  bool: Uint8Array;       // bytes move unchanged: 0/1 by convention, any other byte passes through
   string: string[];
   complex64: Float32Array;   // length 2 * numel
   complex128: Float64Array;  // length 2 * numel
+  float8e4m3fn: Uint8Array;
+  float8e5m2: Uint8Array;
+  float8e8m0: Uint8Array;
+  int4: Uint8Array;       // packed: length ceil(numel * bits / 8)
+  uint4: Uint8Array;
+  nf4: Uint8Array;
+  float4e2m1: Uint8Array;
+  uint1: Uint8Array;
+  uint2: Uint8Array;
+  uint3: Uint8Array;
+  uint6: Uint8Array;
 }
 
 export type HostData = HostDataMap[DType];
 export type TypedArray = Exclude<HostData, string[]>;
 
+type ArrayName = 'Float32Array' | 'Float64Array' | 'Uint16Array' | 'Int8Array' | 'Uint8Array' | 'Int16Array'
+  | 'Int32Array' | 'Uint32Array' | 'BigInt64Array' | 'BigUint64Array' | 'Array';
+
 interface DTypeInfo {
-  /** Bytes per element on the GPU (0 for string). */
-  readonly bytes: number;
-  /** Host array entries per element: 2 for complex (re, im), else 1. */
+  /** Bits per element on the GPU (0 for string). */
+  readonly bits: number;
+  /** Host array entries per element: 2 for complex (re, im), 1 otherwise; 0 for packed (bytes). */
   readonly lanes: number;
-  /** Constructor of the host array. */
-  readonly array: { new (buffer: ArrayBuffer, byteOffset: number, length: number): TypedArray; readonly BYTES_PER_ELEMENT: number; readonly name: string } | typeof Array;
+  /** Name of the host array class (Node's Buffer counts as a Uint8Array). */
+  readonly array: ArrayName;
 }
 
+const row = (bits: number, array: ArrayName, lanes = 1): DTypeInfo => ({ bits, lanes, array });
+const packed = (bits: number): DTypeInfo => ({ bits, lanes: 0, array: 'Uint8Array' });
+
 const INFO: { readonly [D in DType]: DTypeInfo } = {
-  float32: { bytes: 4, lanes: 1, array: Float32Array },
-  float64: { bytes: 8, lanes: 1, array: Float64Array },
-  float16: { bytes: 2, lanes: 1, array: Uint16Array },
-  bfloat16: { bytes: 2, lanes: 1, array: Uint16Array },
-  int8: { bytes: 1, lanes: 1, array: Int8Array },
-  uint8: { bytes: 1, lanes: 1, array: Uint8Array },
-  int16: { bytes: 2, lanes: 1, array: Int16Array },
-  uint16: { bytes: 2, lanes: 1, array: Uint16Array },
-  int32: { bytes: 4, lanes: 1, array: Int32Array },
-  uint32: { bytes: 4, lanes: 1, array: Uint32Array },
-  int64: { bytes: 8, lanes: 1, array: BigInt64Array },
-  uint64: { bytes: 8, lanes: 1, array: BigUint64Array },
-  bool: { bytes: 1, lanes: 1, array: Uint8Array },
-  string: { bytes: 0, lanes: 1, array: Array },
-  complex64: { bytes: 8, lanes: 2, array: Float32Array },
-  complex128: { bytes: 16, lanes: 2, array: Float64Array },
+  float32: row(32, 'Float32Array'),
+  float64: row(64, 'Float64Array'),
+  float16: row(16, 'Uint16Array'),
+  bfloat16: row(16, 'Uint16Array'),
+  int8: row(8, 'Int8Array'),
+  uint8: row(8, 'Uint8Array'),
+  int16: row(16, 'Int16Array'),
+  uint16: row(16, 'Uint16Array'),
+  int32: row(32, 'Int32Array'),
+  uint32: row(32, 'Uint32Array'),
+  int64: row(64, 'BigInt64Array'),
+  uint64: row(64, 'BigUint64Array'),
+  bool: row(8, 'Uint8Array'),
+  string: row(0, 'Array'),
+  complex64: row(64, 'Float32Array', 2),
+  complex128: row(128, 'Float64Array', 2),
+  float8e4m3fn: row(8, 'Uint8Array'),
+  float8e5m2: row(8, 'Uint8Array'),
+  float8e8m0: row(8, 'Uint8Array'),
+  int4: packed(4),
+  uint4: packed(4),
+  nf4: packed(4),
+  float4e2m1: packed(4),
+  uint1: packed(1),
+  uint2: packed(2),
+  uint3: packed(3),
+  uint6: packed(6),
 };
 
 export const DTYPES = Object.keys(INFO) as readonly DType[];
+/** The 16 dtypes the ONNX specs of Split and SplitToSequence list. */
+export const ONNX_DTYPES: readonly DType[] = DTYPES.slice(0, 16);
+/** The sub-byte types, packed into bytes. */
+export const PACKED_DTYPES = DTYPES.filter((d) => INFO[d].lanes === 0) as readonly PackedDType[];
 
 export function isDType(x: unknown): x is DType {
   return typeof x === 'string' && Object.hasOwn(INFO, x);
@@ -70,37 +108,65 @@ export function isFixedDType(d: DType): d is FixedDType {
   return d !== 'string';
 }
 
-/** Bytes per element in a GPU buffer. */
-export function elementBytes(d: FixedDType): number {
-  return INFO[d].bytes;
+export function isPacked(d: DType): d is PackedDType {
+  return INFO[d].lanes === 0;
 }
 
-/** Host array entries per element. */
-export function lanes(d: DType): number {
-  return INFO[d].lanes;
+/** Bits per element in a GPU buffer. */
+export function elementBits(d: FixedDType): number {
+  return INFO[d].bits;
 }
 
-/** Whether `data` is the host array class the dtype travels in. */
-export function isHostDataOf(d: DType, data: unknown): boolean {
-  const ctor = INFO[d].array;
-  if (ctor === Array) return Array.isArray(data) && data.every((s) => typeof s === 'string');
-  return data instanceof ctor && data.constructor === ctor;
+/** uint1 packs its first value into bit 7 of byte 0 (OpenVINO); every other packed type from bit 0. */
+export function isMsbFirst(d: DType): boolean {
+  return d === 'uint1';
+}
+
+/** Bytes of `numel` elements in a GPU buffer (packed types: ceil(numel * bits / 8)). */
+export function byteLengthOf(d: FixedDType, numel: number): number {
+  return Math.ceil((numel * INFO[d].bits) / 8);
+}
+
+/** Entries the host array of `numel` elements has: numel, 2 * numel for complex, packed bytes. */
+export function hostLength(d: DType, numel: number): number {
+  const info = INFO[d];
+  return info.lanes === 0 ? Math.ceil((numel * info.bits) / 8) : numel * info.lanes;
 }
 
 export function hostArrayName(d: DType): string {
-  return d === 'string' ? 'string[]' : INFO[d].array.name;
+  return d === 'string' ? 'string[]' : INFO[d].array;
 }
 
-/** A view of the given bytes as the dtype's host array (copied so the result owns its memory). */
-export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array): HostDataMap[D] {
-  const ctor = INFO[d].array as new (b: ArrayBuffer, o: number, l: number) => TypedArray;
-  const owned = bytes.slice();
-  return new ctor(owned.buffer, 0, (owned.byteLength / elementBytes(d)) * lanes(d)) as HostDataMap[D];
+type TypedArrayClass = { new (b: ArrayBuffer, o: number, l: number): TypedArray; readonly BYTES_PER_ELEMENT: number };
+
+const CONSTRUCTORS: Readonly<Record<Exclude<ArrayName, 'Array'>, TypedArrayClass>> = {
+  Float32Array, Float64Array, Uint16Array, Int8Array, Uint8Array, Int16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+};
+
+/** The given bytes as the dtype's host array: a copy, or (`copy` false, bytes at offset 0) a view. */
+export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array, copy = true): HostDataMap[D] {
+  const ctor = CONSTRUCTORS[INFO[d].array as Exclude<ArrayName, 'Array'>];
+  const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
+  return new ctor(owned.buffer as ArrayBuffer, owned.byteOffset, owned.byteLength / ctor.BYTES_PER_ELEMENT) as HostDataMap[D];
 }
 
 /** The bytes of a host typed array, without copying. */
 export function bytesOf(data: TypedArray): Uint8Array {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Value i of a packed sub-byte array, as the unsigned integer of its bits (uint1 reads MSB-first). */
+export function packedValue(d: PackedDType, bytes: Uint8Array, i: number): number {
+  const w = INFO[d].bits;
+  let v = 0;
+  for (let b = 0; b < w; b++) v |= streamBit(bytes, i * w + b, isMsbFirst(d)) << b;
+  return v;
+}
+
+/** Bit `k` of a packed stream (LSB-first, or MSB-first within each byte). */
+export function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
+  const lane = k % 8; // k may pass 2^32 (a 1 GiB tensor has 2^33 bits): no 32-bit bitwise arithmetic on it
+  return ((bytes[(k - lane) / 8] ?? 0) >> (msbFirst ? 7 - lane : lane)) & 1;
 }
 
 /** IEEE binary16 bits (how float16 host data travels) to a number. */

@@ -1,11 +1,12 @@
 // The one error class Cleave throws. Every check runs on the CPU before any GPU work, so a
 // SplitError never leaves half-done work on the device. `code` is stable; the message names the
-// operation, the rule broken and the values involved.
+// operation, the rule broken and the values involved; `subject` says which input, attribute or
+// option broke it, for callers that point at the culprit (the demo does).
 
 export type SplitErrorCode =
   | 'BAD_DTYPE'          // dtype unknown, or not allowed here (operator version, GPU path)
-  | 'DATA_TYPE'          // host data array of the wrong class for the dtype
-  | 'DATA_LENGTH'        // host data length does not match the shape
+  | 'DATA_TYPE'          // host data array of the wrong class for the dtype, or detached
+  | 'DATA_LENGTH'        // host data length does not match the shape, or GPU bytes outside their buffer
   | 'BAD_SHAPE'          // a dimension that is negative, fractional or unsafe
   | 'RANK'               // rank-0 data where an axis is needed
   | 'AXIS_RANGE'         // axis outside [-rank, rank-1]
@@ -13,29 +14,84 @@ export type SplitErrorCode =
   | 'SIZE_SUM'           // split lengths that do not add up to the axis length
   | 'BAD_PARTS'          // a part count below 1 or fractional
   | 'NOT_DIVISIBLE'      // equal split required but the axis does not divide
-  | 'BAD_OPTIONS'        // both or neither of two exclusive arguments, or an unknown one
-  | 'BAD_INPUT'          // an operator input of the wrong shape, dtype or presence
+  | 'BAD_OPTIONS'        // an options object that is not one, an unknown key, both or neither of two exclusive keys
+  | 'BAD_INPUT'          // an argument that is not what the call takes (a tensor, a buffer, an encoder)
   | 'BAD_ATTRIBUTE'      // an attribute the operator version does not have or allow
   | 'BAD_OPSET'          // an opset that is not an integer >= 1, or before the operator existed
   | 'OUTPUT_COUNT'       // declared output count disagrees with the split
-  | 'TOO_LARGE'          // beyond what the GPU path can address or allocate
+  | 'TOO_LARGE'          // beyond a documented cap, or what the GPU can address or allocate
   | 'NO_WEBGPU'          // WebGPU asked for but no adapter or device
-  | 'WRONG_BACKEND'      // a GPU tensor given to a CPU engine, or a string tensor to the GPU
-  | 'RELEASED'           // a GPU tensor used after release or after destroy
+  | 'WRONG_BACKEND'      // a GPU call on a CPU engine, or a string tensor for the GPU
+  | 'RELEASED'           // a GPU tensor used after release, or an engine after destroy
   | 'DEVICE_LOST'        // the device is gone
-  | 'GPU_ERROR';         // the device reported an error Cleave did not expect
+  | 'GPU_ERROR';         // the device refused a split's own commands
+
+/** What broke the rule: an operator input, an attribute, a split option, a node field or an engine option. */
+export interface SplitSubject {
+  readonly kind: 'input' | 'attribute' | 'option' | 'node' | 'engine';
+  /** The name the caller wrote: 'input', 'split', 'num_outputs', 'axis', 'sizes', 'outputs', 'device', ... */
+  readonly name: string;
+  /** For a tensor: which part of it. */
+  readonly part?: 'dtype' | 'shape' | 'data' | 'buffer' | 'values';
+}
 
 export class SplitError extends Error {
   override readonly name = 'SplitError';
   constructor(
     readonly code: SplitErrorCode,
     message: string,
+    readonly subject?: SplitSubject,
   ) {
     super(message);
   }
 }
 
 /** Throws a SplitError when `ok` is false; `message` is built only on failure. */
-export function check(ok: boolean, code: SplitErrorCode, message: () => string): asserts ok {
-  if (!ok) throw new SplitError(code, message());
+export function check(ok: boolean, code: SplitErrorCode, message: () => string, subject?: SplitSubject): asserts ok {
+  if (!ok) throw new SplitError(code, message(), subject);
+}
+
+/**
+ * A caller's value as message text. Never throws, whatever it is given: Symbols, null-prototype
+ * objects, proxies that trap every read, getters that throw.
+ */
+export function show(x: unknown, depth = 0): string {
+  try {
+    switch (typeof x) {
+      case 'string': return `'${x.length > 40 ? `${x.slice(0, 37)}...` : x}'`;
+      case 'bigint': return `${x}n`;
+      case 'symbol': return x.description === undefined ? 'a Symbol' : `Symbol(${x.description})`;
+      case 'function': return 'a function';
+      case 'object': return x === null ? 'null' : showObject(x, depth);
+      default: return Object.is(x, -0) ? '-0' : String(x);
+    }
+  } catch {
+    return 'an unreadable value';
+  }
+}
+
+function showObject(x: object, depth: number): string {
+  if (Array.isArray(x)) {
+    if (depth > 0 || x.length > 8) return `an array of ${x.length}`;
+    return `[${Array.from(x, (v) => show(v, depth + 1)).join(', ')}]`;
+  }
+  const proto: unknown = Object.getPrototypeOf(x);
+  if (proto === null) return 'an object with a null prototype';
+  const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== 'Object' ? `a ${name}` : 'an object';
+}
+
+/** A list of numbers as message text, shortened past 16 entries. */
+export function showList(xs: readonly number[]): string {
+  return xs.length <= 16 ? `[${xs.join(', ')}]` : `[${xs.slice(0, 12).join(', ')}, ... (${xs.length} in all)]`;
+}
+
+/** Runs `read` (which reads a caller's object); anything it throws that is not a SplitError becomes one. */
+export function guardRead<T>(what: string, read: () => T, subject?: SplitSubject): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof SplitError) throw e;
+    throw new SplitError('BAD_INPUT', `${what}: reading it threw (${show(e instanceof Error ? e.message : e)})`, subject);
+  }
 }

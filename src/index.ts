@@ -1,13 +1,20 @@
-// Cleave's public entry: the engine, its error class, and the types a caller needs.
+// Cleave's public entry: the engine, its error class, the node API, the pure planner, and the
+// dtype table (names, widths, host arrays). Internals (GPU plans, executors) stay out of it.
 
 export { createSplitEngine } from './engine.js';
-export type { Backend, EngineStats, NodeOutputs, SplitEngine, SplitEngineOptions, SplitOptions } from './engine.js';
+export type { Backend, EngineStats, NodeOutputs, OutputOptions, SplitEngine, SplitEngineOptions, SplitOptions } from './engine.js';
+export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
+export type { SplitErrorCode, SplitSubject } from './errors.js';
 export { inferShapes, resolveNode } from './ops/index.js';
 export type { OpName, ResolvedNode, SplitNode } from './ops/index.js';
-export type { SplitErrorCode } from './errors.js';
-export type { DType, FixedDType, HostDataMap } from './dtype.js';
-export { DTYPES, halfToNumber } from './dtype.js';
+export type { DType, FixedDType, HostDataMap, PackedDType } from './dtype.js';
+export {
+  DTYPES, ONNX_DTYPES, PACKED_DTYPES, byteLengthOf, bytesOf, elementBits, halfToNumber, hostArrayName, hostDataFromBytes,
+  hostLength, isMsbFirst, isPacked, packedValue,
+} from './dtype.js';
 export type { GpuTensor, HostTensor } from './tensor.js';
-export { equalParts, planGpu, planSplit } from './planner.js';
-export type { GpuLimits, GpuPlan, SplitPlan, Strategy } from './planner.js';
+export { MAX_RANK, MAX_STRINGS } from './tensor.js';
+export { MAX_OUTPUTS, equalParts, planSplit } from './planner/split.js';
+export type { SplitPlan } from './planner/split.js';
+export type { Strategy } from './planner/gpu.js';

@@ -1,34 +1,64 @@
-// The CPU executor: the same plan, carried out with typed-array copies. It serves strings always,
-// complex host tensors, and every dtype on an engine with `backend: 'cpu'`.
+// The CPU executor: the same plan, carried out with byte copies (bit copies for packed sub-byte
+// types). It serves strings always, complex host tensors, and every dtype on an engine with
+// `backend: 'cpu'`.
 
-import { type DType, type HostDataMap, type TypedArray, lanes } from '../dtype.js';
-import type { HostTensor } from '../tensor.js';
-import type { SplitPlan } from '../planner.js';
+import { type FixedDType, elementBits, hostDataFromBytes, isMsbFirst } from '../dtype.js';
+import type { HostTensor, HostView } from '../tensor.js';
+import type { SplitPlan } from '../planner/split.js';
 
-export function splitOnCpu<D extends DType>(plan: SplitPlan, x: HostTensor<D>,
-  shapes: readonly (readonly number[])[] = plan.outputShapes): HostTensor<D>[] {
-  const inner = plan.inner * lanes(x.dtype);
-  const rowStride = plan.axisLen * inner;
+export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (readonly number[])[]): HostTensor[] {
   return plan.sizes.map((size, i) => {
-    const run = size * inner;
-    const src = x.data;
-    let data: HostDataMap[DType];
-    if (Array.isArray(src)) {
-      const out: string[] = [];
-      for (let o = 0; o < plan.outer; o++) {
-        const at = o * rowStride + plan.starts[i]! * inner;
-        for (let k = 0; k < run; k++) out.push(src[at + k]!);
-      }
-      data = out;
+    const shape = [...shapes[i]!];
+    if (x.strings) return { dtype: 'string', shape, data: strings(plan, x.strings, i) } as HostTensor;
+    const dtype = x.dtype as FixedDType;
+    const bits = elementBits(dtype);
+    const rowBits = size * plan.inner * bits;
+    const srcBit = (o: number) => (o * plan.axisLen + plan.starts[i]!) * plan.inner * bits;
+    const out = new Uint8Array(Math.ceil((plan.outer * rowBits) / 8));
+    if (bits % 8 === 0) {
+      const n = rowBits / 8;
+      for (let o = 0; o < plan.outer; o++) out.set(x.bytes.subarray(srcBit(o) / 8, srcBit(o) / 8 + n), o * n);
     } else {
-      const typed = src as TypedArray;
-      const out = new (typed.constructor as new (n: number) => TypedArray)(plan.outer * run);
-      for (let o = 0; o < plan.outer; o++) {
-        const at = o * rowStride + plan.starts[i]! * inner;
-        (out as Uint8Array).set((typed as Uint8Array).subarray(at, at + run), o * run);
-      }
-      data = out;
+      for (let o = 0; o < plan.outer; o++) copyBits(x.bytes, srcBit(o), out, o * rowBits, rowBits, isMsbFirst(dtype));
+      if (isMsbFirst(dtype)) for (let k = 0; k < out.length; k++) out[k] = REVERSED[out[k]!]!;
     }
-    return { dtype: x.dtype, shape: [...shapes[i]!], data } as unknown as HostTensor<D>;
+    return { dtype, shape, data: hostDataFromBytes(dtype, out, false) } as HostTensor;
   });
+}
+
+function strings(plan: SplitPlan, src: readonly string[], i: number): string[] {
+  const run = plan.sizes[i]! * plan.inner;
+  const out: string[] = [];
+  for (let o = 0; o < plan.outer; o++) {
+    const at = (o * plan.axisLen + plan.starts[i]!) * plan.inner;
+    for (let k = 0; k < run; k++) out.push(src[at + k]!);
+  }
+  return out;
+}
+
+/** Each byte with its bits in reverse order: turns an MSB-first packed stream into LSB-first and back. */
+const REVERSED = Uint8Array.from({ length: 256 }, (_, b) => {
+  let r = 0;
+  for (let j = 0; j < 8; j++) r |= ((b >> j) & 1) << (7 - j);
+  return r;
+});
+
+/**
+ * ORs `n` stream bits of `src` from bit `s` into the zeroed LSB-first stream `dst` at bit `d`, eight
+ * at a time. `msb`: `src` is MSB-first (its bytes are read reversed; the caller reverses `dst`).
+ */
+function copyBits(src: Uint8Array, s: number, dst: Uint8Array, d: number, n: number, msb: boolean): void {
+  const at = (i: number) => (i < src.length ? (msb ? REVERSED[src[i]!]! : src[i]!) : 0);
+  for (let done = 0; done < n; done += 8) {
+    const bit = s + done;
+    const sh = bit % 8;
+    const i = (bit - sh) / 8;
+    let v = ((at(i) >> sh) | (sh ? at(i + 1) << (8 - sh) : 0)) & 0xff;
+    if (n - done < 8) v &= (1 << (n - done)) - 1;
+    const p = d + done;
+    const dsh = p % 8;
+    const j = (p - dsh) / 8;
+    dst[j] |= (v << dsh) & 0xff;
+    if (dsh && j + 1 < dst.length) dst[j + 1] |= v >> (8 - dsh);
+  }
 }

@@ -1,46 +1,75 @@
-// Finding a WebGPU device: `navigator.gpu` in a browser; in Node the `webgpu` package (Dawn),
-// imported by a computed name so browser bundles never contain it. The device asks the adapter for
-// the largest buffers and bindings it has, since the split of a large tensor needs them.
+// Finding a WebGPU device: `navigator.gpu` in a browser; in Node the optional `webgpu` package
+// (Dawn), imported by a computed name so browser bundles never contain it. The device asks the
+// adapter for the largest buffers and bindings it has, since the split of a large tensor needs
+// them. When there is none, the result says why, in words a user can act on.
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
-
-// Dawn aborts the process if the object returned by create() is garbage-collected: keep it for good.
-let nodeGpu: Promise<GpuEntry | undefined> | undefined;
-
-async function loadNodeGpu(): Promise<GpuEntry | undefined> {
-  try {
-    const name = 'webgpu';
-    const mod = (await import(/* @vite-ignore */ name)) as { create(flags: string[]): GpuEntry; globals: object };
-    for (const [k, v] of Object.entries(mod.globals)) {
-      if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
-    }
-    return mod.create([]);
-  } catch {
-    return undefined;
-  }
-}
 
 export interface AcquiredDevice {
   readonly device: GPUDevice;
   readonly adapterInfo: { readonly vendor: string; readonly architecture: string };
 }
 
-/** A device with raised storage limits, or undefined when this environment has no WebGPU adapter. */
-export async function acquireDevice(): Promise<AcquiredDevice | undefined> {
+// Dawn aborts the process if the object returned by create() is garbage-collected: keep it for good.
+let nodeGpu: Promise<GpuEntry | string> | undefined;
+
+async function loadNodeGpu(): Promise<GpuEntry | string> {
+  let mod: { create(flags: string[]): GpuEntry; globals: object };
+  try {
+    const name = 'webgpu';
+    mod = (await import(/* @vite-ignore */ name)) as typeof mod;
+  } catch (e) {
+    const missing = /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/.test(String((e as Error).message ?? e));
+    return missing
+      ? "Node has no WebGPU without the optional 'webgpu' package (Dawn): npm install webgpu"
+      : `the 'webgpu' package failed to load: ${(e as Error).message ?? String(e)}`;
+  }
+  for (const [k, v] of Object.entries(mod.globals)) {
+    if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
+  }
+  return mod.create([]);
+}
+
+const isNode = () => typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+
+function noAdapter(): string {
+  if (!isNode()) return 'navigator.gpu.requestAdapter() found no adapter (no usable GPU, or WebGPU is blocked for it)';
+  const icd = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VK_ICD_FILENAMES;
+  return 'Dawn found no WebGPU adapter' + (icd
+    ? ` with VK_ICD_FILENAMES=${icd} (check that the file exists and names a working Vulkan driver)`
+    : '; without a GPU, point VK_ICD_FILENAMES at a software Vulkan driver before starting Node, e.g. ' +
+      'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (SwiftShader, from Debian\'s chromium package)');
+}
+
+/** A device with raised storage limits, or the reason there is none. */
+export async function acquireDevice(): Promise<AcquiredDevice | { readonly reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator;
-  const inNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === 'string';
-  const gpu = nav?.gpu ?? (inNode ? await (nodeGpu ??= loadNodeGpu()) : undefined);
-  const adapter = await gpu?.requestAdapter();
-  if (!adapter) return undefined;
-  const a = adapter.limits;
-  const device = await adapter.requestDevice({
-    label: 'cleave',
-    requiredLimits: {
-      maxStorageBufferBindingSize: a.maxStorageBufferBindingSize,
-      maxBufferSize: a.maxBufferSize,
-      maxComputeWorkgroupsPerDimension: a.maxComputeWorkgroupsPerDimension,
-    },
-  });
-  const info = adapter.info ?? { vendor: '', architecture: '' };
-  return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };
+  let gpu: GpuEntry | string | undefined = nav?.gpu;
+  if (!gpu) gpu = isNode() ? await (nodeGpu ??= loadNodeGpu()) : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
+  if (typeof gpu === 'string') return { reason: gpu };
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) return { reason: noAdapter() };
+    const a = adapter.limits;
+    const device = await adapter.requestDevice({
+      label: 'cleave',
+      requiredLimits: {
+        maxStorageBufferBindingSize: a.maxStorageBufferBindingSize,
+        maxBufferSize: a.maxBufferSize,
+        maxComputeWorkgroupsPerDimension: a.maxComputeWorkgroupsPerDimension,
+      },
+    });
+    const info = adapter.info ?? { vendor: '', architecture: '' };
+    return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };
+  } catch (e) {
+    return { reason: `requesting a WebGPU device failed: ${(e as Error).message ?? String(e)}` };
+  }
+}
+
+/** A real GPUDevice where the environment names the class; otherwise one that quacks like it. */
+export function isGpuDevice(d: unknown): d is GPUDevice {
+  const cls = (globalThis as { GPUDevice?: unknown }).GPUDevice;
+  if (typeof cls === 'function') return d instanceof (cls as new () => GPUDevice);
+  const x = d as Partial<GPUDevice> | null;
+  return typeof x === 'object' && x !== null && typeof x.createBuffer === 'function' && typeof x.queue === 'object' && typeof x.limits === 'object';
 }

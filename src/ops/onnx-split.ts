@@ -3,13 +3,15 @@
 // accepts. The planner does the rest.
 
 import { check } from '../errors.js';
-import { type SplitPlan, equalParts, normalizeAxis, planSplit } from '../planner.js';
-import type { ResolvedNode, SplitNode } from './types.js';
+import { readCount } from '../options.js';
+import { type PlanSubjects, equalParts, normalizeAxis, planSplit } from '../planner/split.js';
+import type { HostView, TensorView } from '../tensor.js';
+import type { ResolvedRun } from './types.js';
 import {
-  checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, intsAttribute, pickVersion,
+  type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, intsAttribute, pickVersion,
 } from './node-rules.js';
 import {
-  ALL_BUT_BFLOAT16, ALL_DTYPES, type TypeParam, checkDType, checkRank, dataInput, hostParam, laterVersion, readIntegers,
+  ONNX_ALL, ONNX_BUT_BFLOAT16, type TypeParam, checkDType, checkRank, dataInput, hostParam, laterVersion, readIntegers,
 } from './inputs.js';
 
 const VERSIONS = [1, 2, 11, 13, 18] as const;
@@ -17,10 +19,10 @@ type Version = (typeof VERSIONS)[number];
 
 const T: Readonly<Record<Version, TypeParam>> = {
   1: { name: 'type T', dtypes: ['float16', 'float32', 'float64'] },
-  2: { name: 'type T', dtypes: ALL_BUT_BFLOAT16 },
-  11: { name: 'type T', dtypes: ALL_BUT_BFLOAT16 },
-  13: { name: 'type T', dtypes: ALL_DTYPES },
-  18: { name: 'type T', dtypes: ALL_DTYPES },
+  2: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
+  11: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
+  13: { name: 'type T', dtypes: ONNX_ALL },
+  18: { name: 'type T', dtypes: ONNX_ALL },
 };
 
 const INT64: TypeParam = { name: 'tensor(int64)', dtypes: ['int64'] };
@@ -32,68 +34,72 @@ const ATTRIBUTES: Readonly<Record<Version, readonly string[]>> = {
   1: ['axis', 'split'], 2: ['axis', 'split'], 11: ['axis', 'split'], 13: ['axis'], 18: ['axis', 'num_outputs'],
 };
 
-export function resolveSplit(node: SplitNode): ResolvedNode {
-  const version = pickVersion('Split', node.opset, VERSIONS) as Version;
-  const who = `Split-${version}`;
-  const attrs = checkAttributes(node, who, ATTRIBUTES[version],
-    { split: SPLIT_IS_INPUT, num_outputs: NUM_OUTPUTS_LATER, keepdims: KEEPDIMS });
-  const hasSplitInput = version === 1 || version >= 13;
-  const [x, splitInput] = inputSlots(node, who, hasSplitInput ? ['input', 'split'] : ['input'], 1);
-  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion('Split', d, version, T));
-  const declared = declaredOutputs(node, who);
-  const axis = intAttribute(attrs, 'axis', who) ?? 0;
-  const ax = normalizeAxis(axis, data.shape.length, who);
-  const dim = data.shape[ax]!;
+const AXIS = { kind: 'attribute', name: 'axis' } as const;
 
-  const splitAttr = intsAttribute(attrs, 'split', who);
-  const explicit = (sizes: number[]): number[] => {
-    check(sizes.length >= 1, 'BAD_SIZE', () => `${who}: 'split' is empty, but Split has at least one output`);
+export function resolveSplit(n: NodeFields): ResolvedRun {
+  const version = pickVersion('Split', n.opset, VERSIONS) as Version;
+  const who = `Split-${version}`;
+  checkAttributes(n, who, ATTRIBUTES[version], { split: SPLIT_IS_INPUT, num_outputs: NUM_OUTPUTS_LATER, keepdims: KEEPDIMS });
+  const hasSplitInput = version === 1 || version >= 13;
+  const [x, splitInput] = inputSlots(n, who, hasSplitInput ? ['input', 'split'] : ['input'], 1);
+  const data = dataInput(x!, who, 'input', T[version], (d) => laterVersion('Split', d, version, T));
+  const declared = declaredOutputs(n, who);
+  const axis = intAttribute(n, 'axis', who) ?? 0;
+  const dim = data.shape[normalizeAxis(axis, data.shape.length, who, AXIS)]!;
+  const { sizes, subject } = splitLengths(n, version, who, data, splitInput, declared, dim);
+  const subjects: PlanSubjects = { axis: AXIS, sizes: subject };
+  const plan = planSplit(data.dtype, data.shape, axis, sizes, who, subjects);
+  return { label: who, plan, outputShapes: plan.outputShapes, data };
+}
+
+type Lengths = { sizes: number[]; subject: PlanSubjects['sizes'] };
+
+/** Where this version takes its lengths from, checked against the declared output count. */
+function splitLengths(n: NodeFields, version: Version, who: string, data: TensorView, splitInput: TensorView | undefined,
+  declared: number | undefined, dim: number): Lengths {
+  const explicit = (sizes: number[], subject: PlanSubjects['sizes']): Lengths => {
+    check(sizes.length >= 1, 'BAD_SIZE', () => `${who}: 'split' is empty, but Split has at least one output`, subject);
     checkOutputCount(declared, sizes.length, who, `'split' with ${sizes.length} length${sizes.length === 1 ? '' : 's'}`);
-    return sizes;
+    return { sizes, subject };
   };
-  let sizes: number[];
+  const fromInput = { kind: 'input', name: 'split' } as const;
   if (version === 18) {
-    const numOutputs = intAttribute(attrs, 'num_outputs', who);
+    const numOutputs = n.attrs.num_outputs;
     check((splitInput === undefined) !== (numOutputs === undefined), 'BAD_OPTIONS', () => splitInput === undefined
       ? `${who}: give exactly one of the 'split' input or the 'num_outputs' attribute; neither is given`
-      : `${who}: give exactly one of the 'split' input or the 'num_outputs' attribute, not both`);
-    if (numOutputs !== undefined) {
-      check(numOutputs >= 1, 'BAD_ATTRIBUTE', () => `${who}: attribute 'num_outputs' must be >= 1, got ${numOutputs}`);
-      checkOutputCount(declared, numOutputs, who, `'num_outputs' = ${numOutputs}`);
-      // Uneven: chunks of ceil(dim / n) with a smaller (possibly empty) tail, as the ONNX reference.
-      sizes = equalParts(dim, numOutputs, who);
-    } else {
-      sizes = explicit(splitFromInput(splitInput!, who, INT64));
-    }
-  } else if (splitInput !== undefined) {
-    check(splitAttr === undefined, 'BAD_OPTIONS',
-      () => `${who}: 'split' is given both as an attribute and as an input; give one`);
-    // Split-1 types its 'split' input T, like the data; Split-13 makes it int64.
-    sizes = explicit(splitFromInput(splitInput, who,
-      version === 1 ? { name: `type T (the dtype of 'input', ${data.dtype})`, dtypes: [data.dtype] } : INT64));
-  } else if (splitAttr !== undefined) {
-    sizes = explicit(splitAttr);
-  } else {
-    sizes = equalSplit(dim, ax, declared, who);
+      : `${who}: give exactly one of the 'split' input or the 'num_outputs' attribute, not both`, { kind: 'attribute', name: 'num_outputs' });
+    if (splitInput) return explicit(splitFromInput(splitInput, who, INT64), fromInput);
+    const at = { kind: 'attribute', name: 'num_outputs' } as const;
+    const count = readCount(numOutputs, who, at, 'BAD_ATTRIBUTE');
+    checkOutputCount(declared, count, who, `'num_outputs' = ${count}`);
+    // Uneven: chunks of ceil(dim / n) with a smaller (possibly empty) tail, as the ONNX reference.
+    return { sizes: equalParts(dim, count), subject: at };
   }
-
-  const plan: SplitPlan = planSplit(data.dtype, data.shape, axis, sizes, who);
-  return { label: who, plan, outputShapes: plan.outputShapes };
+  const splitAttr = intsAttribute(n, 'split', who);
+  if (splitInput) {
+    check(splitAttr === undefined, 'BAD_OPTIONS', () => `${who}: 'split' is given both as an attribute and as an input; give one`, fromInput);
+    // Split-1 types its 'split' input T, like the data; Split-13 makes it int64.
+    const type = version === 1 ? { name: `type T (the dtype of 'input', ${data.dtype})`, dtypes: [data.dtype] } : INT64;
+    return explicit(splitFromInput(splitInput, who, type), fromInput);
+  }
+  if (splitAttr !== undefined) return explicit(splitAttr, { kind: 'attribute', name: 'split' });
+  return { sizes: equalSplit(dim, declared, who), subject: { kind: 'node', name: 'outputs' } };
 }
 
 /** The 'split' input: a 1-D host tensor of the given type, every value an integer. */
-function splitFromInput(t: NonNullable<SplitNode['inputs'][number]>, who: string, type: TypeParam): number[] {
-  const s = hostParam(t, who, 'split');
+function splitFromInput(t: TensorView, who: string, type: TypeParam): number[] {
+  const s: HostView = hostParam(t, who, 'split');
   checkDType(s.dtype, type, who, 'split');
   checkRank(s, who, 'split', [1], 'a 1-D tensor with one length per output');
   return readIntegers(s, who, 'split', 'BAD_SIZE');
 }
 
 /** Without 'split' (before opset 18), the declared outputs are equal parts that must divide the axis. */
-function equalSplit(dim: number, ax: number, declared: number | undefined, who: string): number[] {
+function equalSplit(dim: number, declared: number | undefined, who: string): number[] {
+  const at = { kind: 'node', name: 'outputs' } as const;
   check(declared !== undefined, 'OUTPUT_COUNT',
-    () => `${who}: without 'split' the axis is cut into one equal part per declared output, but the node declares no output count`);
+    () => `${who}: without 'split' the axis is cut into one equal part per declared output, but the node declares no output count`, at);
   check(dim % declared === 0, 'NOT_DIVISIBLE',
-    () => `${who}: without 'split', dimension ${ax} of length ${dim} must cut into ${declared} equal parts, but ${declared} does not divide ${dim}`);
+    () => `${who}: without 'split', the axis of length ${dim} must cut into ${declared} equal parts, but ${declared} does not divide ${dim}`, at);
   return new Array<number>(declared).fill(dim / declared);
 }

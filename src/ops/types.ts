@@ -2,8 +2,8 @@
 // over (positional inputs, attributes by their spec names, opset), and what a front-end resolves
 // it to (the version that applied, a planner plan, the output shapes).
 
-import type { GpuTensor, HostTensor } from '../tensor.js';
-import type { SplitPlan } from '../planner.js';
+import type { GpuTensor, HostTensor, TensorView } from '../tensor.js';
+import type { SplitPlan } from '../planner/split.js';
 
 export type OpName = 'Split' | 'SplitToSequence' | 'VariadicSplit';
 
@@ -29,4 +29,9 @@ export interface ResolvedNode {
   readonly plan: SplitPlan;
   /** Output shapes (differ from plan.outputShapes only where keepdims=0 drops the axis). */
   readonly outputShapes: readonly (readonly number[])[];
+}
+
+/** A resolved node with its data input as read at the call (what the engine runs). */
+export interface ResolvedRun extends ResolvedNode {
+  readonly data: TensorView;
 }

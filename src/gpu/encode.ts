@@ -1,0 +1,56 @@
+// Command encoding: turns a GPU plan, a pipeline and buffers into copy or gather commands on an
+// encoder (Cleave's own, or a caller's). Records only: what to allocate and when to submit is the
+// executor's business.
+
+import type { ByteCopy, GpuPlan, OutputSlot } from '../planner/gpu.js';
+import { BINDING, LAYOUT } from './layout.js';
+import { gatherBindGroupLayout } from './pipelines.js';
+import type { Table } from './tables.js';
+
+type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
+
+/** Records copy commands; with `separate` buffers each copy lands in its output's own buffer at offset 0. */
+export function encodeCopies(enc: GPUCommandEncoder, copies: readonly ByteCopy[], src: GPUBuffer, outputs: readonly OutputSlot[],
+  dst: GPUBuffer | readonly GPUBuffer[]): void {
+  for (const c of copies) {
+    if (Array.isArray(dst)) enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
+    else enc.copyBufferToBuffer(src, c.src, dst as GPUBuffer, c.dst, c.size);
+  }
+}
+
+/** Records one compute pass: a dispatch per planned dispatch, each with its own windows. */
+export function encodeGather(device: GPUDevice, enc: GPUCommandEncoder, gp: GatherPlan, table: Table,
+  pipeline: GPUComputePipeline, src: GPUBuffer, dst: GPUBuffer): void {
+  const layout = gatherBindGroupLayout(device);
+  const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
+  const pass = enc.beginComputePass({ label: 'cleave-gather' });
+  pass.setPipeline(pipeline);
+  gp.dispatches.forEach((d, i) => {
+    pass.setBindGroup(0, device.createBindGroup({
+      layout,
+      entries: [
+        { binding: BINDING.params, resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size } },
+        { binding: BINDING.regions, resource: { buffer: table.buffer, offset: table.regionsAt, size: table.regionsSize } },
+        { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
+        { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
+      ],
+    }));
+    const [x, y] = foldGrid(Math.ceil(d.threads / LAYOUT.workgroupSize), maxDim);
+    pass.dispatchWorkgroups(x, y);
+  });
+  pass.end();
+}
+
+/** Copies each output out of the shared buffer into its own (whole words: gathers zero an output's tail). */
+export function encodeUnshare(enc: GPUCommandEncoder, shared: GPUBuffer, outputs: readonly OutputSlot[], own: readonly GPUBuffer[]): void {
+  outputs.forEach((o, i) => {
+    if (o.byteLength > 0) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, Math.ceil(o.byteLength / 4) * 4);
+  });
+}
+
+/** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */
+export function foldGrid(groups: number, maxDim: number): [number, number] {
+  if (groups <= maxDim) return [groups, 1];
+  const y = Math.ceil(groups / maxDim);
+  return [Math.ceil(groups / y), y];
+}

@@ -1,0 +1,78 @@
+// Region tables: a gather's uniform params (one slot per dispatch) and its regions, in one buffer
+// written once at creation and never again. A table depends only on the plan, so repeated splits
+// of one shape (a decode step, layer after layer) reuse it: no upload per split. Because no table is
+// ever rewritten, one recorded into a caller's encoder stays valid however late that encoder is
+// submitted. Past `capacity` tables the least recently used is dropped: destroyed once the GPU is
+// done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
+
+import type { Dispatch } from '../planner/dispatch.js';
+import { LAYOUT, encodeParams, encodeRegion } from './layout.js';
+import type { BufferPool } from './pool.js';
+import { USAGE } from './usage.js';
+
+export interface Table {
+  readonly buffer: GPUBuffer;
+  /** Byte offset of dispatch i's params is i * slot. */
+  readonly slot: number;
+  readonly regionsAt: number;
+  readonly regionsSize: number;
+  /** Recorded into a caller's encoder: its last use is unknown, so it is never destroyed by Cleave. */
+  encoded: boolean;
+}
+
+const align = (x: number, a: number) => Math.ceil(x / a) * a;
+
+export class TableCache {
+  private readonly tables = new Map<string, Table>();
+
+  constructor(private readonly device: GPUDevice, private readonly pool: BufferPool, private readonly capacity = 64) {}
+
+  /** The table for these dispatches; `encoded` when it goes into a caller's encoder. */
+  get(dispatches: readonly Dispatch[], msbFirst: boolean, encoded: boolean): Table {
+    const { bytes, slot, regionsAt } = this.encode(dispatches, msbFirst);
+    const key = keyOf(bytes);
+    let t = this.tables.get(key);
+    if (t) {
+      this.tables.delete(key); // re-inserted below: most recently used last
+    } else {
+      const buffer = this.pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
+      new Uint8Array(buffer.getMappedRange()).set(bytes);
+      buffer.unmap();
+      t = { buffer, slot, regionsAt, regionsSize: bytes.byteLength - regionsAt, encoded: false };
+    }
+    t.encoded ||= encoded;
+    this.tables.set(key, t);
+    if (this.tables.size > this.capacity) this.evict();
+    return t;
+  }
+
+  private evict(): void {
+    const [key, old] = this.tables.entries().next().value!;
+    this.tables.delete(key);
+    this.pool.forget(old.buffer);
+    if (!old.encoded) void this.device.queue.onSubmittedWorkDone().then(() => old.buffer.destroy(), () => undefined);
+  }
+
+  private encode(dispatches: readonly Dispatch[], msbFirst: boolean): { bytes: Uint8Array; slot: number; regionsAt: number } {
+    const limits = this.device.limits;
+    const slot = align(LAYOUT.params.size, limits.minUniformBufferOffsetAlignment);
+    const regionsAt = align(slot * dispatches.length, limits.minStorageBufferOffsetAlignment);
+    const count = dispatches.reduce((n, d) => n + d.regions.length, 0);
+    const bytes = new Uint8Array(regionsAt + Math.max(count, 1) * LAYOUT.region.stride);
+    const view = new DataView(bytes.buffer);
+    let base = 0;
+    dispatches.forEach((d, i) => {
+      encodeParams(view, i * slot, { region_base: base, region_count: d.regions.length, thread_count: d.threads, msb_first: msbFirst ? 1 : 0 });
+      for (const r of d.regions) encodeRegion(view, regionsAt + base++ * LAYOUT.region.stride, r);
+    });
+    return { bytes, slot, regionsAt };
+  }
+}
+
+/** The table's bytes as a Map key (tables are small: a few dozen words for most splits). */
+function keyOf(bytes: Uint8Array): string {
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  let key = '';
+  for (let i = 0; i < words.length; i += 4096) key += String.fromCharCode(...new Uint16Array(words.slice(i, i + 4096).buffer));
+  return key;
+}

@@ -1,0 +1,10 @@
+// WebGPU's buffer usage and map mode flags as plain numbers (their values are fixed by the spec),
+// so Cleave runs on a device a caller made in Node without the `webgpu` package's globals installed.
+
+export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 } as const;
+export const MAP_READ_MODE = 0x1;
+export const COMPUTE_STAGE = 0x4;
+
+/** Outputs and uploads: bindable as storage, copyable both ways (what ONNX Runtime's WebGPU EP asks of a buffer). */
+export const TENSOR_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
+export const STAGING_USAGE = USAGE.MAP_READ | USAGE.COPY_DST;

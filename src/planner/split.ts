@@ -1,0 +1,91 @@
+// The split plan: pure functions from (dtype, shape, axis, split lengths) to the [outer, axis,
+// inner] view every executor carries out. Nothing here knows of GPUs or of operator versions.
+
+import { type SplitSubject, SplitError, check, show, showList } from '../errors.js';
+import type { DType } from '../dtype.js';
+
+/** Most outputs one split may have (checked before anything is allocated: TOO_LARGE). */
+export const MAX_OUTPUTS = 65536;
+
+/** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
+export interface SplitPlan {
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  readonly axis: number;
+  readonly outer: number;
+  readonly axisLen: number;
+  readonly inner: number;
+  readonly sizes: readonly number[];
+  /** Offset of each output along the axis. */
+  readonly starts: readonly number[];
+  readonly outputShapes: readonly (readonly number[])[];
+}
+
+/** Where each argument of a split came from, so an error names it. */
+export interface PlanSubjects {
+  readonly axis: SplitSubject;
+  readonly sizes: SplitSubject;
+}
+
+const OPTION_SUBJECTS: PlanSubjects = { axis: { kind: 'option', name: 'axis' }, sizes: { kind: 'option', name: 'sizes' } };
+
+/** Resolves a possibly negative axis against a rank; `who` prefixes the message. */
+export function normalizeAxis(axis: number, rank: number, who = 'split', subject: SplitSubject = OPTION_SUBJECTS.axis): number {
+  check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar) and has no axis to split along`, { kind: 'input', name: 'input', part: 'shape' });
+  check(Number.isSafeInteger(axis) && axis >= -rank && axis < rank, 'AXIS_RANGE',
+    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for an input of rank ${rank}`, subject);
+  return axis < 0 ? axis + rank : axis + 0;
+}
+
+/**
+ * Equal parts with a smaller tail: chunks of ceil(dim/parts), clamped to what remains, so trailing
+ * chunks may be empty (5 into 4 = [2, 2, 1, 0]). This is the ONNX reference implementation's rule.
+ * `parts` has been checked (an integer from 1 to MAX_OUTPUTS).
+ */
+export function equalParts(dim: number, parts: number): number[] {
+  const chunk = Math.ceil(dim / parts);
+  const sizes = new Array<number>(parts);
+  let left = dim;
+  for (let i = 0; i < parts; i++) {
+    sizes[i] = Math.min(chunk, left);
+    left -= sizes[i]!;
+  }
+  return sizes;
+}
+
+/** Plans a split of `shape` along `axis` into `sizes`, checking every rule. */
+export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly unknown[], who = 'split',
+  subjects: PlanSubjects = OPTION_SUBJECTS): SplitPlan {
+  const ax = normalizeAxis(axis, shape.length, who, subjects.axis);
+  const axisLen = shape[ax]!;
+  check(sizes.length <= MAX_OUTPUTS, 'TOO_LARGE', () => `${who}: ${sizes.length} outputs; a split makes at most ${MAX_OUTPUTS}`, subjects.sizes);
+  // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
+  check(sizes.length >= 1 || axisLen === 0, 'BAD_SIZE',
+    () => `${who}: at least one split length is needed for dimension ${ax} of length ${axisLen}`, subjects.sizes);
+  // Plain loops: this runs per call, and 4096-output splits are a case we care about.
+  const clean = new Array<number>(sizes.length);
+  const starts = new Array<number>(sizes.length);
+  let sum = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const s = sizes[i];
+    if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0)) {
+      throw new SplitError('BAD_SIZE', `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`, subjects.sizes);
+    }
+    clean[i] = s + 0; // -0 never reaches a shape
+    starts[i] = sum;
+    sum += s;
+  }
+  check(sum === axisLen, 'SIZE_SUM',
+    () => `${who}: split lengths ${showList(clean)} sum to ${sum} but dimension ${ax} of the input has length ${axisLen}`, subjects.sizes);
+  return {
+    dtype, shape: [...shape], axis: ax, axisLen,
+    outer: product(shape.slice(0, ax)),
+    inner: product(shape.slice(ax + 1)),
+    sizes: clean, starts,
+    outputShapes: clean.map((s) => shape.map((d, i) => (i === ax ? s : d))),
+  };
+}
+
+function product(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a * b, 1);
+}

@@ -1,0 +1,26 @@
+// What a split did: on the GPU (strategy, shader word width, commands) or on the CPU. For tests,
+// the bench and the demo; built from the plan that ran.
+
+import type { GpuPlan, Strategy } from './planner/gpu.js';
+
+export interface SplitStats {
+  readonly strategy: Strategy | 'cpu';
+  /** Gather word width in bits (128, 64, 32; 1 = the bit-level variant); 0 when no shader ran. */
+  readonly unitBits: 128 | 64 | 32 | 1 | 0;
+  readonly dispatches: number;
+  /** copyBufferToBuffer commands, the per-output copies of layout 'separate' included. */
+  readonly copies: number;
+}
+
+export const CPU_STATS: SplitStats = { strategy: 'cpu', unitBits: 0, dispatches: 0, copies: 0 };
+
+export function statsOf(gp: GpuPlan, separate: boolean): SplitStats {
+  switch (gp.strategy) {
+    case 'alias': return { strategy: 'alias', unitBits: 0, dispatches: 0, copies: 0 };
+    case 'copy': return { strategy: 'copy', unitBits: 0, dispatches: 0, copies: gp.copies.length };
+    case 'gather': return {
+      strategy: 'gather', unitBits: gp.unitBits, dispatches: gp.dispatches.length,
+      copies: separate ? gp.outputs.filter((o) => o.byteLength > 0).length : 0,
+    };
+  }
+}
