@@ -191,7 +191,7 @@ function gpuWork(s: EngineStats, dtype: string): string {
     case 'cpu': return `none: ${dtype} tensors are split on the CPU path even when WebGPU is there`;
     case 'alias': return '0 dispatches: the outputs are views of the input buffer';
     case 'copy': return `0 dispatches, ${s.copies} copyBufferToBuffer command${s.copies === 1 ? '' : 's'}`;
-    case 'gather': return `${s.dispatches} dispatch${s.dispatches === 1 ? '' : 'es'} of the gather shader (${s.unitBytes}-byte words)` +
+    case 'gather': return `${s.dispatches} dispatch${s.dispatches === 1 ? '' : 'es'} of the gather shader (${s.unitBits === 1 ? 'bit-level variant' : `${s.unitBits / 8}-byte words`})` +
       (s.copies ? `, ${s.copies} copy commands` : '');
   }
 }

@@ -2,7 +2,7 @@
 // small argument tensors (split, axis) typed as the node needs them, and short text for a value.
 // float16/bfloat16 travel as raw bits, so the page converts to and from them here.
 
-import { type DType, type HostTensor, halfToNumber } from '../src/index.js';
+import { type DType, type HostTensor, halfToNumber, hostLength } from '../src/index.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -103,6 +103,8 @@ function dataOf(dtype: DType, n: number, value: (i: number) => number): HostTens
     case 'string': return Array.from({ length: n }, (_, i) => GREEK[i % 24]! + (i >= 24 ? String(Math.floor(i / 24)) : ''));
     case 'complex64': return Float32Array.from({ length: 2 * n }, (_, k) => (k % 2 ? -1 : 1) * value(k >> 1));
     case 'complex128': return Float64Array.from({ length: 2 * n }, (_, k) => (k % 2 ? -1 : 1) * value(k >> 1));
+    // OpenVINO's byte-wide floats and packed sub-byte types travel as raw bytes.
+    default: return Uint8Array.from({ length: hostLength(dtype, n) }, (_, i) => value(i) & 0xff);
   }
 }
 

@@ -139,7 +139,7 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
   }
   const kind = intrinsic<string | undefined>(TA.kind, data);
   check(kind === hostArrayName(dtype), 'DATA_TYPE',
-    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind === undefined ? show(data) : `a ${kind}`}`, at);
+    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}`, at);
   const buffer = intrinsic<ArrayBufferLike>(TA.buffer, data);
   check(!isDetached(buffer), 'DATA_TYPE', () => `${what}: the data's ArrayBuffer is detached (transferred away); nothing to read`, at);
   const length = intrinsic<number>(TA.length, data);
@@ -164,7 +164,10 @@ function gpuView(o: Record<string, unknown>, dtype: DType, shape: number[], nume
   check(typeof byteLength === 'number' && byteLength === want, 'DATA_LENGTH',
     () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`, at);
   check(typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size,
-    'DATA_LENGTH', () => `${what}: bytes [${show(byteOffset)}, +${want}) lie outside its ${size}-byte buffer`, at);
+    'DATA_LENGTH', () => typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0
+      ? `${what}: bytes [${byteOffset}, ${byteOffset + want}) lie outside its ${size}-byte buffer`
+      : `${what}: byteOffset must be a non-negative integer, got ${show(byteOffset)}`, at);
+  check(size % 4 === 0, 'BAD_INPUT', () => `${what}: GPU buffer size must be a multiple of 4, got ${size}`, at);
   return { kind: 'gpu', dtype, shape, numel, buffer, byteOffset: byteOffset + 0, byteLength: want, source: o };
 }
 

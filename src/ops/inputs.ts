@@ -2,7 +2,7 @@
 // the parameter inputs (split, axis, split_lengths) read into plain numbers. Parameters must be
 // host tensors: Cleave plans on the CPU and never reads GPU data back behind the caller's back.
 
-import { type SplitErrorCode, SplitError, check } from '../errors.js';
+import { type SplitErrorCode, SplitError, check, guardRead } from '../errors.js';
 import { type DType, type FixedDType, ONNX_DTYPES, halfToNumber, hostDataFromBytes } from '../dtype.js';
 import { MAX_OUTPUTS } from '../planner/split.js';
 import type { HostView, TensorView } from '../tensor.js';
@@ -34,12 +34,18 @@ export function dataInput(v: TensorView, who: string, input: string, param: Type
   return v;
 }
 
-/** A parameter input, which the planner reads on the CPU: it must be a host tensor. */
-export function hostParam(v: TensorView, who: string, input: string): HostView {
-  check(v.kind === 'host', 'BAD_INPUT',
+/** A parameter input, which the planner reads on the CPU, must be a host tensor: refused before it is read further. */
+export function refuseGpuParam(t: unknown, who: string, input: string): void {
+  const gpu = guardRead(who, () => typeof t === 'object' && t !== null && 'buffer' in t);
+  check(!gpu, 'BAD_INPUT',
     () => `${who}: input '${input}' is a GPU tensor, but Cleave plans on the CPU and does not read GPU data back ` +
       `implicitly; pass '${input}' as a HostTensor (download it first if it only exists on the GPU)`, { kind: 'input', name: input });
-  return v as HostView;
+}
+
+/** A parameter input as a host view (inputSlots has refused GPU tensors). */
+export function hostParam(v: TensorView): HostView {
+  if (v.kind !== 'host') throw new Error('unreachable: inputSlots refuses GPU parameters');
+  return v;
 }
 
 /** Checks a parameter's rank: `ranks` lists the ones allowed. */

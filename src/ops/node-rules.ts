@@ -7,6 +7,7 @@ import { SplitError, check, guardRead, show } from '../errors.js';
 import { readOptions } from '../options.js';
 import { MAX_OUTPUTS } from '../planner/split.js';
 import { type TensorView, readTensor } from '../tensor.js';
+import { refuseGpuParam } from './inputs.js';
 import type { OpName } from './types.js';
 
 /** A node's fields, read once: inputs still unread (their names depend on the version). */
@@ -113,7 +114,9 @@ export function inputSlots(n: NodeFields, who: string, names: readonly string[],
   return names.map((name, i) => {
     const t = n.inputs[i];
     check(t !== undefined || i >= required, 'BAD_INPUT', () => `${who}: input '${name}' is required`, { kind: 'input', name });
-    return t === undefined ? undefined : readTensor(t, `${who}: input '${name}'`, { kind: 'input', name });
+    if (t === undefined) return undefined;
+    if (i > 0) refuseGpuParam(t, who, name); // every input after the data is a parameter the planner reads
+    return readTensor(t, `${who}: input '${name}'`, { kind: 'input', name });
   });
 }
 

@@ -88,7 +88,7 @@ function splitLengths(n: NodeFields, version: Version, who: string, data: Tensor
 
 /** The 'split' input: a 1-D host tensor of the given type, every value an integer. */
 function splitFromInput(t: TensorView, who: string, type: TypeParam): number[] {
-  const s: HostView = hostParam(t, who, 'split');
+  const s: HostView = hostParam(t);
   checkDType(s.dtype, type, who, 'split');
   checkRank(s, who, 'split', [1], 'a 1-D tensor with one length per output');
   return readIntegers(s, who, 'split', 'BAD_SIZE');

@@ -62,7 +62,7 @@ function ones(dim: number, who: string): number[] {
 
 /** A scalar 'split' (chunk length) or a 1-D 'split' (one length per chunk). */
 function lengths(t: TensorView, dim: number, ax: number, who: string): number[] {
-  const s = hostParam(t, who, 'split');
+  const s = hostParam(t);
   checkDType(s.dtype, I, who, 'split');
   checkRank(s, who, 'split', [0, 1], 'a scalar (chunk length) or a 1-D tensor (one length per chunk)');
   const values = readIntegers(s, who, 'split', 'BAD_SIZE');

@@ -25,7 +25,7 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
 
   // Each parameter may use its own integer type: the spec names both T2 but OpenVINO's
   // implementation checks each for being integral only.
-  const axisT = hostParam(axisInput!, WHO, 'axis');
+  const axisT = hostParam(axisInput!);
   checkDType(axisT.dtype, T2, WHO, 'axis');
   checkRank(axisT, WHO, 'axis', [0, 1], 'a scalar or a tensor of shape [1]');
   check(axisT.shape.length === 0 || axisT.shape[0] === 1, 'BAD_INPUT',
@@ -39,7 +39,7 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
 }
 
 function readLengths(t: NonNullable<ReturnType<typeof inputSlots>[number]>): number[] {
-  const lengthsT = hostParam(t, WHO, 'split_lengths');
+  const lengthsT = hostParam(t);
   checkDType(lengthsT.dtype, T2, WHO, 'split_lengths');
   checkRank(lengthsT, WHO, 'split_lengths', [1], 'a 1-D tensor with one length per output');
   return readIntegers(lengthsT, WHO, 'split_lengths', 'BAD_SIZE');

@@ -3,6 +3,7 @@
 // an index-by-index reference split that shares no code with either executor.
 
 import { type DType, type HostTensor, DTYPES } from '../../src/index.js';
+import { PACKED_WIDTH, isPackedType, referencePackedSplit } from './packed.js';
 
 type Params = Record<string, unknown>;
 
@@ -10,13 +11,19 @@ export class ParamsBuilder<P extends Params> {
   private constructor(private readonly list: readonly P[]) {}
   static start(): ParamsBuilder<{}> { return new ParamsBuilder([{}]); }
   combine<K extends string, V>(key: K, values: readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {
+    this.fresh(key);
     return new ParamsBuilder(this.list.flatMap((p) => values.map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
   }
   expand<K extends string, V>(key: K, f: (p: P) => readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {
+    this.fresh(key);
     return new ParamsBuilder(this.list.flatMap((p) => f(p).map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
   }
   filter(f: (p: P, index: number) => boolean): ParamsBuilder<P> { return new ParamsBuilder(this.list.filter(f)); }
   get cases(): readonly P[] { return this.list; }
+  /** A key given twice would silently overwrite the first: refused, as gpuweb/cts's builder does. */
+  private fresh(key: string): void {
+    if (this.list.some((p) => Object.hasOwn(p, key))) throw new Error(`ParamsBuilder: parameter '${key}' is already set`);
+  }
 }
 
 /** mulberry32. */
@@ -61,7 +68,9 @@ export function randomTensor(dtype: DType, shape: readonly number[], next: () =>
   const ofBytes = <T>(C: { new (b: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, lanes = 1) =>
     new C(bytes(n * lanes * C.BYTES_PER_ELEMENT).buffer);
   const t = (data: unknown) => ({ dtype, shape: [...shape], data }) as HostTensor;
+  if (isPackedType(dtype)) return t(bytes(Math.ceil((n * PACKED_WIDTH[dtype]) / 8))); // trailing bits random too
   switch (dtype) {
+    case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return t(bytes(n));
     case 'string': {
       const pool = opts.forOrt ? STRINGS.filter((s) => !s.includes('\u0000')) : STRINGS;
       return t(Array.from({ length: n }, () => pool[int(next, 0, pool.length - 1)]!));
@@ -105,7 +114,7 @@ function withSpecials<T extends Float32Array | Uint16Array>(a: T, next: () => nu
 
 function bytesPerEntry(d: DType): number {
   switch (d) {
-    case 'int8': case 'uint8': case 'bool': return 1;
+    case 'int8': case 'uint8': case 'bool': case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return 1;
     case 'float16': case 'bfloat16': case 'int16': case 'uint16': return 2;
     case 'float32': case 'int32': case 'uint32': case 'complex64': return 4;
     default: return 8;
@@ -117,6 +126,7 @@ function bytesPerEntry(d: DType): number {
  * bytes (never through a JS number, which could quiet a signalling NaN). Strings move as strings.
  */
 export function referenceSplit(x: HostTensor, axis: number, sizes: readonly number[]): unknown[][] {
+  if (isPackedType(x.dtype)) return referencePackedSplit(x.dtype, x.shape, x.data as Uint8Array, axis, sizes).map((b) => [...b]);
   const ax = axis < 0 ? axis + x.shape.length : axis;
   const width = x.dtype === 'string' ? 1 : bytesPerEntry(x.dtype) * (x.dtype.startsWith('complex') ? 2 : 1);
   const strides = x.shape.map((_, i) => x.shape.slice(i + 1).reduce((a, b) => a * b, 1));

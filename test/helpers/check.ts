@@ -1,6 +1,6 @@
 // Assertions shared by the GPU tiers: outputs compared byte for byte with the reference split.
 import { expect } from 'vitest';
-import type { GpuTensor, HostTensor, SplitEngine } from '../../src/index.js';
+import { type GpuTensor, type HostTensor, type SplitEngine, hostDataFromBytes } from '../../src/index.js';
 import { bitsOf, referenceSplit } from './cases.js';
 
 export function expectSplitOf(outs: readonly HostTensor[], x: HostTensor, axis: number, sizes: readonly number[]): void {
@@ -24,13 +24,6 @@ export async function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[
   }
   return outs.map((o) => ({
     dtype: o.dtype, shape: o.shape,
-    data: view(o.dtype, bytes.get(o.buffer)!.slice(o.byteOffset, o.byteOffset + o.byteLength)),
+    data: hostDataFromBytes(o.dtype, bytes.get(o.buffer)!.subarray(o.byteOffset, o.byteOffset + o.byteLength)),
   }) as HostTensor);
-}
-
-function view(dtype: GpuTensor['dtype'], b: Uint8Array): unknown {
-  const C = { float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array,
-    uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array,
-    uint64: BigUint64Array, bool: Uint8Array, complex64: Float32Array, complex128: Float64Array }[dtype];
-  return new (C as new (buffer: ArrayBuffer) => unknown)(b.buffer as ArrayBuffer);
 }

@@ -17,10 +17,7 @@ let fixture: Promise<GpuFixture> | undefined;
 export function gpu(): Promise<GpuFixture> {
   return (fixture ??= (async () => {
     const found = await acquireDevice();
-    if (!found) {
-      throw new Error('No WebGPU adapter: GPU tests need one (install chromium for SwiftShader; VK_ICD_FILENAMES=' +
-        `${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
-    }
+    if ('reason' in found) throw new Error(`No WebGPU adapter: GPU tests need one (${found.reason})`);
     const device = found.device;
     const live = countBuffers(device);
     const engines: SplitEngine[] = [];

@@ -1,15 +1,25 @@
 // Tier 1: the planner in plain Node. No GPU objects anywhere.
 import { describe, expect, test } from 'vitest';
-import { SplitError, equalParts, planGpu, planSplit } from '../../src/index.js';
-import { MAX_COPY_COMMANDS, MAX_ROW_COPIES, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, WORDS_PER_THREAD, normalizeAxis, tileRegion, type GpuLimits } from '../../src/planner.js';
-import { foldGrid } from '../../src/gpu/executor.js';
+import { MAX_OUTPUTS, SplitError, equalParts, planSplit } from '../../src/index.js';
+import { normalizeAxis } from '../../src/planner/split.js';
+import {
+  type GpuLimits, type GpuPlan, MAX_COPY_COMMANDS, MAX_ROW_COPIES, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, planGpu,
+} from '../../src/planner/gpu.js';
+import { WORDS_PER_THREAD, tileRegion } from '../../src/planner/dispatch.js';
+import { foldGrid } from '../../src/gpu/encode.js';
 
 const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20, rowCopyMinBytes: Infinity };
 const CPU_ADAPTER: GpuLimits = { ...LIMITS, rowCopyMinBytes: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS };
+const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
 
 function codeOf(f: () => unknown): string | undefined {
   try { f(); } catch (e) { if (e instanceof SplitError) return e.code; throw e; }
   return undefined;
+}
+
+function as<S extends GpuPlan['strategy']>(g: GpuPlan, s: S): Extract<GpuPlan, { strategy: S }> {
+  expect(g.strategy).toBe(s);
+  return g as Extract<GpuPlan, { strategy: S }>;
 }
 
 describe('equalParts', () => {
@@ -19,11 +29,6 @@ describe('equalParts', () => {
   ])('%i into %i', (dim, parts, want) => {
     expect(equalParts(dim, parts)).toEqual(want);
   });
-  test('parts must be an integer >= 1', () => {
-    expect(codeOf(() => equalParts(4, 0))).toBe('BAD_PARTS');
-    expect(codeOf(() => equalParts(4, 1.5))).toBe('BAD_PARTS');
-    expect(() => equalParts(4, -2)).toThrow(/parts must be an integer >= 1, got -2/);
-  });
 });
 
 describe('planSplit', () => {
@@ -32,7 +37,7 @@ describe('planSplit', () => {
     expect(p).toMatchObject({ axis: 2, outer: 6, axisLen: 4, inner: 5, starts: [0, 1] });
     expect(p.outputShapes).toEqual([[2, 3, 1, 5], [2, 3, 3, 5]]);
   });
-  test('rules, each with its own code and the values in the message', () => {
+  test('rules, each with its own code, subject and the values in the message', () => {
     expect(() => planSplit('float32', [6], 1, [6])).toThrow(/axis 1 is outside \[-1, 0\] for an input of rank 1/);
     expect(codeOf(() => planSplit('float32', [6], -2, [6]))).toBe('AXIS_RANGE');
     expect(codeOf(() => planSplit('float32', [6], 0.5, [6]))).toBe('AXIS_RANGE');
@@ -40,8 +45,17 @@ describe('planSplit', () => {
     expect(() => planSplit('float32', [2, 6], 1, [3, 4])).toThrow(/split lengths \[3, 4\] sum to 7 but dimension 1 of the input has length 6/);
     expect(codeOf(() => planSplit('float32', [6], 0, [7, -1]))).toBe('BAD_SIZE');
     expect(codeOf(() => planSplit('float32', [6], 0, [2.5, 3.5]))).toBe('BAD_SIZE');
-    expect(codeOf(() => planSplit("float32", [6], 0, []))).toBe("BAD_SIZE");
-    expect(planSplit("float32", [2, 0], 1, []).outputShapes).toEqual([]);
+    expect(codeOf(() => planSplit('float32', [6], 0, [Symbol('x'), 6]))).toBe('BAD_SIZE');
+    expect(codeOf(() => planSplit('float32', [6], 0, []))).toBe('BAD_SIZE');
+    expect(codeOf(() => planSplit('float32', [6], 0, new Array(MAX_OUTPUTS + 1).fill(0)))).toBe('TOO_LARGE');
+    expect(planSplit('float32', [2, 0], 1, []).outputShapes).toEqual([]);
+    let err: unknown;
+    try { planSplit('float32', [6], 0, [1, 2]); } catch (e) { err = e; }
+    expect(err).toMatchObject({ code: 'SIZE_SUM', subject: { kind: 'option', name: 'sizes' } });
+  });
+  test('-0 never reaches an output shape', () => {
+    const p = planSplit('float32', [0, 3], 0, [-0, 0]);
+    expect(p.outputShapes.every((s) => !Object.is(s[0], -0))).toBe(true);
   });
   test('normalizeAxis names who asked', () => {
     expect(() => normalizeAxis(3, 2, 'Split-18')).toThrow(/^Split-18: axis 3/);
@@ -49,47 +63,58 @@ describe('planSplit', () => {
 });
 
 describe('planGpu', () => {
-  const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
-
   test('outputs start at multiples of the offset alignment, in one buffer', () => {
-    const g = planGpu(planSplit('float32', [3, 10], 1, [3, 0, 7]), LIMITS, gather);
+    const g = as(planGpu(planSplit('float32', [3, 10], 1, [3, 0, 7]), LIMITS, gather), 'gather');
     expect(g.outputs).toEqual([
       { byteOffset: 0, byteLength: 36 }, { byteOffset: 256, byteLength: 0 }, { byteOffset: 256, byteLength: 84 },
     ]);
     expect(g.bufferBytes).toBe(340);
     expect(g.dispatches).toHaveLength(1);
-    expect(g.unitBytes).toBe(4);
+    expect(g.unitBits).toBe(32);
   });
 
-  test('the widest word that divides every offset is chosen', () => {
-    expect(planGpu(planSplit('float32', [4, 8], 1, [4, 4]), LIMITS, gather).unitBytes).toBe(16);
-    expect(planGpu(planSplit('float32', [4, 6], 1, [4, 2]), LIMITS, gather).unitBytes).toBe(8);
-    expect(planGpu(planSplit('int64', [4, 3], 1, [1, 2]), LIMITS, gather).unitBytes).toBe(8);
-    expect(planGpu(planSplit('complex128', [4, 3], 1, [1, 2]), LIMITS, gather).unitBytes).toBe(16);
-    expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, gather).unitBytes).toBe(1);
-    expect(planGpu(planSplit('float16', [4, 6], 1, [2, 4]), LIMITS, gather).unitBytes).toBe(4);
-    expect(planGpu(planSplit('float16', [4, 6], 1, [3, 3]), LIMITS, gather).unitBytes).toBe(1);
+  test('the widest word that divides every offset is chosen; else the bit-level variant', () => {
+    const unit = (...a: Parameters<typeof planSplit>) => as(planGpu(planSplit(...a), LIMITS, gather), 'gather').unitBits;
+    expect(unit('float32', [4, 8], 1, [4, 4])).toBe(128);
+    expect(unit('float32', [4, 6], 1, [4, 2])).toBe(64);
+    expect(unit('int64', [4, 3], 1, [1, 2])).toBe(64);
+    expect(unit('complex128', [4, 3], 1, [1, 2])).toBe(128);
+    expect(unit('uint8', [4, 6], 1, [3, 3])).toBe(1);
+    expect(unit('float16', [4, 6], 1, [2, 4])).toBe(32);
+    expect(unit('float16', [4, 6], 1, [3, 3])).toBe(1);
+    expect(unit('uint4', [4, 8], 1, [4, 4])).toBe(1);
+    expect(unit('uint4', [4, 64], 1, [32, 32])).toBe(128);
   });
 
-  test('regions are rows of the input; a chunk spanning the axis is one row', () => {
-    const g = planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather);
-    expect(g.regions).toEqual([
-      { src: 0, dst: 0, rowLen: 16, srcStride: 48, rows: 2 },
-      { src: 16, dst: 256, rowLen: 32, srcStride: 48, rows: 2 },
-    ]);
-    const whole = planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather);
-    expect(whole.regions).toEqual([{ src: 0, dst: 0, rowLen: 96, srcStride: 96, rows: 1 }]);
+  test('regions are rows of the input, in bits; a chunk spanning the axis is one row', () => {
+    const g = as(planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather), 'gather');
+    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([[0, 0, 1, 3, 2], [1, 16, 2, 3, 2]]);
+    const whole = as(planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather), 'gather');
+    expect(whole.dispatches[0]!.regions).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
+  });
+
+  test('packed types: regions start at any bit; outputs are whole bytes at aligned offsets', () => {
+    // uint3 [2, 5] into [2, 3]: rows of 15 bits, chunks of 6 and 9 bits.
+    const g = as(planGpu(planSplit('uint3', [2, 5], 1, [2, 3]), LIMITS, gather), 'gather');
+    expect(g.outputs).toEqual([{ byteOffset: 0, byteLength: 2 }, { byteOffset: 256, byteLength: 3 }]);
+    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([[0, 0, 6, 15, 2], [6, 2048, 9, 15, 2]]);
+    expect(g.msbFirst).toBe(false);
+    expect(as(planGpu(planSplit('uint1', [9], 0, [3, 6]), LIMITS, gather), 'gather').msbFirst).toBe(true);
+    // Chunks on byte boundaries of a packed tensor may alias; a chunk ending inside a byte may not.
+    const auto = { srcByteOffset: 0, allowAlias: true } as const;
+    expect(planGpu(planSplit('uint4', [1024], 0, [512, 512]), LIMITS, auto).strategy).toBe('alias');
+    expect(planGpu(planSplit('uint4', [1023], 0, [512, 511]), LIMITS, auto).strategy).toBe('gather');
   });
 
   test('threads cover the destination words, WORDS_PER_THREAD each', () => {
     expect(WORDS_PER_THREAD).toBe(8);
-    // Byte variant: 3, 114 and 3 bytes touch 1, 29 and 1 words: 1, 4 and 1 threads.
-    const b = planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather);
+    // Bit variant: 3, 114 and 3 bytes touch 1, 29 and 1 words: 1, 4 and 1 threads.
+    const b = as(planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather), 'gather');
     expect(b.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 5]);
     expect(b.dispatches[0]!.threads).toBe(6);
     // Word variant: 3 and 27 16-byte words: 1 and 4 threads.
-    const w = planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather);
-    expect(w.unitBytes).toBe(16);
+    const w = as(planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather), 'gather');
+    expect(w.unitBits).toBe(128);
     expect(w.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1]);
     expect(w.dispatches[0]!.threads).toBe(5);
   });
@@ -110,9 +135,7 @@ describe('planGpu', () => {
     const rows = planSplit('float32', [1024, 1024], 1, [256, 256, 256, 256]);
     const auto = { srcByteOffset: 0, allowAlias: true } as const;
     expect(planGpu(rows, LIMITS, auto).strategy).toBe('gather');
-    const cpu = planGpu(rows, CPU_ADAPTER, auto);
-    expect(cpu.strategy).toBe('copy');
-    expect(cpu.regions.reduce((n, r) => n + r.rows, 0)).toBe(4096);
+    expect(as(planGpu(rows, CPU_ADAPTER, auto), 'copy').copies).toHaveLength(4096);
     // Rows shorter than the threshold, or too many of them, stay with the shader.
     expect(planGpu(planSplit('float32', [1024, 1024], 1, Array(16).fill(64)), CPU_ADAPTER, auto).strategy).toBe('gather');
     expect(planGpu(planSplit('float32', [MAX_ROW_COPIES, 512], 1, [256, 256]), CPU_ADAPTER, auto).strategy).toBe('gather');
@@ -121,45 +144,50 @@ describe('planGpu', () => {
     expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('gather');
   });
 
+  test('copies name their output and land at its offset', () => {
+    const c = as(planGpu(planSplit('float32', [8], 0, [4, 4]), LIMITS, { srcByteOffset: 0, allowAlias: false }), 'copy');
+    expect(c.copies).toEqual([{ output: 0, src: 0, dst: 0, size: 16 }, { output: 1, src: 16, dst: 256, size: 16 }]);
+  });
+
   test('equal outputs form one run: 4096 outputs are one shader region', () => {
-    const g = planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather);
-    expect(g.regions).toHaveLength(4096);
+    const g = as(planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather), 'gather');
     expect(g.dispatches[0]!.regions).toEqual([
-      { start: 0, src: 0, dst: 0, rowLen: 1, srcStride: 4096, rows: 3, count: 4096, srcStep: 1, dstStep: 64 },
+      { start: 0, src: 0, dst: 0, row_len: 1, src_stride: 4096, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
     ]);
     expect(g.dispatches[0]!.threads).toBe(Math.ceil((3 * 4096) / WORDS_PER_THREAD));
     // A different last chunk starts a run of its own.
-    const uneven = planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather);
+    const uneven = as(planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather), 'gather');
     expect(uneven.dispatches[0]!.regions.map((r) => r.count)).toEqual([3, 1]);
   });
 
-  test('no regions and no dispatch for empty outputs', () => {
-    const g = planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather);
-    expect(g.regions).toEqual([]);
-    expect(g.dispatches).toEqual([]);
+  test('no copies and no dispatch for empty outputs', () => {
+    const g = as(planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather), 'copy');
+    expect(g.copies).toEqual([]);
     expect(g.bufferBytes).toBe(4);
   });
 
-  test('beyond one binding window: one dispatch per tile, every window within the limit', () => {
+  test('beyond one binding window: one dispatch per tile, every window within the limit, every bit covered', () => {
     const small: GpuLimits = { ...LIMITS, maxBindingBytes: 4096, maxBufferBytes: 1 << 30 };
-    const p = planSplit('float32', [40, 100], 1, [30, 70]);
-    const g = planGpu(p, small, gather);
-    expect(g.dispatches.length).toBeGreaterThan(1);
-    for (const d of g.dispatches) {
-      expect(d.srcWindow[0] % 256).toBe(0);
-      expect(d.dstWindow[0] % 256).toBe(0);
-      expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
-      expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
+    for (const [dtype, dim, sizes] of [['float32', 100, [30, 70]], ['uint8', 200, [61, 139]], ['uint3', 1000, [333, 667]]] as const) {
+      const g = as(planGpu(planSplit(dtype, [40, dim], 1, sizes), small, gather), 'gather');
+      expect(g.dispatches.length).toBeGreaterThan(1);
+      for (const d of g.dispatches) {
+        expect(d.srcWindow[0] % 256).toBe(0);
+        expect(d.dstWindow[0] % 256).toBe(0);
+        expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
+        expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
+      }
+      const units = g.dispatches.reduce((n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.row_len * r.count, 0), 0);
+      const bits = { float32: 32, uint8: 8, uint3: 3 }[dtype];
+      expect(units * g.unitBits, dtype).toBe(40 * dim * bits);
     }
-    const rows = g.dispatches.reduce((n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.rowLen, 0), 0);
-    expect(rows * g.unitBytes).toBe(40 * 100 * 4);
   });
 
   test('a row longer than a window is cut into column blocks', () => {
-    const tiles = tileRegion({ src: 0, dst: 0, rowLen: 10_000, srcStride: 20_000, rows: 2 }, 4096, 4);
+    const tiles = tileRegion({ src: 0, dst: 0, rowLen: 80_000, srcStride: 160_000, rows: 2 }, 32_768, 32);
     expect(tiles).toHaveLength(6);
-    expect(tiles.every((t) => t.rowLen <= 4096 && t.rows === 1)).toBe(true);
-    expect(tiles.reduce((n, t) => n + t.rowLen, 0)).toBe(20_000);
+    expect(tiles.every((t) => t.rowLen <= 32_768 && t.rows === 1)).toBe(true);
+    expect(tiles.reduce((n, t) => n + t.rowLen, 0)).toBe(160_000);
   });
 
   test('an output buffer beyond maxBufferSize is refused before any GPU work', () => {
