@@ -7,7 +7,7 @@ import {
   type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine, inferShapes,
 } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
-import { type GoldenCase, type GoldenFile, decode, expectCaseError, expectOutputs, loadGolden, nodeOf } from './golden-io.js';
+import { type GoldenCase, type GoldenFile, decode, expectCaseError, expectOutputs, loadGolden, nodeOf } from '../helpers/golden-io.js';
 
 const files = loadGolden();
 let cpuEngine: Promise<SplitEngine> | undefined;

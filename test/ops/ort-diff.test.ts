@@ -14,8 +14,8 @@ import {
 } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
-import { bitsOf } from './golden-io.js';
-import { type OrtCase, type OrtResult, ortCanHold, runOrt } from './ort-model.js';
+import { bitsOf } from '../helpers/golden-io.js';
+import { type OrtCase, type OrtResult, ortCanHold, runOrt } from '../helpers/ort-model.js';
 
 // ---------------------------------------------------------------------------------------------
 // What can be compared

@@ -1,20 +1,14 @@
-// onnxruntime-node as a peer: builds a single-node ONNX model with onnx-proto, runs it on ORT's
+// onnxruntime-node as a peer: builds a single-node ONNX model (scripts/lib/onnx-model.mjs), runs it on ORT's
 // CPU execution provider and hands the outputs back as Cleave host tensors. Sequences come back
 // through SequenceAt nodes (ORT cannot return a sequence to JavaScript), with SequenceLength
 // alongside; bfloat16 travels through Cast nodes to and from float32, since ORT's JS tensors
 // have no bfloat16.
 
-import { onnx } from 'onnx-proto';
 import * as ort from 'onnxruntime-node';
 import type { DType, HostTensor } from '../../src/index.js';
-
-const E = onnx.TensorProto.DataType;
-const ELEM: Partial<Record<DType, number>> = {
-  float32: E.FLOAT, float64: E.DOUBLE, float16: E.FLOAT16, bfloat16: E.BFLOAT16, int8: E.INT8, uint8: E.UINT8,
-  int16: E.INT16, uint16: E.UINT16, int32: E.INT32, uint32: E.UINT32, int64: E.INT64, uint64: E.UINT64,
-  bool: E.BOOL, string: E.STRING, complex64: E.COMPLEX64, complex128: E.COMPLEX128,
-};
-const A = onnx.AttributeProto.AttributeType;
+import {
+  type NodeProto, type OnnxDType, type ValueSpec, buildModel as build, cast, node, sequenceAt,
+} from '../../scripts/lib/onnx-model.mjs';
 
 export interface OrtCase {
   readonly op: 'Split' | 'SplitToSequence';
@@ -29,63 +23,39 @@ export interface OrtCase {
 
 export type OrtResult = { readonly outputs: HostTensor[]; readonly sequenceLength?: number } | { readonly error: string };
 
-const valueInfo = (name: string, elemType: number) => ({ name, type: { tensorType: { elemType } } });
-
-function attribute(name: string, v: number | readonly number[]) {
-  return typeof v === 'number' ? { name, type: A.INT, i: v } : { name, type: A.INTS, ints: [...v] };
-}
-
 /** The model for a case; `reads` SequenceAt outputs for SplitToSequence (0 = length only). */
 export function buildModel(c: OrtCase, reads = c.outputs): Uint8Array {
   const bridge = c.x.dtype === 'bfloat16';
-  const elem = ELEM[c.x.dtype]!;
+  const dtype = c.x.dtype as OnnxDType;
   // Kept in topological order: input cast, the operator (and sequence reads), output casts.
-  const pre: onnx.INodeProto[] = [];
-  const main: onnx.INodeProto[] = [];
-  const post: onnx.INodeProto[] = [];
-  const inputs = [valueInfo('x', bridge ? E.FLOAT : elem)];
-  const outputs: ReturnType<typeof valueInfo>[] = [];
-  let x = 'x';
-  if (bridge) {
-    pre.push({ opType: 'Cast', input: ['x'], output: ['x_bf16'], attribute: [attribute('to', E.BFLOAT16)] });
-    x = 'x_bf16';
-  }
-  const nodeInputs = [x];
+  const pre = bridge ? [cast('x', 'x_bf16', 'bfloat16')] : [];
+  const post: NodeProto[] = [];
+  const inputs: ValueSpec[] = [{ name: 'x', dtype: bridge ? 'float32' : dtype }];
+  const outputs: ValueSpec[] = [];
+  const nodeInputs = [bridge ? 'x_bf16' : 'x'];
   if (c.split) {
-    inputs.push(valueInfo('split', ELEM[c.split.dtype]!));
+    inputs.push({ name: 'split', dtype: c.split.dtype as OnnxDType });
     nodeInputs.push('split');
   }
-  const attrs = Object.entries(c.attrs ?? {}).map(([k, v]) => attribute(k, v));
   /** Declares graph output `name`; returns the tensor the operator must write (cast back from bfloat16). */
   const emit = (name: string) => {
     if (!bridge) {
-      outputs.push(valueInfo(name, elem));
+      outputs.push({ name, dtype });
       return name;
     }
-    post.push({ opType: 'Cast', input: [`${name}_bf16`], output: [name], attribute: [attribute('to', E.FLOAT)] });
-    outputs.push(valueInfo(name, E.FLOAT));
+    post.push(cast(`${name}_bf16`, name, 'float32'));
+    outputs.push({ name, dtype: 'float32' });
     return `${name}_bf16`;
   };
+  let main: NodeProto[];
   if (c.op === 'Split') {
-    const names = Array.from({ length: c.outputs }, (_, i) => emit(`y${i}`));
-    main.push({ opType: 'Split', input: nodeInputs, output: names, attribute: attrs });
+    main = [node('Split', nodeInputs, Array.from({ length: c.outputs }, (_, i) => emit(`y${i}`)), c.attrs)];
   } else {
-    main.push({ opType: 'SplitToSequence', input: nodeInputs, output: ['seq'], attribute: attrs });
-    main.push({ opType: 'SequenceLength', input: ['seq'], output: ['length'] });
-    outputs.push(valueInfo('length', E.INT64));
-    for (let i = 0; i < reads; i++) {
-      main.push({ opType: 'Constant', output: [`i${i}`], attribute: [{ name: 'value', type: A.TENSOR, t: { dataType: E.INT64, dims: [], int64Data: [i] } }] });
-      main.push({ opType: 'SequenceAt', input: ['seq', `i${i}`], output: [emit(`y${i}`)] });
-    }
+    outputs.push({ name: 'length', dtype: 'int64' });
+    main = [node('SplitToSequence', nodeInputs, ['seq'], c.attrs), node('SequenceLength', ['seq'], ['length']),
+      ...sequenceAt('seq', reads, (i) => emit(`y${i}`))];
   }
-  const nodes = [...pre, ...main, ...post];
-  const model = onnx.ModelProto.create({
-    irVersion: 8,
-    producerName: 'cleave-tests',
-    opsetImport: [{ domain: '', version: c.opset }],
-    graph: { name: 'single-node', node: nodes, input: inputs, output: outputs },
-  });
-  return onnx.ModelProto.encode(model).finish();
+  return build({ name: 'single-node', producer: 'cleave-tests', opset: c.opset, nodes: [...pre, ...main, ...post], inputs, outputs });
 }
 
 const OPTIONS: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4 };
