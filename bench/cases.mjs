@@ -1,7 +1,8 @@
 // The bench's case list: edit this file to add, remove or change cases. Nothing else in bench/
 // names a case. Each case is one split:
 //   id       unique name; `npm run bench -- --cases REGEX` matches it against this
-//   dtype    float32 | float16 | int64 | uint8 | bool | complex64 | int32
+//   dtype    any of the library's DTYPES but string (ONNX Runtime runs only the 16 ONNX ones; its
+//            cells say n/a for the others, e.g. the packed sub-byte uint4 and uint1)
 //   shape    input shape
 //   axis     split axis
 //   parts    a number of equal outputs (ONNX's rule: chunks of ceil(dim/parts)), or
@@ -13,7 +14,11 @@
 //   quick    part of `--quick` (which has to finish in under a minute)
 //   sameBytesAs  ids of cases with the same input bytes this case's cost is compared with (the
 //            first one judges the output-count target; the others explain it)
+//   sameElementsAs  id of the case with the same element count and split in another dtype (the
+//            report sets time and bytes moved of the two side by side)
+//   scopeCost  also time Cleave's per-split error-scope pair against the same loop without it
 //   note     shown in the report
+/** @type {readonly import('./types.js').CaseSpec[]} */
 export const CASES = [
   { id: 'f32-1024x1024-a0-2', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 2, quick: true },
   { id: 'f32-1024x1024-a0-4', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 4 },
@@ -35,8 +40,16 @@ export const CASES = [
   { id: 'u8-1024x1024-a1-4', dtype: 'uint8', shape: [1024, 1024], axis: 1, parts: 4 },
   { id: 'bool-1024x1024-a1-4', dtype: 'bool', shape: [1024, 1024], axis: 1, parts: 4 },
   { id: 'c64-1024x1024-a1-4', dtype: 'complex64', shape: [1024, 1024], axis: 1, parts: 4 },
-  { id: 'tiny-f32-6-a0-3', dtype: 'float32', shape: [6], axis: 0, parts: 3, quick: true, tiny: true,
-    note: 'per-call latency' },
+  { id: 'u8-1024x1024-a1-301-402-321', dtype: 'uint8', shape: [1024, 1024], axis: 1, sizes: [301, 402, 321], quick: true,
+    note: 'the uint8 peer of the uint4 and uint1 cases: same element count, same split; rows of 301 and 402 bytes are no whole 4-byte words, so Cleave gathers bits here too' },
+  { id: 'u4-1024x1024-a1-301-402-321', dtype: 'uint4', shape: [1024, 1024], axis: 1, sizes: [301, 402, 321], quick: true,
+    sameElementsAs: 'u8-1024x1024-a1-301-402-321',
+    note: 'packed 4-bit (OpenVINO u4, LSB-first): chunk boundaries fall inside bytes (301 x 4 bits = 150.5 bytes), so only the bit-level gather can split it' },
+  { id: 'u1-1024x1024-a1-301-402-321', dtype: 'uint1', shape: [1024, 1024], axis: 1, sizes: [301, 402, 321], quick: true,
+    sameElementsAs: 'u8-1024x1024-a1-301-402-321',
+    note: 'packed 1-bit (OpenVINO u1, MSB-first): 8 values per byte, chunk boundaries inside bytes' },
+  { id: 'tiny-f32-6-a0-3', dtype: 'float32', shape: [6], axis: 0, parts: 3, quick: true, tiny: true, scopeCost: true,
+    note: 'per-call latency; also what the per-split error-scope pair costs' },
   { id: 'seq-f32-4096x1-a0', dtype: 'float32', shape: [4096, 1], axis: 0, op: 'SplitToSequence',
     note: 'SplitToSequence-11, default split (4096 chunks of length 1); ORT reads the sequence with 4096 SequenceAt nodes' },
   { id: 'cold-f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, cold: true, quick: true,

@@ -1,55 +1,66 @@
-// Turns the editable case list (bench/cases.mjs) into resolved cases: split lengths, byte counts,
-// whether each chunk is one contiguous run, and the ONNX model each case gives ONNX Runtime.
+// Turns the editable case list (bench/cases.mjs) into resolved cases: split lengths, element and
+// byte counts (from the library's dtype table), whether each chunk is one contiguous run, and the
+// ONNX model each case gives ONNX Runtime, or why it gets none.
+
+import { DTYPES, byteLengthOf, equalParts } from 'cleave';
 import { CASES } from '../cases.mjs';
-import { splitModel, splitToSequenceModel } from './onnx-model.mjs';
+import { isOnnxDType, splitModel, splitToSequenceModel } from '../../scripts/lib/onnx-model.mjs';
 
-const ELEMENT_BYTES = { float32: 4, float16: 2, int64: 8, uint8: 1, bool: 1, complex64: 8, int32: 4 };
+/** @import { BenchCase, CaseSpec } from '../types.js' */
 
-/** ONNX's equal split: chunks of ceil(dim / parts), clamped to what is left. */
-export function equalParts(dim, parts) {
-  const chunk = Math.ceil(dim / parts);
-  const out = [];
-  let left = dim;
-  for (let i = 0; i < parts; i++) { const s = Math.min(chunk, left); out.push(s); left -= s; }
-  return out;
-}
+/** @param {readonly number[]} xs */
+const product = (xs) => xs.reduce((a, b) => a * b, 1);
 
+/** @param {CaseSpec} c @param {string} why */
+const bad = (c, why) => new Error(`bench/cases.mjs: case ${c.id}: ${why}`);
+
+/** @param {CaseSpec} c @returns {BenchCase} */
 export function resolveCase(c) {
-  if (!(c.dtype in ELEMENT_BYTES)) throw new Error(`bench/cases.mjs: case ${c.id}: unknown dtype ${c.dtype}`);
+  if (!DTYPES.includes(c.dtype) || c.dtype === 'string') throw bad(c, `the bench cannot run dtype ${c.dtype}`);
   const axis = c.axis < 0 ? c.axis + c.shape.length : c.axis;
   const dim = c.shape[axis];
-  const sizes = c.op === 'SplitToSequence' ? Array(dim).fill(1) : c.sizes ?? equalParts(dim, c.parts);
-  if (sizes.reduce((a, b) => a + b, 0) !== dim) throw new Error(`bench/cases.mjs: case ${c.id}: sizes do not sum to ${dim}`);
-  const numel = c.shape.reduce((a, b) => a * b, 1);
-  const outer = c.shape.slice(0, axis).reduce((a, b) => a * b, 1);
+  if (dim === undefined) throw bad(c, `axis ${c.axis} is out of range for shape [${c.shape}]`);
+  const sizes = c.op === 'SplitToSequence' ? Array(dim).fill(1) : c.sizes ?? equalParts(dim, c.parts ?? 1);
+  if (sizes.reduce((a, b) => a + b, 0) !== dim) throw bad(c, `sizes do not sum to ${dim}`);
+  const numel = product(c.shape);
   return {
     ...c, axis, sizes, op: c.op ?? 'Split',
     outputs: sizes.length,
-    bytes: numel * ELEMENT_BYTES[c.dtype],
-    // Each chunk is one run of the input when every dimension before the axis is 1.
-    contiguous: outer === 1,
-    model: c.id,
+    numel,
+    bytes: byteLengthOf(c.dtype, numel),
+    contiguous: product(c.shape.slice(0, axis)) === 1,
+    ...(isOnnxDType(c.dtype)
+      ? { model: c.id }
+      : { ortSkip: `n/a: ${c.dtype} is no ONNX dtype that ONNX Runtime Web can split (no ONNX Split or SplitToSequence lists it), so ORT has no model to run` }),
   };
 }
 
-/** The cases to run: --cases keeps ids matching the regex; else --quick keeps those marked quick. */
+/**
+ * The cases to run: --cases keeps ids matching the regex; else --quick keeps those marked quick.
+ * @param {{ quick: boolean, filter?: RegExp | undefined }} o
+ */
 export function selectCases({ quick, filter }) {
   const ids = new Set();
   for (const c of CASES) {
-    if (ids.has(c.id)) throw new Error(`bench/cases.mjs: duplicate id ${c.id}`);
+    if (ids.has(c.id)) throw bad(c, 'duplicate id');
     ids.add(c.id);
   }
-  return CASES
-    .filter((c) => (filter ? filter.test(c.id) : !quick || c.quick))
-    .map(resolveCase);
+  return CASES.filter((c) => (filter ? filter.test(c.id) : !quick || c.quick)).map(resolveCase);
 }
 
-/** Model bytes for each case (served at /model/<id>), and a tiny one that keeps ORT's device alive. */
+/**
+ * Model bytes for each case ONNX Runtime can run (served at /model/<id>), and a tiny one that
+ * keeps ORT's device alive.
+ * @param {readonly BenchCase[]} cases
+ */
 export function buildModels(cases) {
+  /** @type {Map<string, Uint8Array>} */
   const models = new Map();
   models.set('keepalive', splitModel({ dtype: 'float32', shape: [2, 4], axis: 1, sizes: [1, 3] }));
   for (const c of cases) {
-    models.set(c.model, c.op === 'SplitToSequence' ? splitToSequenceModel(c) : splitModel(c));
+    if (!c.model || !isOnnxDType(c.dtype)) continue;
+    const spec = { dtype: c.dtype, shape: c.shape, axis: c.axis, sizes: c.sizes };
+    models.set(c.model, c.op === 'SplitToSequence' ? splitToSequenceModel(spec) : splitModel(spec));
   }
   return models;
 }

@@ -6,134 +6,182 @@
 //   compute pass at its start and at its end, so idle gaps between submits are not counted;
 // - pipelines: compute pipelines created per device over the whole run (always on; rare calls).
 
+/** @import { CallCounts } from '../types.js' */
+
 const DEV = GPUDevice.prototype;
 const ENC = GPUCommandEncoder.prototype;
-const PASS = GPUComputePassEncoder.prototype;
 const QUEUE = GPUQueue.prototype;
-const BUF = GPUBuffer.prototype;
 const orig = {
   createCommandEncoder: DEV.createCommandEncoder,
   createBuffer: DEV.createBuffer,
-  createBindGroup: DEV.createBindGroup,
   createComputePipeline: DEV.createComputePipeline,
   createComputePipelineAsync: DEV.createComputePipelineAsync,
-  createShaderModule: DEV.createShaderModule,
-  copyBufferToBuffer: ENC.copyBufferToBuffer,
   beginComputePass: ENC.beginComputePass,
   finish: ENC.finish,
-  dispatchWorkgroups: PASS.dispatchWorkgroups,
-  dispatchWorkgroupsIndirect: PASS.dispatchWorkgroupsIndirect,
+  copyBufferToBuffer: ENC.copyBufferToBuffer,
   submit: QUEUE.submit,
-  writeBuffer: QUEUE.writeBuffer,
-  mapAsync: BUF.mapAsync,
+  mapAsync: GPUBuffer.prototype.mapAsync,
 };
 
+/**
+ * Wraps `proto[key]` so each call first runs `before(this, args)`; returns the undo.
+ * @param {object} proto @param {string} key @param {(self: unknown, args: unknown[]) => void} before
+ */
+function around(proto, key, before) {
+  const o = /** @type {Record<string, (...a: unknown[]) => unknown>} */ (proto);
+  const f = /** @type {(...a: unknown[]) => unknown} */ (o[key]);
+  o[key] = function (/** @type {unknown[]} */ ...a) {
+    before(this, a);
+    return f.apply(this, a);
+  };
+  return () => { o[key] = f; };
+}
+
 // ---- pipelines, always counted -------------------------------------------------------------
+/** @type {WeakMap<object, number>} */
 const pipelines = new WeakMap();
-const bump = (dev) => pipelines.set(dev, (pipelines.get(dev) ?? 0) + 1);
-DEV.createComputePipeline = function (d) { bump(this); return orig.createComputePipeline.call(this, d); };
-DEV.createComputePipelineAsync = function (d) { bump(this); return orig.createComputePipelineAsync.call(this, d); };
-/** Compute pipelines created on `device` since the page loaded, by anyone. */
+for (const key of ['createComputePipeline', 'createComputePipelineAsync']) {
+  around(DEV, key, (dev) => pipelines.set(/** @type {object} */ (dev), (pipelines.get(/** @type {object} */ (dev)) ?? 0) + 1));
+}
+
+/** Compute pipelines created on `device` since the page loaded, by anyone. @param {GPUDevice} device */
 export function pipelinesOn(device) {
   return pipelines.get(device) ?? 0;
 }
 
 // ---- counting --------------------------------------------------------------------------------
-/** Runs `fn` and returns [its result, the GPU calls it made]. */
+/**
+ * Runs `fn` and returns [its result, the GPU calls it made].
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<[T, CallCounts]>}
+ */
 export async function countCalls(fn) {
   const c = { submits: 0, commandBuffers: 0, copies: 0, dispatches: 0, passes: 0, buffersCreated: 0, bindGroups: 0, writeBuffers: 0, mapAsyncs: 0 };
-  DEV.createBuffer = function (d) { c.buffersCreated++; return orig.createBuffer.call(this, d); };
-  DEV.createBindGroup = function (d) { c.bindGroups++; return orig.createBindGroup.call(this, d); };
-  ENC.copyBufferToBuffer = function (...a) { c.copies++; return orig.copyBufferToBuffer.apply(this, a); };
-  ENC.beginComputePass = function (d) { c.passes++; return orig.beginComputePass.call(this, d); };
-  PASS.dispatchWorkgroups = function (...a) { c.dispatches++; return orig.dispatchWorkgroups.apply(this, a); };
-  PASS.dispatchWorkgroupsIndirect = function (...a) { c.dispatches++; return orig.dispatchWorkgroupsIndirect.apply(this, a); };
-  QUEUE.submit = function (cbs) { c.submits++; c.commandBuffers += cbs.length; return orig.submit.call(this, cbs); };
-  QUEUE.writeBuffer = function (...a) { c.writeBuffers++; return orig.writeBuffer.apply(this, a); };
-  BUF.mapAsync = function (...a) { c.mapAsyncs++; return orig.mapAsync.apply(this, a); };
+  const undo = [
+    around(DEV, 'createBuffer', () => { c.buffersCreated++; }),
+    around(DEV, 'createBindGroup', () => { c.bindGroups++; }),
+    around(ENC, 'copyBufferToBuffer', () => { c.copies++; }),
+    around(ENC, 'beginComputePass', () => { c.passes++; }),
+    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroups', () => { c.dispatches++; }),
+    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroupsIndirect', () => { c.dispatches++; }),
+    around(QUEUE, 'submit', (_, a) => { c.submits++; c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length; }),
+    around(QUEUE, 'writeBuffer', () => { c.writeBuffers++; }),
+    around(GPUBuffer.prototype, 'mapAsync', () => { c.mapAsyncs++; }),
+  ];
   try {
     return [await fn(), c];
   } finally {
-    for (const [o, k] of [[DEV, 'createBuffer'], [DEV, 'createBindGroup'], [ENC, 'copyBufferToBuffer'], [ENC, 'beginComputePass'],
-      [PASS, 'dispatchWorkgroups'], [PASS, 'dispatchWorkgroupsIndirect'], [QUEUE, 'submit'], [QUEUE, 'writeBuffer'], [BUF, 'mapAsync']]) {
-      o[k] = orig[k];
-    }
+    for (const u of undo) u();
   }
 }
 
 // ---- timestamps ------------------------------------------------------------------------------
 const CAPACITY = 4096; // maxQuerySetSize-safe; two queries per command buffer
 
+/** @typedef {{ ns: number, commandBuffers: number, overflow: number }} GpuSpan */
+
 /** GPU time of command buffers on one device. Usable only when the device has 'timestamp-query'. */
 export class GpuTimer {
+  /** @param {GPUDevice} device */
   constructor(device) {
     this.device = device;
     this.ok = device.features.has('timestamp-query');
-    if (!this.ok) return;
-    this.querySet = device.createQuerySet({ type: 'timestamp', count: CAPACITY });
+    this.querySet = this.ok ? device.createQuerySet({ type: 'timestamp', count: CAPACITY }) : undefined;
     this.resolveBuf = orig.createBuffer.call(device, { size: CAPACITY * 8, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
     this.readBuf = orig.createBuffer.call(device, { size: CAPACITY * 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
   /**
    * Runs `fn` (which must leave its GPU work submitted and finished: it awaits the queue itself)
-   * and returns [its result, { ns: summed GPU time, commandBuffers, overflow }].
+   * and returns [its result, the summed GPU span of its command buffers].
+   * @template T
+   * @param {() => Promise<T>} fn
+   * @returns {Promise<[T, GpuSpan | undefined]>}
    */
   async time(fn) {
-    if (!this.ok) return [await fn(), undefined];
-    const device = this.device;
     const qs = this.querySet;
-    let next = 0;
-    let overflow = 0;
-    const pairOf = new WeakMap();
-    const submitted = [];
-    DEV.createCommandEncoder = function (d) {
-      const enc = orig.createCommandEncoder.call(this, d);
-      if (this !== device) return enc;
-      if (next + 2 > CAPACITY) { overflow++; return enc; }
-      const i = next;
-      next += 2;
-      orig.beginComputePass.call(enc, { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: i } }).end();
-      enc.finish = function (fd) {
-        delete this.finish;
-        orig.beginComputePass.call(this, { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: i + 1 } }).end();
-        const cb = orig.finish.call(this, fd);
-        pairOf.set(cb, i);
-        return cb;
-      };
-      return enc;
-    };
-    QUEUE.submit = function (cbs) {
-      for (const cb of cbs) if (pairOf.has(cb)) submitted.push(pairOf.get(cb));
-      return orig.submit.call(this, cbs);
-    };
+    if (!qs) return [await fn(), undefined];
+    const marks = instrument(this.device, qs);
     let result;
     try {
       result = await fn();
     } finally {
-      DEV.createCommandEncoder = orig.createCommandEncoder;
-      QUEUE.submit = orig.submit;
+      marks.undo();
     }
-    if (next === 0) return [result, { ns: 0, commandBuffers: 0, overflow }];
-    const enc = orig.createCommandEncoder.call(device);
-    enc.resolveQuerySet(qs, 0, next, this.resolveBuf, 0);
-    orig.copyBufferToBuffer.call(enc, this.resolveBuf, 0, this.readBuf, 0, next * 8);
-    orig.submit.call(device.queue, [orig.finish.call(enc)]);
-    await orig.mapAsync.call(this.readBuf, GPUMapMode.READ, 0, next * 8);
-    const t = new BigUint64Array(this.readBuf.getMappedRange(0, next * 8).slice(0));
+    if (marks.used() === 0) return [result, { ns: 0, commandBuffers: 0, overflow: marks.overflow() }];
+    return [result, await this.read(qs, marks.used(), marks.submitted, marks.overflow())];
+  }
+
+  /**
+   * @param {GPUQuerySet} qs @param {number} used @param {readonly number[]} submitted @param {number} overflow
+   * @returns {Promise<GpuSpan>}
+   */
+  async read(qs, used, submitted, overflow) {
+    const enc = orig.createCommandEncoder.call(this.device);
+    enc.resolveQuerySet(qs, 0, used, this.resolveBuf, 0);
+    orig.copyBufferToBuffer.call(enc, this.resolveBuf, 0, this.readBuf, 0, used * 8);
+    orig.submit.call(this.device.queue, [orig.finish.call(enc)]);
+    await orig.mapAsync.call(this.readBuf, GPUMapMode.READ, 0, used * 8);
+    const t = new BigUint64Array(this.readBuf.getMappedRange(0, used * 8).slice(0));
     this.readBuf.unmap();
     let ns = 0;
     let counted = 0;
     for (const i of submitted) {
-      const a = t[i];
-      const b = t[i + 1];
+      const a = /** @type {bigint} */ (t[i]);
+      const b = /** @type {bigint} */ (t[i + 1]);
       if (a > 0n && b >= a) { ns += Number(b - a); counted++; }
     }
-    return [result, { ns, commandBuffers: counted, overflow }];
+    return { ns, commandBuffers: counted, overflow };
   }
 }
 
-/** The original createBuffer, for the bench's own buffers (never counted). */
+/**
+ * Until undo(): every command encoder created on `device` opens and closes with a timestamped
+ * empty pass (queries i and i+1), and submit records which pairs reached the queue.
+ * @param {GPUDevice} device @param {GPUQuerySet} qs
+ */
+function instrument(device, qs) {
+  let next = 0;
+  let overflow = 0;
+  /** @type {WeakMap<GPUCommandBuffer, number>} */
+  const pairOf = new WeakMap();
+  /** @type {number[]} */
+  const submitted = [];
+  /** @param {GPUCommandEncoder} enc @param {number} index */
+  const stamp = (enc, index) => orig.beginComputePass.call(enc, { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: index } }).end();
+  DEV.createCommandEncoder = function (d) {
+    const enc = orig.createCommandEncoder.call(this, d);
+    if (this !== device) return enc;
+    if (next + 2 > CAPACITY) { overflow++; return enc; }
+    const i = next;
+    next += 2;
+    stamp(enc, i);
+    enc.finish = function (fd) {
+      enc.finish = orig.finish;
+      stamp(this, i + 1);
+      const cb = orig.finish.call(this, fd);
+      pairOf.set(cb, i);
+      return cb;
+    };
+    return enc;
+  };
+  QUEUE.submit = function (cbs) {
+    for (const cb of cbs) { const i = pairOf.get(cb); if (i !== undefined) submitted.push(i); }
+    return orig.submit.call(this, cbs);
+  };
+  return {
+    submitted,
+    used: () => next,
+    overflow: () => overflow,
+    undo() { DEV.createCommandEncoder = orig.createCommandEncoder; QUEUE.submit = orig.submit; },
+  };
+}
+
+/**
+ * The original createBuffer, for the bench's own buffers (never counted).
+ * @param {GPUDevice} device @param {GPUBufferDescriptor} desc
+ */
 export function createBuffer(device, desc) {
   return orig.createBuffer.call(device, desc);
 }

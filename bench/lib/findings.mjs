@@ -1,0 +1,116 @@
+// What one run shows a reader, computed once for the terminal, report.html and the targets:
+// GPU-resident Cleave against ORT Web only where Cleave does GPU work (the headline), the
+// zero-copy (alias) cases on their own, throughput, packed sub-byte dtypes against uint8 with the
+// same element count, and what Cleave's per-split error scopes cost. All reported, never asserted.
+
+/** @import { CaseRecord, SystemKey, SystemResult } from '../types.js' */
+
+/** @param {SystemResult | undefined} s */
+export const med = (s) => (s?.ok ? s.wall?.median : undefined);
+/** @param {SystemResult | undefined} s */
+export const gpuMed = (s) => (s?.ok ? s.gpu?.median : undefined);
+/** @param {readonly number[]} xs */
+export const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+/** @param {number | undefined} a @param {number | undefined} b */
+export const ratioOf = (a, b) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
+
+/**
+ * The warm cases where the planner chose (no forced strategy): the ones a headline may judge.
+ * @param {readonly CaseRecord[]} results
+ */
+export const ownCases = (results) => results.filter((r) => !r.case.cold && !r.crashed && !r.case.strategy);
+
+/**
+ * Bytes a system moved in one split: the tensor's bytes, each delivered once into an output
+ * (reads and writes are not counted twice); 0 where Cleave made views instead (alias).
+ * @param {CaseRecord} r @param {SystemKey} key
+ */
+export function bytesMoved(r, key) {
+  return r.systems[key]?.stats?.strategy === 'alias' ? 0 : r.case.bytes;
+}
+
+/**
+ * GB/s (10^9 bytes per second) of a system in a case: bytesMoved over its median wall time.
+ * @param {CaseRecord} r @param {SystemKey} key
+ */
+export function throughput(r, key) {
+  const m = med(r.systems[key]);
+  const b = bytesMoved(r, key);
+  return m === undefined || m <= 0 || b === 0 ? undefined : b / (m * 1e6);
+}
+
+/**
+ * @typedef {object} OrtRow
+ * @property {string} id
+ * @property {number} ratio  ORT's median wall / Cleave's
+ * @property {number | undefined} gpuRatio  the same in GPU time
+ * @property {number} cleaveMs
+ * @property {number} ortMs
+ * @property {string} strategy  Cleave's
+ * @property {boolean} cpuEp  ORT ran on its CPU EP (its WebGPU EP refused the graph)
+ */
+
+/**
+ * GPU-resident Cleave against GPU-resident ORT, split three ways: the headline (Cleave does GPU
+ * work, ORT on WebGPU), the zero-copy cases (Cleave aliased: no GPU work at all), and the cases
+ * ORT could only run on its CPU EP.
+ * @param {readonly CaseRecord[]} results
+ */
+export function versusOrt(results) {
+  /** @type {OrtRow[]} */
+  const rows = [];
+  for (const r of ownCases(results)) {
+    const c = r.systems['cleave-gpu'];
+    const o = r.systems['ort-gpu'];
+    const cleaveMs = med(c);
+    const ortMs = med(o);
+    if (cleaveMs === undefined || ortMs === undefined) continue;
+    rows.push({ id: r.case.id, ratio: ortMs / cleaveMs, gpuRatio: ratioOf(gpuMed(o), gpuMed(c)), cleaveMs, ortMs,
+      strategy: c?.stats?.strategy ?? '?', cpuEp: !!o?.fallback });
+  }
+  const gpuWork = rows.filter((x) => x.strategy !== 'alias' && !x.cpuEp);
+  const zeroCopy = rows.filter((x) => x.strategy === 'alias' && !x.cpuEp);
+  const cpuEp = rows.filter((x) => x.cpuEp);
+  /** @param {OrtRow[]} xs */
+  const gm = (xs) => (xs.length ? geomean(xs.map((x) => x.ratio)) : undefined);
+  return { gpuWork, zeroCopy, cpuEp, headline: gm(gpuWork), zeroCopyGeomean: gm(zeroCopy) };
+}
+
+/**
+ * Each case with a `sameElementsAs` peer: time, GPU time, bytes and GB/s of GPU-resident Cleave,
+ * the peer's alongside.
+ * @param {readonly CaseRecord[]} results
+ */
+export function packedVsPeer(results) {
+  return results.filter((r) => r.case.sameElementsAs && !r.case.cold).map((r) => {
+    const peer = results.find((x) => x.case.id === r.case.sameElementsAs);
+    return { case: r, peer, timeRatio: peer ? ratioOf(med(r.systems['cleave-gpu']), med(peer.systems['cleave-gpu'])) : undefined };
+  });
+}
+
+/**
+ * The error-scope pair's cost per split, next to the GPU-resident split of the same case.
+ * @param {readonly CaseRecord[]} results
+ */
+export function scopeCosts(results) {
+  return results.flatMap((r) => {
+    const s = r.errorScopes;
+    if (!s) return [];
+    const costUs = s.withScopesUs.median - s.withoutScopesUs.median;
+    const splitMs = med(r.systems['cleave-gpu']);
+    return [{ id: r.case.id, loops: s.loops, withUs: s.withScopesUs, withoutUs: s.withoutScopesUs, costUs,
+      splitUs: splitMs === undefined ? undefined : splitMs * 1000 }];
+  });
+}
+
+/**
+ * The adapter in words, and whether it is SwiftShader (shaders on the CPU).
+ * @param {import('../types.js').PageEnv | undefined} env
+ */
+export function adapterOf(env) {
+  const a = env?.adapter ?? {};
+  const name = [a.vendor, a.architecture].filter(Boolean).join('/') || 'unknown adapter';
+  const text = a.description ? `${name} (${a.description})` : name;
+  const software = /swiftshader/i.test(`${a.architecture} ${a.description} ${a.device}`);
+  return { name, text, software };
+}

@@ -1,0 +1,122 @@
+// The page's shared state: ONE device (ONNX Runtime Web's, so every system runs on the same one),
+// the engines, the copy kernel and the GPU timer every case uses, and the errors the device
+// reports. `init` builds it once per page load; `finish` reads what the whole run left behind.
+
+import { createSplitEngine } from '/dist/cleave.js';
+import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
+import { GpuTimer, pipelinesOn } from './gpu-probe.mjs';
+import { COPY_WORKGROUP, makeCopyPipeline } from './systems/limits.mjs';
+
+/** @import { SplitEngine } from '/dist/cleave.js' */
+/** @import { FinalState, PageEnv } from '../types.js' */
+
+/**
+ * @typedef {object} Shared
+ * @property {GPUDevice} device  ORT's device, shared by every system
+ * @property {GPUAdapter | undefined} adapter
+ * @property {SplitEngine} engine  Cleave on the shared device
+ * @property {SplitEngine} cpu  Cleave's CPU backend
+ * @property {import('onnxruntime-web').InferenceSession} keepAlive  ORT destroys its device with its last session
+ * @property {GPUComputePipeline} copyPipeline  the shader-copy limit's kernel
+ * @property {GpuTimer} timer
+ * @property {string[]} errors  uncaptured errors on the shared device since the case began
+ * @property {() => string | undefined} lost
+ */
+
+/** @type {Shared | undefined} */
+let state;
+
+/** The page's shared state; `init` must have run. */
+export function shared() {
+  if (!state) throw new Error('bench.init() has not run');
+  return state;
+}
+
+export const now = () => performance.now();
+
+/** @param {unknown} e */
+export const msg = (e) => (e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e));
+
+/** @param {string} text */
+export function progress(text) {
+  if (typeof window.__benchProgress === 'function') void window.__benchProgress(text);
+}
+
+/** @param {string} name */
+export async function fetchModel(name) {
+  const r = await fetch(`/model/${name}`);
+  if (!r.ok) throw new Error(`model ${name}: HTTP ${r.status}`);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+/**
+ * @param {{ ortThreads: number }} opts
+ * @returns {Promise<PageEnv>}
+ */
+export async function init(opts) {
+  ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/';
+  ort.env.wasm.numThreads = opts.ortThreads;
+  ort.env.logLevel = 'error';
+  // Stays open all run: the native EP destroys its device with its last session.
+  const keepAlive = await ort.InferenceSession.create(await fetchModel('keepalive'), { executionProviders: ['webgpu'] });
+  const device = /** @type {unknown} */ (ort.env.webgpu.device);
+  if (!(device instanceof GPUDevice)) throw new Error(`ort.env.webgpu.device is not a GPUDevice: ${String(device)}`);
+  /** @type {string[]} */
+  const errors = [];
+  device.addEventListener('uncapturederror', (e) => errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message));
+  /** @type {string | undefined} */
+  let lost;
+  void device.lost.then((i) => { lost = `${i.reason}: ${i.message}`; });
+  state = {
+    device, keepAlive, errors, lost: () => lost,
+    adapter: /** @type {GPUAdapter | undefined} */ (ort.env.webgpu.adapter) ?? await navigator.gpu.requestAdapter() ?? undefined,
+    engine: await createSplitEngine({ device }),
+    cpu: await createSplitEngine({ backend: 'cpu' }),
+    copyPipeline: makeCopyPipeline(device),
+    timer: new GpuTimer(device),
+  };
+  return describe(state);
+}
+
+/** @param {Shared} s @returns {Promise<PageEnv>} */
+async function describe(s) {
+  /** @type {Record<string, number>} */
+  const limits = {};
+  for (const k of /** @type {const} */ (['maxStorageBufferBindingSize', 'maxBufferSize', 'minStorageBufferOffsetAlignment',
+    'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage'])) limits[k] = s.device.limits[k];
+  const info = s.adapter?.info;
+  return {
+    userAgent: navigator.userAgent,
+    crossOriginIsolated,
+    adapter: { vendor: info?.vendor, architecture: info?.architecture, description: info?.description, device: info?.device },
+    features: [...s.device.features],
+    limits,
+    ort: { ...ort.env.versions },
+    cleaveBackend: s.engine.backend,
+    timestampQuery: s.timer.ok,
+    timestampFloorUs: await timestampFloor(s),
+    copyKernelWorkgroup: COPY_WORKGROUP,
+  };
+}
+
+/** GPU time of an empty command buffer, in µs: the floor every "GPU time" figure includes. */
+async function timestampFloor(/** @type {Shared} */ s) {
+  if (!s.timer.ok) return undefined;
+  const [, t] = await s.timer.time(async () => {
+    for (let i = 0; i < 64; i++) s.device.queue.submit([s.device.createCommandEncoder().finish()]);
+    await s.device.queue.onSubmittedWorkDone();
+  });
+  return t && t.commandBuffers > 0 ? t.ns / t.commandBuffers / 1000 : undefined;
+}
+
+/** @returns {Promise<FinalState>} */
+export async function finish() {
+  const s = shared();
+  return {
+    cleavePipelines: s.engine.stats.pipelinesCreated,
+    devicePipelines: pipelinesOn(s.device),
+    liveBuffers: s.engine.stats.liveBuffers,
+    gpuErrors: [...s.errors],
+    deviceLost: s.lost(),
+  };
+}

@@ -1,0 +1,143 @@
+// A case's data: its input (built with the library's dtype table), the reference split every
+// system is checked against, and the byte-for-byte comparison.
+//
+// The reference split is an oracle and stays independent of Cleave on purpose: it takes only each
+// dtype's width from the table and cuts the input's bit stream itself, bit by bit where a chunk
+// starts or ends inside a byte, with the packed bit order written here (OpenVINO's
+// element_iterator: uint1 MSB-first, every other packed type LSB-first).
+
+import { byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst, isPacked } from '/dist/cleave.js';
+import { createBuffer } from './gpu-probe.mjs';
+
+/** @import { FixedDType, HostTensor } from '/dist/cleave.js' */
+
+/** @param {readonly number[]} xs */
+const product = (xs) => xs.reduce((a, b) => a * b, 1);
+
+/**
+ * Deterministic input: xorshift bytes, floats kept finite (no NaN, so every path moves them
+ * bit-exact), bools 0/1, and the unused bits of a packed tensor's last byte zero.
+ * @param {FixedDType} dtype
+ * @param {readonly number[]} shape
+ * @param {number} seed
+ * @returns {HostTensor<FixedDType>}
+ */
+export function makeHost(dtype, shape, seed) {
+  const numel = product(shape);
+  const bytes = randomBytes(byteLengthOf(dtype, numel), seed);
+  const lane = hostDataFromBytes(dtype, new Uint8Array(0)).BYTES_PER_ELEMENT;
+  // Clearing the exponent's top bit (bit 6 of each lane's last byte, little-endian) rules out
+  // NaN and Inf in every float layout: float8 to float64, complex lanes alike.
+  if (/^(b?float|complex)/.test(dtype) && !isPacked(dtype)) for (let i = lane - 1; i < bytes.length; i += lane) bytes[i] &= ~0x40;
+  if (dtype === 'bool') for (let i = 0; i < bytes.length; i++) bytes[i] &= 1;
+  const used = (numel * elementBits(dtype)) % 8;
+  if (isPacked(dtype) && used !== 0) bytes[bytes.length - 1] &= isMsbFirst(dtype) ? (0xff << (8 - used)) & 0xff : (1 << used) - 1;
+  return /** @type {HostTensor<FixedDType>} */ ({ dtype, shape: [...shape], data: hostDataFromBytes(dtype, bytes, false) });
+}
+
+/** @param {number} n @param {number} seed */
+function randomBytes(n, seed) {
+  const bytes = new Uint8Array(n);
+  const words = new Uint32Array(bytes.buffer, 0, n >> 2);
+  let s = (seed * 2654435761) >>> 0 || 1;
+  for (let i = 0; i < words.length; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    words[i] = s;
+  }
+  for (let i = words.length * 4; i < n; i++) bytes[i] = (i * 131 + seed) & 0xff;
+  return bytes;
+}
+
+/** Packed types whose first value sits in bit 7 of byte 0 (the oracle's own knowledge). */
+const MSB_FIRST = new Set(['uint1']);
+
+/**
+ * The reference: each output's bytes, cut from the input's bit stream.
+ * @param {Uint8Array} src  the input's bytes
+ * @param {FixedDType} dtype
+ * @param {readonly number[]} shape
+ * @param {number} axis
+ * @param {readonly number[]} sizes
+ */
+export function referenceSplit(src, dtype, shape, axis, sizes) {
+  const bits = elementBits(dtype);
+  const msb = MSB_FIRST.has(dtype);
+  const outer = product(shape.slice(0, axis));
+  const inner = product(shape.slice(axis + 1)) * bits;
+  const row = (shape[axis] ?? 0) * inner;
+  let start = 0;
+  return sizes.map((s) => {
+    const run = s * inner;
+    const out = new Uint8Array(Math.ceil((outer * run) / 8));
+    for (let o = 0; o < outer; o++) copyBits(src, o * row + start * inner, out, o * run, run, msb);
+    start += s;
+    return out;
+  });
+}
+
+/**
+ * Copies `n` bits of stream `src` from bit `from` to bit `to` of `dst`; whole bytes where it can.
+ * @param {Uint8Array} src @param {number} from @param {Uint8Array} dst @param {number} to @param {number} n
+ * @param {boolean} msb  bit k of a byte is its (7 - k)th least significant bit
+ */
+function copyBits(src, from, dst, to, n, msb) {
+  if (from % 8 === 0 && to % 8 === 0 && n % 8 === 0) {
+    dst.set(src.subarray(from / 8, (from + n) / 8), to / 8);
+    return;
+  }
+  for (let k = 0; k < n; k++) {
+    const a = from + k;
+    const b = to + k;
+    const bit = (src[a >> 3] ?? 0) >> (msb ? 7 - (a & 7) : a & 7) & 1;
+    if (bit) dst[b >> 3] = (dst[b >> 3] ?? 0) | (1 << (msb ? 7 - (b & 7) : b & 7));
+  }
+}
+
+/**
+ * Compares outputs with the reference; returns what differs, or undefined.
+ * @param {readonly ArrayBufferView[]} outs
+ * @param {readonly Uint8Array[]} ref
+ * @param {string} what
+ */
+export function compare(outs, ref, what) {
+  if (outs.length !== ref.length) return `${what}: ${outs.length} outputs, expected ${ref.length}`;
+  for (let i = 0; i < ref.length; i++) {
+    const o = /** @type {ArrayBufferView} */ (outs[i]);
+    const a = new Uint8Array(o.buffer, o.byteOffset, o.byteLength);
+    const b = /** @type {Uint8Array} */ (ref[i]);
+    if (a.byteLength !== b.byteLength) return `${what}: output ${i} has ${a.byteLength} bytes, expected ${b.byteLength}`;
+    for (let k = 0; k < b.length; k++) {
+      if (a[k] !== b[k]) return `${what}: output ${i} differs at byte ${k} (${a[k]} vs ${b[k]})`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @param {readonly (readonly number[])[]} shapes
+ * @param {readonly (readonly number[])[]} want
+ */
+export function shapeError(shapes, want) {
+  for (let i = 0; i < want.length; i++) {
+    if (String(shapes[i]) !== String(want[i])) return `output ${i} has shape [${shapes[i]}], expected [${want[i]}]`;
+  }
+  return undefined;
+}
+
+/**
+ * `size` bytes of `buffer` from `offset`, through a staging buffer the probes do not count.
+ * @param {GPUDevice} device @param {GPUBuffer} buffer @param {number} offset @param {number} size
+ */
+export async function readBuffer(device, buffer, offset, size) {
+  if (size === 0) return new Uint8Array(0);
+  const padded = Math.ceil(size / 4) * 4;
+  const staging = createBuffer(device, { size: padded, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(buffer, offset, staging, 0, padded);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const out = new Uint8Array(staging.getMappedRange()).slice(0, size);
+  staging.unmap();
+  staging.destroy();
+  return out;
+}

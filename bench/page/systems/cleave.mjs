@@ -1,0 +1,96 @@
+// Cleave's systems: GPU-resident (a GpuTensor in, GpuTensors out), host in/out on the GPU
+// backend, and the CPU backend (a reference for what a GPU round trip costs on small tensors).
+// Each uses the engine it is given, or creates its own (cold runs, forced strategies) and
+// destroys it on close.
+
+import { createSplitEngine } from '/dist/cleave.js';
+import { compare, readBuffer, shapeError } from '../data.mjs';
+
+/** @import { GpuTensor, HostTensor, SplitEngine, SplitEngineOptions } from '/dist/cleave.js' */
+/** @import { Env, PlanStats, Prepared, SplitCalls, System } from '../../types.js' */
+
+/**
+ * How the case calls Cleave: engine.split, or engine.run for a SplitToSequence node.
+ * @param {import('../../types.js').BenchCase} spec
+ * @returns {SplitCalls}
+ */
+export function splitCalls(spec) {
+  if (spec.op === 'SplitToSequence') {
+    const attrs = { axis: spec.axis };
+    return {
+      gpu: (engine, x) => engine.run({ op: 'SplitToSequence', opset: 11, inputs: [x], attrs }),
+      host: (engine, x) => engine.run({ op: 'SplitToSequence', opset: 11, inputs: [x], attrs }),
+    };
+  }
+  const options = { axis: spec.axis, sizes: [...spec.sizes] };
+  return { gpu: (engine, x) => engine.split(x, options), host: (engine, x) => engine.split(x, options) };
+}
+
+/**
+ * The engine to use and how to close it: `shared`, or a new one (with the case's forced strategy).
+ * @param {Prepared} c @param {SplitEngine | undefined} shared @param {SplitEngineOptions} options
+ */
+async function engineFor(c, shared, options) {
+  if (shared) return { engine: shared, close: () => {} };
+  const engine = await createSplitEngine({ ...options, ...(c.strategy ? { strategy: c.strategy } : {}) });
+  return { engine, close: () => engine.destroy() };
+}
+
+/** @param {SplitEngine} engine @returns {PlanStats} */
+function statsOf(engine) {
+  const s = engine.stats;
+  return {
+    strategy: s.strategy, unitBits: s.unitBits, dispatches: s.dispatches, copies: s.copies,
+    commands: s.dispatches + s.copies, pipelines: s.pipelinesCreated,
+  };
+}
+
+/** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
+export async function cleaveGpu(c, env) {
+  const { engine, close } = await engineFor(c, env.engine, { device: env.device });
+  /** @type {import('../../types.js').Runner<GpuTensor[]>} */
+  const run = {
+    iter: () => c.split.gpu(engine, env.gx),
+    sync: () => env.device.queue.onSubmittedWorkDone(),
+    free: (outs) => { for (const t of outs) engine.release(t); },
+    async check(outs) {
+      const got = [];
+      for (const t of outs) got.push(await readBuffer(env.device, t.buffer, t.byteOffset, t.byteLength));
+      return compare(got, c.ref, 'Cleave GPU-resident') ?? shapeError(outs.map((t) => t.shape), c.outShapes);
+    },
+    stats: () => statsOf(engine),
+    close,
+  };
+  return { key: 'cleave-gpu', gpuTimed: true, outputBytes: c.bytes, run };
+}
+
+/** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
+export async function cleaveHost(c, env) {
+  const { engine, close } = await engineFor(c, env.engine, { device: env.device });
+  return hostSystem(c, engine, close, 'cleave-host', true);
+}
+
+/** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
+export async function cleaveCpu(c, env) {
+  const { engine, close } = await engineFor(c, env.cpu, { backend: 'cpu' });
+  return hostSystem(c, engine, close, 'cleave-cpu', false);
+}
+
+/**
+ * @param {Prepared} c @param {SplitEngine} engine @param {() => void} close
+ * @param {'cleave-host' | 'cleave-cpu'} key @param {boolean} gpuTimed
+ * @returns {System}
+ */
+function hostSystem(c, engine, close, key, gpuTimed) {
+  /** @type {import('../../types.js').Runner<HostTensor[]>} */
+  const run = {
+    iter: () => c.split.host(engine, c.host),
+    sync: async () => {},
+    free: () => {},
+    check: async (outs) => compare(outs.map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, key)
+      ?? shapeError(outs.map((t) => t.shape), c.outShapes),
+    ...(gpuTimed ? { stats: () => statsOf(engine) } : {}),
+    close,
+  };
+  return { key, gpuTimed, outputBytes: 0, run };
+}

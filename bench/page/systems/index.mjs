@@ -1,0 +1,40 @@
+// Every system a case runs, by key, each built the same way for warm runs (shared device and
+// engines) and cold runs (a fresh device, everything created inside the timed span).
+
+import { msg } from '../context.mjs';
+import { cleaveCpu, cleaveGpu, cleaveHost } from './cleave.mjs';
+import { copyLimit, shaderLimit } from './limits.mjs';
+import { ortSystem } from './ort.mjs';
+
+/** @import { Env, Prepared, System, SystemKey } from '../../types.js' */
+
+/** @type {Readonly<Record<SystemKey, (c: Prepared, env: Env) => System | Promise<System>>>} */
+export const BUILDERS = {
+  'cleave-gpu': cleaveGpu,
+  'cleave-host': cleaveHost,
+  'ort-gpu': (c, env) => ortSystem(c, env, true),
+  'ort-host': (c, env) => ortSystem(c, env, false),
+  'copy-limit': copyLimit,
+  'shader-limit': shaderLimit,
+  'cleave-cpu': cleaveCpu,
+};
+
+/** @type {readonly SystemKey[]} */
+export const WARM_KEYS = ['cleave-gpu', 'cleave-host', 'ort-gpu', 'ort-host', 'copy-limit', 'shader-limit', 'cleave-cpu'];
+
+/** The CPU backend has no cold start worth timing: it compiles nothing. */
+export const COLD_KEYS = WARM_KEYS.filter((k) => k !== 'cleave-cpu');
+
+/**
+ * Builds a system; a builder that throws gives a system with its error.
+ * @param {SystemKey} key @param {Prepared} c @param {Env} env
+ * @returns {Promise<System>}
+ */
+export async function build(key, c, env) {
+  try {
+    return await BUILDERS[key](c, env);
+  } catch (e) {
+    return { key, gpuTimed: false, outputBytes: 0, error: `setting up failed: ${msg(e)}` };
+  }
+}
+
