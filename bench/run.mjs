@@ -92,6 +92,7 @@ function log(line) {
 
 /** Errors of a finished case, in full. @param {CaseResult} r */
 function logErrors(r) {
+  if (r.cpuPathError) log(`        CPU path: ${r.cpuPathError}`);
   for (const [k, s] of Object.entries(r.systems)) {
     if (s?.error) log(`        ${k}: ${s.error.trimEnd()}`);
     else if (s?.webgpuError) log(`        ${k}: ran on ORT's CPU EP, WebGPU EP refused: ${s.webgpuError.trimEnd()}`);

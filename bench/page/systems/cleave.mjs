@@ -67,27 +67,28 @@ export async function cleaveGpu(c, env) {
 /** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
 export async function cleaveHost(c, env) {
   const { engine, close } = await engineFor(c, env.engine, { device: env.device });
-  return hostSystem(c, engine, close, 'cleave-host', true);
+  return hostSystem(c, engine, close, 'cleave-host', 'Cleave host in/out');
 }
 
 /** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
 export async function cleaveCpu(c, env) {
   const { engine, close } = await engineFor(c, env.cpu, { backend: 'cpu' });
-  return hostSystem(c, engine, close, 'cleave-cpu', false);
+  return hostSystem(c, engine, close, 'cleave-cpu', 'Cleave CPU backend');
 }
 
 /**
  * @param {Prepared} c @param {SplitEngine} engine @param {() => void} close
- * @param {'cleave-host' | 'cleave-cpu'} key @param {boolean} gpuTimed
+ * @param {'cleave-host' | 'cleave-cpu'} key @param {string} label
  * @returns {System}
  */
-function hostSystem(c, engine, close, key, gpuTimed) {
+function hostSystem(c, engine, close, key, label) {
+  const gpuTimed = engine.backend === 'webgpu';
   /** @type {import('../../types.js').Runner<HostTensor[]>} */
   const run = {
     iter: () => c.split.host(engine, c.host),
     sync: async () => {},
     free: () => {},
-    check: async (outs) => compare(outs.map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, key)
+    check: async (outs) => compare(outs.map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, label)
       ?? shapeError(outs.map((t) => t.shape), c.outShapes),
     ...(gpuTimed ? { stats: () => statsOf(engine) } : {}),
     close,
