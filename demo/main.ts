@@ -1,17 +1,17 @@
 // Demo page entry: two engines (WebGPU when this browser has an adapter, and the CPU path), the
-// node from the controls run on both and timed, then the picture drawn. Every failure lands on
-// the page: a SplitError next to the control that caused it, anything else in the result line.
+// node from the controls shown as code, run, timed on every path and drawn. Every failure lands on
+// the page: a SplitError next to the control its subject names, anything else in the result line.
 
 import './style.css';
-import {
-  type EngineStats, type HostTensor, type SplitEngine, type SplitNode,
-  SplitError, createSplitEngine, planSplit, resolveNode,
-} from '../src/index.js';
-import { Controls, FieldError, type NodeRequest, el } from './controls.js';
-import { type Picture, Tooltip, drawPicture } from './draw.js';
-import { sameTensor } from './values.js';
-
-const $ = (id: string) => document.getElementById(id)!;
+import { type EngineStats, type HostTensor, type SplitEngine, SplitError, createSplitEngine, planSplit, resolveNode } from '../src/index.js';
+import { CodeView, nodeCode } from './code.js';
+import { Controls } from './controls.js';
+import { byId, el } from './dom.js';
+import { type Picture, drawPicture } from './draw.js';
+import { measure } from './measure.js';
+import { statRow, statsRows } from './report.js';
+import { FieldError, type NodeRequest } from './request.js';
+import { Tooltip } from './tooltip.js';
 
 /** The WebGPU engine, or undefined (with the reason) when this browser cannot give one. */
 async function openGpu(): Promise<{ engine?: SplitEngine; why?: string }> {
@@ -29,17 +29,19 @@ const main = gpu.engine ?? cpu;
 
 if (gpu.engine) {
   const info = gpu.engine.adapterInfo;
-  $('adapter').textContent = `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
+  byId('adapter').textContent = `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
 } else {
-  $('adapter').textContent = 'CPU path';
-  $('adapter').classList.add('cpu');
-  const notice = $('notice');
+  byId('adapter').textContent = 'CPU path';
+  byId('adapter').classList.add('cpu');
+  const notice = byId('notice');
   notice.textContent = `No WebGPU in this browser (${gpu.why}): every split runs on Cleave's CPU path. ` +
     'Open the page in Chrome or Edge 113+ (or Chromium with --enable-unsafe-webgpu) to see the GPU path.';
   notice.hidden = false;
 }
 
 const tip = new Tooltip();
+const code = new CodeView();
+byId('call').append(code.root);
 let timer: ReturnType<typeof setTimeout> | undefined;
 let busy = false;
 let again = false;
@@ -48,7 +50,7 @@ let runs = 0;
 // body[data-state] is 'pending' from the moment an edit schedules a run until the last run it
 // caused is drawn ('done'), so a watcher (the e2e test) never reads a stale picture.
 let pending = false;
-const controls = new Controls($('controls') as HTMLFormElement, (now) => {
+const controls = new Controls(byId('controls') as HTMLFormElement, (now) => {
   clearTimeout(timer);
   pending = true;
   document.body.dataset.state = 'pending';
@@ -79,9 +81,13 @@ async function update(): Promise<void> {
   } catch (e) {
     if (!(e instanceof FieldError)) throw e;
     const at = controls.showError(e.field, e.message);
+    code.show('// no call: the page could not read the form');
     refused(`The page could not read '${controls.labelOf(at)}'.`, undefined);
     return;
   }
+  code.show(nodeCode(req.node));
+  // For the console, and for the e2e test, which runs the code view and compares with this node.
+  (globalThis as { cleaveDemo?: unknown }).cleaveDemo = { node: req.node };
   let outs: HostTensor[];
   let stats: EngineStats;
   try {
@@ -93,20 +99,11 @@ async function update(): Promise<void> {
     refused(`The engine refused this node (${e.code}); the message is next to ${controls.labelOf(at)}.`, req);
     return;
   }
-  // A GPU engine still splits strings (and complex host tensors) on the CPU: no GPU time to show then.
-  const gpuRan = main !== cpu && stats.strategy !== 'cpu';
-  const timeMain = await timePerRun(main, req.node);
-  let same: boolean | undefined;
-  let timeCpu = timeMain;
-  if (main !== cpu) {
-    const cpuOuts = await cpu.run(req.node) as HostTensor[];
-    same = cpuOuts.length === outs.length && cpuOuts.every((t, i) => sameTensor(t, outs[i]!));
-    timeCpu = await timePerRun(cpu, req.node);
-  }
-  showStats(req, outs, stats, gpuRan ? timeMain : undefined, timeCpu, same);
+  const m = await measure(gpu.engine, cpu, req.node, outs, stats);
+  byId('stats').replaceChildren(...statsRows(m, req.input.dtype));
   const picture = pictureOf(req, outs);
   if (!picture) throw new Error(`the engine ran a node whose axis ${req.axis} the page cannot place`);
-  drawPicture($('input'), $('outputs'), picture, tip);
+  draw(picture);
   const what = `${outs.length} ${req.version.op === 'SplitToSequence' ? 'tensor' : 'output'}${outs.length === 1 ? '' : 's'}`;
   setResult(`${req.version.id} gave ${what}: lengths ${listOf(picture.sizes!)} along axis ${picture.axis}.`, 'ok');
 }
@@ -119,14 +116,15 @@ function listOf(xs: readonly number[]): string {
 /** A refused node: no outputs, but the input is still drawn when its shape and axis allow. */
 function refused(message: string, req: NodeRequest | undefined): void {
   setResult(message, 'refused');
-  $('stats').replaceChildren(statRow('result', 'no outputs'));
+  byId('stats').replaceChildren(statRow('result', 'no outputs'));
   const picture = req && pictureOf(req, undefined);
+  byId('outputs').replaceChildren();
   if (picture) {
-    drawPicture($('input'), $('outputs'), picture, tip);
+    draw(picture);
   } else {
-    $('input').replaceChildren(el('p', { className: 'empty' }, 'The input is drawn once its shape and axis are valid.'));
+    shown = undefined;
+    byId('input').replaceChildren(el('p', { className: 'empty' }, 'The input is drawn once its shape and axis are valid.'));
   }
-  $('outputs').replaceChildren();
 }
 
 function unexpected(e: unknown): void {
@@ -135,11 +133,25 @@ function unexpected(e: unknown): void {
 }
 
 function setResult(text: string, kind: 'ok' | 'refused' | 'bug'): void {
-  const r = $('result');
+  const r = byId('result');
   r.textContent = text;
   r.className = kind;
   document.body.dataset.result = kind;
 }
+
+/** The picture on the page, redrawn when the window's width changes (a phone turned sideways). */
+let shown: Picture | undefined;
+let shownWidth = innerWidth;
+
+function draw(p: Picture): void {
+  shown = p;
+  shownWidth = innerWidth;
+  drawPicture(byId('input'), byId('outputs'), p, tip);
+}
+
+addEventListener('resize', () => {
+  if (shown && innerWidth !== shownWidth) draw(shown);
+});
 
 /**
  * The [outer, axis, inner] view and chunks: the engine's own plan of the node when it ran, or the
@@ -160,60 +172,6 @@ function pictureOf(req: NodeRequest, outs: HostTensor[] | undefined): Picture | 
   if (!x.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) return undefined;
   const view = planSplit(x.dtype, x.shape, axis, [x.shape[axis]!]);
   return { input: x, axis, outer: view.outer, axisLen: view.axisLen, inner: view.inner, outputName };
-}
-
-/**
- * Time of one run: the median over batches of k runs, k chosen so a batch lasts at least 2 ms
- * (without cross-origin isolation the browser's clock only ticks every 100 µs), as many batches
- * as fit in about 150 ms (5 at least, so one slow submit does not decide the number).
- */
-async function timePerRun(engine: SplitEngine, node: SplitNode): Promise<{ ms: number; runs: number }> {
-  const batch = async (k: number) => {
-    const t0 = performance.now();
-    for (let i = 0; i < k; i++) await engine.run(node);
-    return (performance.now() - t0) / k;
-  };
-  let k = 1;
-  while (k < 1024 && (await batch(k)) * k < 2) k *= 4;
-  const times: number[] = [];
-  const begin = performance.now();
-  while (times.length < 5 || (times.length < 31 && performance.now() - begin < 150)) times.push(await batch(k));
-  times.sort((a, b) => a - b);
-  return { ms: times[times.length >> 1]!, runs: k * times.length };
-}
-
-function fmtTime(ms: number): string {
-  return ms < 0.1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`;
-}
-
-function gpuWork(s: EngineStats, dtype: string): string {
-  switch (s.strategy) {
-    case 'cpu': return `none: ${dtype} tensors are split on the CPU path even when WebGPU is there`;
-    case 'alias': return '0 dispatches: the outputs are views of the input buffer';
-    case 'copy': return `0 dispatches, ${s.copies} copyBufferToBuffer command${s.copies === 1 ? '' : 's'}`;
-    case 'gather': return `${s.dispatches} dispatch${s.dispatches === 1 ? '' : 'es'} of the gather shader (${s.unitBits === 1 ? 'bit-level variant' : `${s.unitBits / 8}-byte words`})` +
-      (s.copies ? `, ${s.copies} copy commands` : '');
-  }
-}
-
-function showStats(req: NodeRequest, outs: HostTensor[], stats: EngineStats, gpuTime: { ms: number; runs: number } | undefined,
-  cpuTime: { ms: number; runs: number }, same: boolean | undefined): void {
-  const rows = [
-    statRow('GPU path', gpuTime
-      ? `${fmtTime(gpuTime.ms)} per run (median over ${gpuTime.runs} runs, host → GPU → host)`
-      : same === undefined ? 'not available: no WebGPU' : `not used: ${req.input.dtype} tensors stay on the CPU path`, 't-gpu'),
-    statRow('CPU path', `${fmtTime(cpuTime.ms)} per run (median over ${cpuTime.runs} runs)`, 't-cpu'),
-    statRow('GPU work', same === undefined ? '—' : gpuWork(stats, req.input.dtype), 'dispatches'),
-  ];
-  if (same !== undefined) {
-    rows.push(statRow('check', same ? `GPU and CPU outputs identical (${outs.length} tensors, bit for bit) ✓` : 'GPU and CPU outputs DIFFER ✗', 'agree'));
-  }
-  $('stats').replaceChildren(...rows);
-}
-
-function statRow(name: string, value: string, id?: string): HTMLElement {
-  const dd = el('dd', id ? { id } : {}, value);
-  return el('div', {}, el('dt', {}, name), dd);
 }
 
 schedule();

@@ -1,8 +1,12 @@
-// Tensor values for the page: sample data for any dtype (1, 2, 3, ... as in the spec examples),
-// small argument tensors (split, axis) typed as the node needs them, and short text for a value.
-// float16/bfloat16 travel as raw bits, so the page converts to and from them here.
+// Tensor values for the page: sample data for every dtype (1, 2, 3, ... as in the spec examples),
+// the same data as a JavaScript expression for the code view, small argument tensors (split, axis)
+// typed as the node needs them, and short text for one value (OpenVINO's 8-, 4- and sub-byte
+// types decoded, with the byte and bits that hold a packed value). float16/bfloat16 travel as raw
+// bits and packed types as bytes, so the page converts to and from them here.
 
-import { type DType, type HostTensor, halfToNumber, hostLength } from '../src/index.js';
+import {
+  type DType, type HostTensor, type PackedDType, elementBits, halfToNumber, hostLength, isMsbFirst, isPacked, packedValue,
+} from '../src/index.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -57,6 +61,29 @@ export function isIntegerDType(d: DType): boolean {
   return d in INTEGER_RANGE;
 }
 
+type NumberArray = 'Float32Array' | 'Float64Array' | 'Int8Array' | 'Uint8Array' | 'Int16Array' | 'Uint16Array' | 'Int32Array' | 'Uint32Array';
+const NUMBER_ARRAYS = { Float32Array, Float64Array, Int8Array, Uint8Array, Int16Array, Uint16Array, Int32Array, Uint32Array };
+
+/**
+ * Dtypes whose host array holds one number per element, with the sample value of element i both
+ * as a function (the page's data) and as JavaScript (the code view); the e2e test checks they agree.
+ */
+const PLAIN: Partial<Record<DType, { readonly array: NumberArray; readonly value: (i: number) => number; readonly expr: string }>> = {
+  float32: { array: 'Float32Array', value: (i) => i + 1, expr: 'i + 1' },
+  float64: { array: 'Float64Array', value: (i) => i + 1, expr: 'i + 1' },
+  int8: { array: 'Int8Array', value: (i) => (i + 1) % 128, expr: '(i + 1) % 128' },
+  uint8: { array: 'Uint8Array', value: (i) => (i + 1) % 256, expr: '(i + 1) % 256' },
+  int16: { array: 'Int16Array', value: (i) => (i + 1) % 32768, expr: '(i + 1) % 32768' },
+  uint16: { array: 'Uint16Array', value: (i) => (i + 1) % 65536, expr: '(i + 1) % 65536' },
+  int32: { array: 'Int32Array', value: (i) => i + 1, expr: 'i + 1' },
+  uint32: { array: 'Uint32Array', value: (i) => i + 1, expr: 'i + 1' },
+  bool: { array: 'Uint8Array', value: (i) => (i % 3 === 0 ? 1 : 0), expr: '(i % 3 === 0 ? 1 : 0)' },
+  // OpenVINO's one-byte floats: raw bytes 1, 2, 3, ...
+  float8e4m3fn: { array: 'Uint8Array', value: (i) => (i + 1) % 256, expr: '(i + 1) % 256' },
+  float8e5m2: { array: 'Uint8Array', value: (i) => (i + 1) % 256, expr: '(i + 1) % 256' },
+  float8e8m0: { array: 'Uint8Array', value: (i) => (i + 1) % 256, expr: '(i + 1) % 256' },
+};
+
 /**
  * A host tensor holding `values` (numbers) in `dtype`. Integer dtypes refuse values they cannot
  * hold (a typed array would silently wrap or truncate them); the engine checks everything else.
@@ -75,36 +102,124 @@ export function tensorOf(dtype: DType, shape: readonly number[], values: readonl
 
 /** Sample input data of `n` elements: 1, 2, 3, ... (wrapped for narrow integers), Greek letters for strings. */
 export function sampleTensor(dtype: DType, shape: readonly number[], n: number): HostTensor {
-  const wrap = (m: number) => (i: number) => ((i + 1) % m);
-  const value: (i: number) => number =
-    dtype === 'int8' ? wrap(128) : dtype === 'uint8' ? wrap(256) : dtype === 'int16' ? wrap(32768)
-      : dtype === 'uint16' ? wrap(65536) : dtype === 'bool' ? (i) => (i % 3 === 0 ? 1 : 0) : (i) => i + 1;
+  const plain = PLAIN[dtype];
+  // Packed values count 1, 2, 3, ... modulo 2^bits, so every value of the type shows up.
+  const value = plain ? plain.value : isPacked(dtype) ? (i: number) => (i + 1) % 2 ** elementBits(dtype) : (i: number) => i + 1;
   return { dtype, shape, data: dataOf(dtype, n, value) } as HostTensor;
 }
 
 const GREEK = 'αβγδεζηθικλμνξοπρστυφχψω';
 
 function dataOf(dtype: DType, n: number, value: (i: number) => number): HostTensor['data'] {
-  const fill = <A extends { [k: number]: number }>(a: A) => { for (let i = 0; i < n; i++) a[i] = value(i); return a; };
+  const plain = PLAIN[dtype];
+  if (plain) {
+    const a = new NUMBER_ARRAYS[plain.array](n);
+    for (let i = 0; i < n; i++) a[i] = value(i);
+    return a;
+  }
+  if (isPacked(dtype)) return packedBytes(dtype, n, value);
   switch (dtype) {
-    case 'float32': return fill(new Float32Array(n));
-    case 'float64': return fill(new Float64Array(n));
     case 'float16': return Uint16Array.from({ length: n }, (_, i) => toHalfBits(value(i)));
     case 'bfloat16': return Uint16Array.from({ length: n }, (_, i) => toBfloat16Bits(value(i)));
-    case 'int8': return fill(new Int8Array(n));
-    case 'uint8': return fill(new Uint8Array(n));
-    case 'int16': return fill(new Int16Array(n));
-    case 'uint16': return fill(new Uint16Array(n));
-    case 'int32': return fill(new Int32Array(n));
-    case 'uint32': return fill(new Uint32Array(n));
     case 'int64': return BigInt64Array.from({ length: n }, (_, i) => BigInt(value(i)));
     case 'uint64': return BigUint64Array.from({ length: n }, (_, i) => BigInt(value(i)));
-    case 'bool': return Uint8Array.from({ length: n }, (_, i) => (value(i) ? 1 : 0));
     case 'string': return Array.from({ length: n }, (_, i) => GREEK[i % 24]! + (i >= 24 ? String(Math.floor(i / 24)) : ''));
     case 'complex64': return Float32Array.from({ length: 2 * n }, (_, k) => (k % 2 ? -1 : 1) * value(k >> 1));
     case 'complex128': return Float64Array.from({ length: 2 * n }, (_, k) => (k % 2 ? -1 : 1) * value(k >> 1));
-    // OpenVINO's byte-wide floats and packed sub-byte types travel as raw bytes.
-    default: return Uint8Array.from({ length: hostLength(dtype, n) }, (_, i) => value(i) & 0xff);
+    default: throw new Error(`the demo has no sample data for ${dtype}`);
+  }
+}
+
+/**
+ * The packed bytes of `n` values of a sub-byte type, built a byte at a time the way the code view
+ * writes it: bit j of byte b is bit k = 8b + j of the stream (MSB-first for uint1), which is bit
+ * k mod w of value floor(k / w).
+ */
+function packedBytes(dtype: PackedDType, n: number, value: (i: number) => number): Uint8Array {
+  const w = elementBits(dtype);
+  const msb = isMsbFirst(dtype);
+  return Uint8Array.from({ length: hostLength(dtype, n) }, (_, b) => {
+    let byte = 0;
+    for (let j = 0; j < 8; j++) {
+      const k = 8 * b + j;
+      const i = Math.floor(k / w);
+      if (i < n && (value(i) >> (k % w)) & 1) byte |= 1 << (msb ? 7 - j : j);
+    }
+    return byte;
+  });
+}
+
+/** The sample data of `n` elements of `dtype` as one JavaScript expression (what sampleTensor builds). */
+export function sampleCode(dtype: DType, n: number): string {
+  const from = (array: string, length: number | string, body: string) => `${array}.from({ length: ${length} }, (_, i) => ${body})`;
+  const plain = PLAIN[dtype];
+  if (plain) return from(plain.array, n, plain.expr);
+  if (isPacked(dtype)) {
+    const w = elementBits(dtype);
+    const bit = isMsbFirst(dtype) ? '7 - j' : 'j';
+    return `Uint8Array.from({ length: ${hostLength(dtype, n)} }, (_, b) => { let v = 0; for (let j = 0; j < 8; j++) { ` +
+      `const k = 8 * b + j, i = Math.floor(k / ${w}); if (i < ${n} && (((i + 1) % ${2 ** w}) >> (k % ${w})) & 1) v |= 1 << (${bit}); } return v; })`;
+  }
+  switch (dtype) {
+    case 'float16': return `new Uint16Array(${from('Float16Array', n, 'i + 1')}.buffer)`;
+    case 'bfloat16': return `Uint16Array.from({ length: ${n} }, (_, i) => { const u = new Uint32Array(new Float32Array([i + 1]).buffer)[0]; ` +
+      'return (u + 0x7fff + ((u >>> 16) & 1)) >>> 16; })';
+    case 'int64': return from('BigInt64Array', n, 'BigInt(i + 1)');
+    case 'uint64': return from('BigUint64Array', n, 'BigInt(i + 1)');
+    case 'string': return from('Array', n, `'${GREEK}'[i % 24] + (i >= 24 ? Math.floor(i / 24) : '')`);
+    case 'complex64': return `Float32Array.from({ length: ${2 * n} }, (_, k) => (k % 2 ? -1 : 1) * ((k >> 1) + 1))`;
+    case 'complex128': return `Float64Array.from({ length: ${2 * n} }, (_, k) => (k % 2 ? -1 : 1) * ((k >> 1) + 1))`;
+    default: throw new Error(`the demo has no sample code for ${dtype}`);
+  }
+}
+
+/** A host tensor's data written out in full as JavaScript (for short arrays). */
+export function literalCode(t: HostTensor): string {
+  const list = (xs: Iterable<string>) => [...xs].join(', ');
+  const hex = (xs: ArrayLike<number>, digits: number) => list(Array.from(xs, (v) => `0x${v.toString(16).padStart(digits, '0')}`));
+  if (Array.isArray(t.data)) return `[${list(t.data.map((s) => `'${s.replace(/[\\']/g, '\\$&')}'`))}]`;
+  if (t.data instanceof BigInt64Array || t.data instanceof BigUint64Array) {
+    return `new ${t.data.constructor.name}([${list(Array.from(t.data, (v) => `${v}n`))}])`;
+  }
+  if (t.dtype === 'float16') return `new Uint16Array(new Float16Array([${list(Array.from(t.data as Uint16Array, (h) => numberCode(halfToNumber(h))))}]).buffer)`;
+  if (t.dtype === 'bfloat16') return `new Uint16Array([${hex(t.data as Uint16Array, 4)}])`;
+  if (t.data instanceof Uint8Array && t.dtype !== 'uint8' && t.dtype !== 'bool') return `new Uint8Array([${hex(t.data, 2)}])`;
+  return `new ${t.data.constructor.name}([${list(Array.from(t.data as ArrayLike<number>, numberCode))}])`;
+}
+
+function numberCode(v: number): string {
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+// --- values as text -------------------------------------------------------------------------
+
+/** The 16 levels of NF4 (QLoRA's normal-float 4-bit code book, as OpenVINO decodes it). */
+const NF4 = [
+  -1, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453, -0.28444138169288635, -0.18477343022823334,
+  -0.09105003625154495, 0, 0.07958029955625534, 0.16093020141124725, 0.24611230194568634, 0.33791524171829224,
+  0.44070982251167297, 0.5626170039176941, 0.7229568362236023, 1,
+];
+
+/** A small float of 1 sign bit, `e` exponent bits and `m` mantissa bits (IEEE-like: bias 2^(e-1) - 1, subnormals). */
+function smallFloat(bits: number, e: number, m: number): number {
+  const sign = (bits >> (e + m)) & 1 ? -1 : 1;
+  const exp = (bits >> m) & ((1 << e) - 1);
+  const mant = bits & ((1 << m) - 1);
+  const bias = (1 << (e - 1)) - 1;
+  return sign * (exp === 0 ? mant / 2 ** m * 2 ** (1 - bias) : (1 + mant / 2 ** m) * 2 ** (exp - bias));
+}
+
+/** The number an OpenVINO 8-bit or packed code stands for. */
+function decode(dtype: DType, code: number): number {
+  switch (dtype) {
+    case 'int4': return code >= 8 ? code - 16 : code;
+    case 'nf4': return NF4[code]!;
+    case 'float4e2m1': return smallFloat(code, 2, 1);
+    // e4m3fn has no infinities: only S.1111.111 is NaN. e5m2 follows IEEE. e8m0 is a power of two.
+    case 'float8e4m3fn': return (code & 0x7f) === 0x7f ? NaN : smallFloat(code, 4, 3);
+    case 'float8e5m2': return (code & 0x7c) === 0x7c ? ((code & 3) ? NaN : (code & 0x80 ? -Infinity : Infinity)) : smallFloat(code, 5, 2);
+    case 'float8e8m0': return code === 0xff ? NaN : 2 ** (code - 127);
+    default: return code;
   }
 }
 
@@ -115,6 +230,7 @@ function num(v: number): string {
 
 /** Element `i` of a host tensor as short text. */
 export function formatValue(t: HostTensor, i: number): string {
+  if (isPacked(t.dtype)) return num(decode(t.dtype, packedValue(t.dtype, t.data as Uint8Array, i)));
   switch (t.dtype) {
     case 'string': return t.data[i] ?? '';
     case 'bool': return t.data[i] ? 'true' : 'false';
@@ -128,8 +244,29 @@ export function formatValue(t: HostTensor, i: number): string {
     }
     case 'int64':
     case 'uint64': return String(t.data[i]);
-    default: return num(t.data[i]!);
+    case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return num(decode(t.dtype, t.data[i]!));
+    default: return num(t.data[i] as number);
   }
+}
+
+/**
+ * Where a packed value lives in its tensor's bytes, e.g. "byte 1, bits 4–7" or, for a value that
+ * straddles two bytes, "byte 0 bits 6–7 + byte 1 bit 0"; undefined for whole-byte dtypes.
+ */
+export function bitsOf(dtype: DType, i: number): string | undefined {
+  if (!isPacked(dtype)) return undefined;
+  const w = elementBits(dtype);
+  const msb = isMsbFirst(dtype);
+  const parts: string[] = [];
+  for (let k = i * w; k < (i + 1) * w;) {
+    const byte = Math.floor(k / 8);
+    const end = Math.min((i + 1) * w, (byte + 1) * 8);
+    // Bit numbers as a byte reads them: for uint1 (MSB-first) stream bit 0 is bit 7.
+    const [lo, hi] = msb ? [7 - ((end - 1) % 8), 7 - (k % 8)] : [k % 8, (end - 1) % 8];
+    parts.push(`byte ${byte} ${lo === hi ? `bit ${lo}` : `bits ${lo}–${hi}`}`);
+    k = end;
+  }
+  return parts.join(' + ');
 }
 
 /** Whether two host tensors hold the same dtype, shape and bits. */
