@@ -21,7 +21,15 @@ export interface Measured {
   readonly cpu: Timing;
   /** Whether every GPU path gave the CPU path's bits (undefined without WebGPU). */
   readonly same: boolean | undefined;
+  /** GPU-resident outputs read back for that check, of how many (all of them up to MAX_READBACKS). */
+  readonly readBack?: { readonly checked: number; readonly of: number };
 }
+
+/**
+ * GPU-resident outputs read back to check them: each read is its own copy and map, about 0.3 ms
+ * here, so 4096 outputs would take over a second; beyond this many, the first and last halves.
+ */
+const MAX_READBACKS = 64;
 
 /**
  * Time of one run: the median over batches of k runs, k chosen so a batch lasts at least 5 ms
@@ -65,8 +73,15 @@ export async function measure(gpu: SplitEngine | undefined, cpu: SplitEngine, no
     : { time: await timePerRun(hostBatch(gpu, node)), stats };
   const x = node.inputs[0] as HostTensor;
   if (x.dtype === 'string') return { resident: { skipped: 'not possible: string tensors cannot live on the GPU' }, host, cpu: cpuTime, same: agree(outs) };
-  const resident = await measureResident(gpu, node, x);
-  return { resident: resident.result, host, cpu: cpuTime, same: agree(outs) && agree(resident.outputs) };
+  const r = await measureResident(gpu, node, x);
+  const wanted = sampled(cpuOuts);
+  const same = agree(outs) && r.outputs.length === wanted.length && r.outputs.every((t, i) => sameTensor(t, wanted[i]!));
+  return { resident: r.result, host, cpu: cpuTime, same, readBack: { checked: r.outputs.length, of: cpuOuts.length } };
+}
+
+/** The outputs the GPU-resident check reads back: all, or the first and last MAX_READBACKS / 2. */
+function sampled<T>(xs: readonly T[]): T[] {
+  return xs.length <= MAX_READBACKS ? [...xs] : [...xs.slice(0, MAX_READBACKS / 2), ...xs.slice(-MAX_READBACKS / 2)];
 }
 
 /** The GPU-resident path: one upload, then runs whose outputs are released as soon as they exist. */
@@ -76,7 +91,7 @@ async function measureResident(gpu: SplitEngine, node: SplitNode, x: HostTensor)
     const resident = { ...node, inputs: [gx, ...node.inputs.slice(1)] as [GpuTensor, ...SplitNode['inputs']] };
     const first = await gpu.run(resident);
     const stats = gpu.stats;
-    const outputs = await Promise.all(first.map((t) => gpu.download(t)));
+    const outputs = await Promise.all(sampled(first).map((t) => gpu.download(t)));
     for (const t of first) gpu.release(t);
     const time = await timePerRun(async (k) => {
       for (let i = 0; i < k; i++) {

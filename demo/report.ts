@@ -46,7 +46,8 @@ export function statsRows(m: Measured, dtype: string): HTMLElement[] {
   });
   rows.push(statRow('GPU work', gpuWork(m, dtype), 'work'));
   if (m.same !== undefined) {
-    rows.push(statRow('check', m.same ? 'every path gave the CPU path\u2019s outputs, bit for bit ✓' : 'the paths DIFFER ✗', 'agree'));
+    const sample = m.readBack && m.readBack.checked < m.readBack.of ? ` (GPU-resident: ${m.readBack.checked} of ${m.readBack.of} outputs read back)` : '';
+    rows.push(statRow('check', m.same ? `every path gave the CPU path\u2019s outputs, bit for bit ✓${sample}` : 'the paths DIFFER ✗', 'agree'));
   }
   return rows;
 }
