@@ -30,6 +30,10 @@ const main = gpu.engine ?? cpu;
 if (gpu.engine) {
   const info = gpu.engine.adapterInfo;
   byId('adapter').textContent = `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
+  if (/swiftshader/i.test(info?.architecture ?? '')) {
+    byId('timing-note').append(' This adapter is SwiftShader, which runs GPU work on the CPU: compare the paths with each other here, ' +
+      'not with a hardware GPU.');
+  }
 } else {
   byId('adapter').textContent = 'CPU path';
   byId('adapter').classList.add('cpu');

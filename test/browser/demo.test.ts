@@ -234,6 +234,9 @@ test('opens on WebGPU and draws the default preset with its three timings and it
   expect(await page.$eval('#adapter', (e) => e.textContent)).toMatch(/^WebGPU · /);
   expect(await page.$eval('#notice', (e) => (e as HTMLElement).hidden)).toBe(true);
   expect(await page.$eval('.tag', (e) => e.textContent)).not.toContain('one WebGPU compute pass');
+  // On SwiftShader the page says plainly that the 'GPU' is the CPU, so its figures are read as ratios.
+  const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
+  expect((await page.$eval('#timing-note', (e) => e.textContent!)).includes('runs GPU work on the CPU')).toBe(swiftshader);
   const s = await seen(page);
   expect(s.kind).toBe('ok');
   expect(s.result).toContain('Split-18 gave 3 outputs: lengths [3, 3, 2] along axis 1');
