@@ -3,6 +3,7 @@
 // VK_ICD_FILENAMES already names a driver.
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { compactWgsl } from './vite.config.js';
 import SummaryLine from './test/helpers/summary-reporter.js';
 
 const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
@@ -10,6 +11,7 @@ const env: Record<string, string> = {};
 if (!process.env.VK_ICD_FILENAMES && existsSync(swiftshader)) env.VK_ICD_FILENAMES = swiftshader;
 
 export default defineConfig({
+  plugins: [compactWgsl()],
   test: {
     include: ['test/**/*.test.ts'],
     env,

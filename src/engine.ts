@@ -2,16 +2,16 @@
 // execute on the GPU or the CPU executor). Outputs live where the input lived: host tensors in,
 // host tensors out; GPU tensors in, GPU tensors out with no readback.
 
-import { type SplitSubject, SplitError, check, show } from './errors.js';
+import { SplitError, check, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
-import { type AnyTensor, type GpuTensor, type GpuView, type HostTensor, type TensorView, readTensor } from './tensor.js';
-import { readChoice, readCount, readInteger, readLengths, readOptions } from './options.js';
+import { type AnyTensor, type GpuTensor, type GpuView, type HostTensor, type TensorView, isA, readTensor } from './tensor.js';
+import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
 import type { Strategy } from './planner/gpu.js';
 import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitRequest } from './gpu/executor.js';
-import { acquireDevice, isGpuDevice } from './gpu/device.js';
+import { acquireDevice } from './gpu/device.js';
 import { release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
@@ -74,27 +74,24 @@ export interface SplitEngine {
 
 const BACKENDS = ['auto', 'webgpu', 'cpu'] as const;
 const STRATEGIES = ['auto', 'alias', 'copy', 'gather'] as const;
-const at = (name: string): SplitSubject => ({ kind: 'engine', name });
+type Out = { readonly layout?: unknown; readonly alias?: unknown };
 
 export async function createSplitEngine(options?: SplitEngineOptions): Promise<SplitEngine> {
-  const o = readOptions(options, 'createSplitEngine', ['device', 'backend', 'strategy'], 'engine');
-  const want = readChoice(o.backend, BACKENDS, 'auto', 'createSplitEngine', at('backend'));
-  const strategy = readChoice(o.strategy, STRATEGIES, 'auto', 'createSplitEngine', at('strategy'));
-  if (o.device !== undefined) {
-    check(isGpuDevice(o.device), 'BAD_OPTIONS', () => `createSplitEngine: 'device' must be a GPUDevice, got ${show(o.device)}`, at('device'));
-    check(want !== 'cpu', 'BAD_OPTIONS', () => "createSplitEngine: a 'device' was given with backend 'cpu'; give one or the other", at('device'));
-    const info = o.device.adapterInfo;
-    await warmUp(o.device);
-    return new Engine(o.device, info && { vendor: info.vendor, architecture: info.architecture }, false, strategy, undefined);
-  }
-  if (want === 'cpu') return new Engine(undefined, undefined, false, strategy, undefined);
-  const found = await acquireDevice();
-  if ('reason' in found) {
-    check(want === 'auto', 'NO_WEBGPU', () => `createSplitEngine: backend 'webgpu' was asked for, but ${found.reason}`, at('backend'));
+  const what = 'createSplitEngine';
+  const o = readOptions(options, what, ['device', 'backend', 'strategy'], 'engine');
+  const want = readChoice(o.backend, BACKENDS, 'auto', what, 'engine:backend');
+  const strategy = readChoice(o.strategy, STRATEGIES, 'auto', what, 'engine:strategy');
+  const given = o.device as GPUDevice | undefined;
+  check(given === undefined || (isA(given, 'GPUDevice', ['createBuffer']) && want !== 'cpu'), 'BAD_OPTIONS',
+    () => `${what}: device must be a GPUDevice, with backend 'auto' or 'webgpu', got ${show(given)}`, 'engine:device');
+  const found = given ? { device: given, adapterInfo: given.adapterInfo } : want === 'cpu' ? { reason: undefined } : await acquireDevice();
+  if (!('device' in found)) {
+    check(want !== 'webgpu', 'NO_WEBGPU', () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`, 'engine:backend');
     return new Engine(undefined, undefined, false, strategy, found.reason);
   }
   await warmUp(found.device);
-  return new Engine(found.device, found.adapterInfo, true, strategy, undefined);
+  const info = found.adapterInfo;
+  return new Engine(found.device, info && { vendor: info.vendor, architecture: info.architecture }, !given, strategy, undefined);
 }
 
 class Engine implements SplitEngine {
@@ -113,8 +110,8 @@ class Engine implements SplitEngine {
     readonly fallbackReason: string | undefined,
   ) {
     this.backend = device ? 'webgpu' : 'cpu';
-    this.gpu = device ? new GpuExecutor(device, (what) => this.usable(what)) : undefined;
-    void device?.lost.then((info) => { this.lost = info.message || info.reason || 'lost'; });
+    this.gpu = device && new GpuExecutor(device, (what) => this.usable(what));
+    void device?.lost.then((info) => { this.lost = info.message || info.reason; });
   }
 
   get stats(): EngineStats {
@@ -124,45 +121,39 @@ class Engine implements SplitEngine {
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions): Promise<GpuTensor<D>[]>;
   async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
-    this.usable('split');
-    const view = readTensor(x, 'split: input');
-    const { plan, out } = this.splitArguments(view, options, 'split');
-    return this.execute(plan, view, plan.outputShapes, out, 'owned');
+    const [view, plan, out] = this.splitArguments('split', x, options);
+    return this.execute(plan, view, plan.outputShapes, out);
   }
 
   async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
     this.usable('run');
     const r = resolveRun(node);
-    const out = readOptions(options, 'run', ['layout', 'alias']);
-    return await this.execute(r.plan, r.data, r.outputShapes, out, 'owned') as NodeOutputs<N>;
+    return await this.execute(r.plan, r.data, r.outputShapes, readOptions(options, 'run', ['layout', 'alias'])) as NodeOutputs<N>;
   }
 
   encodeSplit<D extends FixedDType>(encoder: GPUCommandEncoder, x: GpuTensor<D>, options: SplitOptions & OutputOptions): GpuTensor<D>[] {
-    this.usable('encodeSplit');
     const gpu = this.requireGpu('encodeSplit');
-    check(isEncoder(encoder), 'BAD_INPUT', () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`, { kind: 'input', name: 'encoder' });
-    const view = readTensor(x, 'encodeSplit: input');
-    check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor; split host tensors with split()', { kind: 'input', name: 'input' });
-    const { plan, out } = this.splitArguments(view, options, 'encodeSplit');
-    const r = gpu.encodeSplit(encoder, this.request(plan, plan.outputShapes, out, 'none'), view as GpuView);
+    check(isA(encoder, 'GPUCommandEncoder', ['beginComputePass']), 'BAD_INPUT', () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`, 'input:encoder');
+    const [view, plan, out] = this.splitArguments('encodeSplit', x, options);
+    check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
+    const r = gpu.splitResident(this.request(plan, plan.outputShapes, out, 'none'), view, encoder);
     this.last = r.stats;
     return r.outputs as GpuTensor<D>[];
   }
 
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
-    this.usable('upload');
+    const gpu = this.requireGpu('upload');
     const view = readTensor(x, 'upload');
-    check(view.kind === 'host', 'BAD_INPUT', () => 'upload: the tensor is already on the GPU (it has a buffer)', { kind: 'input', name: 'input' });
-    check(view.dtype !== 'string', 'WRONG_BACKEND', () => 'upload: string tensors cannot live on the GPU; split them as host tensors',
-      { kind: 'input', name: 'input', part: 'dtype' });
-    return this.requireGpu('upload').upload(view) as GpuTensor<D>;
+    check(view.kind === 'host' && view.dtype !== 'string', view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
+      () => `upload: ${view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'}`, 'input:input');
+    return gpu.upload(view) as GpuTensor<D>;
   }
 
   async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
-    this.usable('download');
+    const gpu = this.requireGpu('download');
     const view = readTensor(x, 'download');
-    check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: the tensor is already on the host (it has data, not a buffer)', { kind: 'input', name: 'input' });
-    return await this.requireGpu('download').download(view as GpuView) as HostTensor<D>;
+    check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: takes a GPU tensor, got a host tensor', 'input:input');
+    return await gpu.download(view) as HostTensor<D>;
   }
 
   release(x: GpuTensor | undefined): void {
@@ -170,67 +161,57 @@ class Engine implements SplitEngine {
   }
 
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    this.gpu?.destroy();
-    if (this.ownsDevice) this.device?.destroy();
+    if (!this.destroyed) {
+      this.destroyed = true;
+      this.gpu?.destroy();
+      if (this.ownsDevice) this.device?.destroy();
+    }
   }
 
-  /** The plan and output options of split() and encodeSplit(), read from the options object once. */
-  private splitArguments(x: TensorView, options: unknown, what: string): { plan: SplitPlan; out: { layout?: unknown; alias?: unknown } } {
-    const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias'], 'option', false);
-    check(o.sizes === undefined || o.parts === undefined, 'BAD_OPTIONS', () => `${what}: give either sizes or parts, not both`, { kind: 'option', name: 'parts' });
-    check(o.sizes !== undefined || o.parts !== undefined, 'BAD_OPTIONS',
-      () => `${what}: give sizes (split lengths) or parts (a number of outputs)`, { kind: 'option', name: 'sizes' });
-    const axis = readInteger(o.axis, 0, what, { kind: 'option', name: 'axis' });
-    const sizes = o.sizes !== undefined ? readLengths(o.sizes, what, { kind: 'option', name: 'sizes' })
-      : equalParts(x.shape[normalizeAxis(axis, x.shape.length, what)]!, readCount(o.parts, what, { kind: 'option', name: 'parts' }, 'BAD_PARTS'));
-    const subjects = { axis: { kind: 'option', name: 'axis' }, sizes: { kind: 'option', name: o.sizes !== undefined ? 'sizes' : 'parts' } } as const;
-    return { plan: planSplit(x.dtype, x.shape, axis, sizes, what, subjects), out: { layout: o.layout, alias: o.alias } };
+  /** The input, plan and output options of split() and encodeSplit(), each read once. */
+  private splitArguments(what: string, x: unknown, options: unknown): [TensorView, SplitPlan, Out] {
+    this.usable(what);
+    const view = readTensor(x, `${what}: input`);
+    const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias']);
+    check((o.sizes === undefined) !== (o.parts === undefined), 'BAD_OPTIONS', () => `${what}: give exactly one of sizes and parts`, 'option:sizes');
+    check(o.axis === undefined || (typeof o.axis === 'number' && Number.isSafeInteger(o.axis)), 'AXIS_RANGE',
+      () => `${what}: axis must be an integer, got ${show(o.axis)}`, 'option:axis');
+    const axis = (o.axis as number | undefined ?? 0) + 0;
+    const sizes = o.sizes !== undefined ? readLengths(o.sizes, what, 'option:sizes')
+      : equalParts(view.shape[normalizeAxis(axis, view.shape.length, what)]!, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
+    const plan = planSplit(view.dtype, view.shape, axis, sizes, what, { axis: 'option:axis', sizes: o.sizes ? 'option:sizes' : 'option:parts' });
+    return [view, plan, o];
   }
 
-  private request(plan: SplitPlan, shapes: SplitRequest['shapes'], out: { layout?: unknown; alias?: unknown }, alias: SplitRequest['alias']): SplitRequest {
+  private request(plan: SplitPlan, shapes: SplitRequest['shapes'], out: Out, alias: SplitRequest['alias']): SplitRequest {
     return {
       plan, shapes, strategy: this.strategy,
-      layout: readChoice(out.layout, ['shared', 'separate'] as const, 'shared', 'split', { kind: 'option', name: 'layout' }),
-      alias: readChoice(out.alias, ['owned', 'any', 'none'] as const, alias, 'split', { kind: 'option', name: 'alias' }),
+      layout: readChoice(out.layout, ['shared', 'separate'] as const, 'shared', 'split', 'option:layout'),
+      alias: readChoice(out.alias, ['owned', 'any', 'none'] as const, alias, 'split', 'option:alias'),
     };
   }
 
   /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
-  private async execute(plan: SplitPlan, x: TensorView, shapes: SplitRequest['shapes'], out: { layout?: unknown; alias?: unknown },
-    alias: SplitRequest['alias']): Promise<AnyTensor[]> {
-    const req = this.request(plan, shapes, out, alias);
-    if (x.kind === 'gpu') {
-      const r = await this.requireGpu('split').splitResident(req, x);
-      this.last = r.stats;
-      return r.outputs;
-    }
-    check(out.layout === undefined && out.alias === undefined, 'BAD_OPTIONS',
-      () => "split: 'layout' and 'alias' place GPU outputs; a host input gives host outputs", { kind: 'option', name: out.layout === undefined ? 'alias' : 'layout' });
-    if (!this.gpu || x.strings || x.dtype === 'complex64' || x.dtype === 'complex128') {
-      this.last = CPU_STATS;
-      return splitOnCpu(plan, x, shapes);
-    }
-    const r = await this.gpu.splitHost(req, x);
+  private async execute(plan: SplitPlan, x: TensorView, shapes: SplitRequest['shapes'], out: Out): Promise<AnyTensor[]> {
+    const req = this.request(plan, shapes, out, 'owned');
+    check(x.kind === 'gpu' || out.layout === undefined && out.alias === undefined, 'BAD_OPTIONS',
+      () => 'split: layout and alias place GPU outputs; a host input gives host outputs', 'option:layout');
+    const r = x.kind === 'gpu' ? await this.requireGpu('split').splitResident(req, x as GpuView)
+      : this.gpu && !x.strings && !x.dtype.startsWith('complex') ? await this.gpu.splitHost(req, x)
+        : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
     this.last = r.stats;
     return r.outputs;
   }
 
   /** Throws when this engine was destroyed or its device lost: the one check every call (and every resumed wait) makes. */
   private usable(what: string): void {
-    check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, at('engine'));
-    check(this.lost === undefined, 'DEVICE_LOST', () => `${what}: the GPU device was lost: ${this.lost}`, at('device'));
+    check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
+    check(this.lost === undefined, 'DEVICE_LOST', () => `${what}: the GPU device was lost: ${this.lost}`, 'engine:device');
   }
 
   private requireGpu(what: string): GpuExecutor {
-    if (!this.gpu) throw new SplitError('WRONG_BACKEND', `${what}: this engine runs on the CPU backend and has no GPU device`, at('backend'));
+    this.usable(what);
+    if (!this.gpu) throw new SplitError('WRONG_BACKEND', `${what}: this engine runs on the CPU backend and has no GPU device`, 'engine:backend');
     return this.gpu;
   }
-}
-
-function isEncoder(e: unknown): e is GPUCommandEncoder {
-  const cls = (globalThis as { GPUCommandEncoder?: unknown }).GPUCommandEncoder;
-  if (typeof cls === 'function') return e instanceof (cls as new () => GPUCommandEncoder);
-  return typeof e === 'object' && e !== null && typeof (e as GPUCommandEncoder).beginComputePass === 'function';
 }

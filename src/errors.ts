@@ -35,19 +35,24 @@ export interface SplitSubject {
   readonly part?: 'dtype' | 'shape' | 'data' | 'buffer' | 'values';
 }
 
+/** A subject written as 'kind:name' or 'kind:name.part' (how Cleave's own checks name one). */
+export type SubjectKey = `${SplitSubject['kind']}:${string}`;
+
 export class SplitError extends Error {
   override readonly name = 'SplitError';
-  constructor(
-    readonly code: SplitErrorCode,
-    message: string,
-    readonly subject?: SplitSubject,
-  ) {
+  readonly subject: SplitSubject | undefined;
+  constructor(readonly code: SplitErrorCode, message: string, subject?: SplitSubject | SubjectKey) {
     super(message);
+    if (typeof subject === 'string') {
+      const [kind, name, part] = subject.split(/[:.]/) as [SplitSubject['kind'], string, SplitSubject['part']];
+      subject = part ? { kind, name, part } : { kind, name };
+    }
+    this.subject = subject;
   }
 }
 
 /** Throws a SplitError when `ok` is false; `message` is built only on failure. */
-export function check(ok: boolean, code: SplitErrorCode, message: () => string, subject?: SplitSubject): asserts ok {
+export function check(ok: boolean, code: SplitErrorCode, message: () => string, subject?: SubjectKey): asserts ok {
   if (!ok) throw new SplitError(code, message(), subject);
 }
 
@@ -55,43 +60,30 @@ export function check(ok: boolean, code: SplitErrorCode, message: () => string, 
  * A caller's value as message text. Never throws, whatever it is given: Symbols, null-prototype
  * objects, proxies that trap every read, getters that throw.
  */
-export function show(x: unknown, depth = 0): string {
+export function show(x: unknown): string {
   try {
-    switch (typeof x) {
-      case 'string': return `'${x.length > 40 ? `${x.slice(0, 37)}...` : x}'`;
-      case 'bigint': return `${x}n`;
-      case 'symbol': return x.description === undefined ? 'a Symbol' : `Symbol(${x.description})`;
-      case 'function': return 'a function';
-      case 'object': return x === null ? 'null' : showObject(x, depth);
-      default: return Object.is(x, -0) ? '-0' : String(x);
-    }
+    if (typeof x === 'string') return `'${x.slice(0, 40)}'`;
+    if (typeof x === 'symbol') return 'a Symbol';
+    if (Array.isArray(x)) return x.length > 8 ? `an array of ${x.length}` : `[${x.map((v) => (typeof v === 'object' && v ? '{...}' : show(v))).join(', ')}]`;
+    const name = typeof x === 'object' && x ? Object.getPrototypeOf(x)?.constructor?.name : 0;
+    if (name !== 0) return !name || name === 'Object' ? 'an object' : `a ${name}`;
+    return Object.is(x, -0) ? '-0' : typeof x === 'bigint' ? `${x}n` : String(x);
   } catch {
     return 'an unreadable value';
   }
 }
 
-function showObject(x: object, depth: number): string {
-  if (Array.isArray(x)) {
-    if (depth > 0 || x.length > 8) return `an array of ${x.length}`;
-    return `[${Array.from(x, (v) => show(v, depth + 1)).join(', ')}]`;
-  }
-  const proto: unknown = Object.getPrototypeOf(x);
-  if (proto === null) return 'an object with a null prototype';
-  const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === 'string' && name !== 'Object' ? `a ${name}` : 'an object';
-}
-
 /** A list of numbers as message text, shortened past 16 entries. */
 export function showList(xs: readonly number[]): string {
-  return xs.length <= 16 ? `[${xs.join(', ')}]` : `[${xs.slice(0, 12).join(', ')}, ... (${xs.length} in all)]`;
+  return `[${xs.length > 16 ? `${xs.slice(0, 12).join(', ')}, ... (${xs.length} in all)` : xs.join(', ')}]`;
 }
 
 /** Runs `read` (which reads a caller's object); anything it throws that is not a SplitError becomes one. */
-export function guardRead<T>(what: string, read: () => T, subject?: SplitSubject): T {
+export function guardRead<T>(what: string, read: () => T, subject?: SubjectKey): T {
   try {
     return read();
   } catch (e) {
     if (e instanceof SplitError) throw e;
-    throw new SplitError('BAD_INPUT', `${what}: reading it threw (${show(e instanceof Error ? e.message : e)})`, subject);
+    throw new SplitError('BAD_INPUT', `${what}: reading it threw ${show((e as Error)?.message ?? e)}`, subject);
   }
 }

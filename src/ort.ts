@@ -1,7 +1,7 @@
 // `cleave/ort`: hand GPU tensors between ONNX Runtime Web (WebGPU EP) and Cleave without a copy.
 // It never imports onnxruntime-web: the caller passes its tensor, or its `ort` namespace.
 
-import { SplitError, check, show } from './errors.js';
+import { check, guardRead, show } from './errors.js';
 import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
 import type { GpuTensor } from './tensor.js';
 
@@ -23,15 +23,11 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = ['float32', 'float16', 'int
 
 /** An ORT tensor with location 'gpu-buffer' as a Cleave GPU tensor on the same buffer (no copy). */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
-  check(typeof t === 'object' && t !== null, 'BAD_INPUT', () => `fromOrtTensor: expected an ort.Tensor, got ${show(t)}`, { kind: 'input', name: 'tensor' });
-  const { location, type, dims, gpuBuffer } = t;
-  check(location === 'gpu-buffer', 'BAD_INPUT',
-    () => `fromOrtTensor: the tensor's location is ${show(location)}; only 'gpu-buffer' tensors live on the GPU`, { kind: 'input', name: 'tensor' });
-  check(isDType(type) && type !== 'string', 'BAD_DTYPE', () => `fromOrtTensor: ORT type ${show(type)} has no Cleave GPU dtype`,
-    { kind: 'input', name: 'tensor', part: 'dtype' });
+  const { location, type, dims, gpuBuffer } = guardRead('fromOrtTensor', () => t);
+  check(location === 'gpu-buffer' && isDType(type) && type !== 'string', 'BAD_INPUT',
+    () => `fromOrtTensor: takes an ort.Tensor on the GPU ('gpu-buffer'), got ${show(location)} ${show(type)}`, 'input:tensor');
   const shape = [...dims];
-  const numel = shape.reduce((a, b) => a * b, 1);
-  return { dtype: type, shape, buffer: gpuBuffer as GPUBuffer, byteOffset: 0, byteLength: byteLengthOf(type, numel) } as GpuTensor;
+  return { dtype: type, shape, buffer: gpuBuffer as GPUBuffer, byteOffset: 0, byteLength: byteLengthOf(type, shape.reduce((a, b) => a * b, 1)) } as GpuTensor;
 }
 
 /**
@@ -40,12 +36,9 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  * `layout: 'separate'`. The tensor stays Cleave's: release it after ORT is done with it.
  */
 export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
-  const { dtype, shape, buffer, byteOffset } = t;
-  check(byteOffset === 0, 'BAD_INPUT', () => `toOrtTensor: the tensor starts at byte ${show(byteOffset)} of its buffer, but ` +
-    "ort.Tensor.fromGpuBuffer takes a whole buffer; split with { layout: 'separate' } to give each output its own", { kind: 'input', name: 'tensor', part: 'buffer' });
-  if (!ORT_GPU_DTYPES.includes(dtype)) {
-    throw new SplitError('BAD_DTYPE', `toOrtTensor: ONNX Runtime's WebGPU EP keeps ${ORT_GPU_DTYPES.join(', ')} on the GPU, not ${show(dtype)}`,
-      { kind: 'input', name: 'tensor', part: 'dtype' });
-  }
+  const { dtype, shape, buffer, byteOffset } = guardRead('toOrtTensor', () => t);
+  check(byteOffset === 0, 'BAD_INPUT', () => `toOrtTensor: the tensor starts at byte ${show(byteOffset)} of its buffer; ` +
+    "ORT takes whole buffers: split with { layout: 'separate' }", 'input:tensor.buffer');
+  check(ORT_GPU_DTYPES.includes(dtype), 'BAD_DTYPE', () => `toOrtTensor: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${show(dtype)}`, 'input:tensor.dtype');
   return ort.Tensor.fromGpuBuffer(buffer, { dataType: dtype, dims: shape });
 }

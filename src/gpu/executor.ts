@@ -3,19 +3,19 @@
 // there when it was called, and a GPU error it causes rejects it alone. Buffers come from the
 // engine's pool and go to the caller under leases; tables and pipelines are cached.
 
-import { check } from '../errors.js';
+import { type SubjectKey, check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 import { type GpuLimits, type GpuPlan, type Strategy, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, planGpu } from '../planner/gpu.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { encodeCopies, encodeGather, encodeUnshare } from './encode.js';
-import { type Lease, checkLive, handOut, leaseFor, leaseOn, trackBuffer } from './leases.js';
-import { gatherPipelineNow, pipelinesCreated } from './pipelines.js';
+import { type Lease, checkLive, endAll, handOut, leaseFor, leaseOn, trackBuffer } from './leases.js';
+import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped, throwIfFailed } from './scope.js';
 import { TableCache } from './tables.js';
-import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
+import { STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
 import { readBack, writePadded } from './transfer.js';
 
 /** What one split asks for, beyond its plan. */
@@ -33,8 +33,7 @@ export interface SplitResult<T> {
   readonly stats: SplitStats;
 }
 
-type Recorded = { readonly buffers: GPUBuffer[]; readonly scratch: GPUBuffer[] };
-
+type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
 const align4 = (x: number) => Math.ceil(Math.max(x, 4) / 4) * 4;
 
 export class GpuExecutor {
@@ -46,7 +45,7 @@ export class GpuExecutor {
   constructor(readonly device: GPUDevice, private readonly guard: (what: string) => void) {
     const l = device.limits;
     // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
-    const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture} ${device.adapterInfo?.description}`);
+    const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture}${device.adapterInfo?.description}`);
     this.limits = {
       alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
       maxBindingBytes: l.maxStorageBufferBindingSize,
@@ -65,168 +64,126 @@ export class GpuExecutor {
     return pipelinesCreated(this.device);
   }
 
-  upload<D extends HostView['dtype']>(x: HostView): GpuTensor<Exclude<D, 'string'>> {
-    check(x.bytes.byteLength <= this.limits.maxBufferBytes, 'TOO_LARGE',
-      () => `upload: ${x.bytes.byteLength} bytes exceed this device's maxBufferSize of ${this.limits.maxBufferBytes}`);
-    const buffer = this.pool.take(align4(x.bytes.byteLength), TENSOR_USAGE);
+  upload(x: HostView): GpuTensor {
+    check(x.bytes.length <= this.limits.maxBufferBytes, 'TOO_LARGE', () => `upload: ${x.bytes.length} bytes exceed maxBufferSize`, 'input:input');
+    const buffer = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
     writePadded(this.device.queue, buffer, x.bytes);
-    return handOut(leaseFor(buffer, this.pool), x.dtype as Exclude<D, 'string'>, x.shape, 0, x.bytes.byteLength);
+    return handOut(leaseFor(buffer, this.pool), x.dtype as GpuTensor['dtype'], x.shape, 0, x.bytes.length);
   }
 
   async download(x: GpuView): Promise<HostTensor> {
     checkLive(x, 'download');
-    if (x.byteLength === 0) return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
+    if (!x.byteLength) return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
     requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'download');
-    const from = Math.floor(x.byteOffset / 4) * 4;
+    const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);
-    const rec = scoped(this.device, () => {
-      const enc = this.device.createCommandEncoder({ label: 'cleave-download' });
-      enc.copyBufferToBuffer(x.buffer, from, staging, 0, size);
-      this.device.queue.submit([enc.finish()]);
-    });
-    const [out] = await this.finishReadback('download', staging, [rec.error], [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }], x, [x.shape]);
-    return out!;
+    const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
+    return (await this.readBack('download', staging, error, [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }], x.dtype, [x.shape]))[0]!;
   }
 
-  /** Splits a GPU-resident tensor; outputs stay on the GPU. */
-  async splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
+  /**
+   * Splits a GPU-resident tensor: submitted now inside error scopes and awaited, or, with
+   * `encoder`, recorded into a caller's encoder and returned at once (its errors surface where the
+   * caller submits).
+   */
+  splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>>;
+  splitResident(req: SplitRequest, x: GpuView, encoder: GPUCommandEncoder): SplitResult<GpuTensor>;
+  splitResident(req: SplitRequest, x: GpuView, encoder?: GPUCommandEncoder): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
     checkLive(x, 'split');
-    const gp = this.planFor(req, x);
+    const owned = leaseOn(x.buffer)?.home === this.pool;
+    const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
+    const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    if (gp.strategy === 'alias') return { outputs: this.aliases(gp, req, x), stats };
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({ outputs: this.handOutputs(gp, buffers, req, x.dtype, home), stats });
+    if (gp.strategy === 'alias') return result([x.buffer], undefined);
     if (gp.outputs.length === 0) return { outputs: [], stats };
-    requireInputUsage(x.buffer, gp);
-    const rec = scoped(this.device, () => {
-      const enc = this.device.createCommandEncoder({ label: 'cleave-split' });
-      const r = this.record(enc, gp, x.buffer, req.layout, false);
-      this.device.queue.submit([enc.finish()]);
-      return r;
-    });
-    for (const b of rec.value.scratch) this.pool.give(b);
-    try {
-      await throwIfFailed('split', [rec.error]);
-      this.guard('split');
-    } catch (e) {
-      for (const b of rec.value.buffers) this.pool.give(b);
-      throw e;
+    if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
+    else if (gp.copies.length > 0) requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'split');
+    if (encoder) {
+      const { buffers, scratch } = this.record(encoder, gp, x.buffer, req.layout, true);
+      // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
+      let pending = gp.outputs.length;
+      const home = { give: (b: GPUBuffer) => { this.pool.give(b); if (--pending === 0) scratch.forEach((s) => this.pool.give(s)); } };
+      return result(buffers, scratch.length ? home : this.pool);
     }
-    return { outputs: this.handOutputs(gp, rec.value.buffers, req, x, this.pool), stats };
-  }
-
-  /** Records a GPU-resident split into a caller's encoder; nothing is submitted. */
-  encodeSplit(enc: GPUCommandEncoder, req: SplitRequest, x: GpuView): SplitResult<GpuTensor> {
-    checkLive(x, 'encodeSplit');
-    const gp = this.planFor(req, x);
-    const stats = statsOf(gp, req.layout === 'separate');
-    if (gp.strategy === 'alias') return { outputs: this.aliases(gp, req, x), stats };
-    if (gp.outputs.length === 0) return { outputs: [], stats };
-    requireInputUsage(x.buffer, gp);
-    const rec = this.record(enc, gp, x.buffer, req.layout, true);
-    // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
-    let pending = gp.outputs.length;
-    const home = rec.scratch.length === 0 ? this.pool : {
-      give: (b: GPUBuffer) => {
-        this.pool.give(b);
-        if (--pending === 0) for (const s of rec.scratch) this.pool.give(s);
-      },
-    };
-    return { outputs: this.handOutputs(gp, rec.buffers, req, x, home), stats };
+    const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false));
+    value.scratch.forEach((b) => this.pool.give(b));
+    return throwIfFailed('split', error).then(() => { this.guard('split'); return result(value.buffers, this.pool); },
+      (e: unknown) => { value.buffers.forEach((b) => this.pool.give(b)); throw e; });
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
   async splitHost(req: SplitRequest, x: HostView): Promise<SplitResult<HostTensor>> {
-    const gp = planGpu(req.plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy });
-    if (gp.strategy === 'alias') throw new Error('unreachable: host inputs never alias');
+    const gp = planGpu(req.plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
     const staging = this.pool.take(gp.bufferBytes, STAGING_USAGE);
-    const rec = scoped(this.device, () => {
-      const input = this.pool.take(align4(x.bytes.byteLength), TENSOR_USAGE);
+    const input = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
+    const { value, error } = this.submit('split', (enc) => {
       writePadded(this.device.queue, input, x.bytes);
-      const enc = this.device.createCommandEncoder({ label: 'cleave-split-host' });
-      if (gp.strategy === 'copy') {
-        encodeCopies(enc, gp.copies, input, gp.outputs, staging);
-        this.device.queue.submit([enc.finish()]);
-        return [input];
-      }
+      if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, staging);
       const out = this.pool.take(gp.bufferBytes, TENSOR_USAGE);
-      encodeGather(this.device, enc, gp, this.tables.get(gp.dispatches, gp.msbFirst, false), gatherPipelineNow(this.device, gp.unitBits), input, out);
+      this.gather(enc, gp, input, out, false);
       enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
-      this.device.queue.submit([enc.finish()]);
-      return [input, out];
+      return out;
     });
-    for (const b of rec.value) this.pool.give(b);
-    const outputs = await this.finishReadback('split', staging, [rec.error], gp.outputs, x, req.shapes);
-    return { outputs, stats: statsOf(gp, false) };
+    [input, value].forEach((b) => b && this.pool.give(b));
+    return { outputs: await this.readBack('split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes), stats: statsOf(gp, false) };
   }
 
   destroy(): void {
-    for (const b of this.pool.buffers()) {
-      const lease = leaseOn(b);
-      if (lease) lease.ended = true;
-    }
+    endAll(this.pool.buffers());
     this.pool.destroy();
   }
 
-  private planFor(req: SplitRequest, x: GpuView): GpuPlan {
-    const owned = leaseOn(x.buffer)?.home === this.pool;
-    const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
-    return planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
+  /** One command buffer, recorded and submitted inside the call's own error scopes. */
+  private submit<T>(what: string, record: (enc: GPUCommandEncoder) => T): { value: T; error: Promise<string | undefined> } {
+    return scoped(this.device, () => {
+      const enc = this.device.createCommandEncoder({ label: `cleave-${what}` });
+      const value = record(enc);
+      this.device.queue.submit([enc.finish()]);
+      return value;
+    });
   }
 
   /** Records copies or the gather into `enc`; returns the output buffers (one, or one per output) and scratch. */
-  private record(enc: GPUCommandEncoder, gp: Exclude<GpuPlan, { strategy: 'alias' }>, src: GPUBuffer,
-    layout: SplitRequest['layout'], encoded: boolean): Recorded {
-    const own = layout === 'separate' ? gp.outputs.map((o) => this.pool.take(align4(o.byteLength), TENSOR_USAGE)) : undefined;
-    if (gp.strategy === 'copy') {
-      const dst = own ?? [this.pool.take(gp.bufferBytes, TENSOR_USAGE)];
-      encodeCopies(enc, gp.copies, src, gp.outputs, own ?? dst[0]!);
-      return { buffers: dst, scratch: [] };
-    }
-    const out = this.pool.take(gp.bufferBytes, TENSOR_USAGE);
-    const table = this.tables.get(gp.dispatches, gp.msbFirst, encoded);
-    encodeGather(this.device, enc, gp, table, gatherPipelineNow(this.device, gp.unitBits), src, out);
-    if (!own) return { buffers: [out], scratch: [] };
-    encodeUnshare(enc, out, gp.outputs, own);
-    return { buffers: own, scratch: [out] };
+  private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, layout: SplitRequest['layout'], encoded: boolean) {
+    const own = layout === 'separate' && gp.outputs.map((o) => this.pool.take(align4(o.byteLength), TENSOR_USAGE));
+    const shared = own && gp.strategy === 'copy' ? undefined : this.pool.take(gp.bufferBytes, TENSOR_USAGE);
+    if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, own || shared!);
+    else this.gather(enc, gp, src, shared!, encoded);
+    if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
+    return own ? { buffers: own, scratch: shared ? [shared] : [] } : { buffers: [shared!], scratch: [] };
   }
 
-  /** Views of the input: they join its lease (a caller's buffer gets a lease of its own, with no pool). */
-  private aliases(gp: GpuPlan, req: SplitRequest, x: GpuView): GpuTensor[] {
-    const lease = leaseFor(x.buffer, undefined);
-    return gp.outputs.map((o, i) => handOut(lease, x.dtype, req.shapes[i]!, o.byteOffset, o.byteLength));
+  private gather(enc: GPUCommandEncoder, gp: Extract<GpuPlan, { strategy: 'gather' }>, src: GPUBuffer, dst: GPUBuffer, encoded: boolean): void {
+    encodeGather(this.device, enc, gp, this.tables.get(gp.dispatches, gp.msbFirst, encoded), pipelineFor(this.device, gp.unitBits), src, dst);
   }
 
-  private handOutputs(gp: GpuPlan, buffers: readonly GPUBuffer[], req: SplitRequest, x: GpuView, home: Lease['home']): GpuTensor[] {
-    if (buffers.length === 1 && req.layout === 'shared') {
-      const lease = leaseFor(buffers[0]!, home);
-      return gp.outputs.map((o, i) => handOut(lease, x.dtype, req.shapes[i]!, o.byteOffset, o.byteLength));
-    }
-    return gp.outputs.map((o, i) => handOut(leaseFor(buffers[i]!, home), x.dtype, req.shapes[i]!, 0, o.byteLength));
+  /** Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer. */
+  private handOutputs(gp: GpuPlan, buffers: readonly GPUBuffer[], req: SplitRequest, dtype: GpuTensor['dtype'], home: Lease['home']): GpuTensor[] {
+    const shared = buffers.length === 1 && req.layout === 'shared' && leaseFor(buffers[0]!, home);
+    return gp.outputs.map((o, i) => shared
+      ? handOut(shared, dtype, req.shapes[i]!, o.byteOffset, o.byteLength)
+      : handOut(leaseFor(buffers[i]!, home), dtype, req.shapes[i]!, 0, o.byteLength));
   }
 
-  /** Waits for the staging buffer and the scopes; slices the outputs out of it. */
-  private async finishReadback(what: string, staging: GPUBuffer, errors: readonly Promise<string | undefined>[],
-    parts: GpuPlan['outputs'], x: { readonly dtype: HostView['dtype'] }, shapes: readonly (readonly number[])[]): Promise<HostTensor[]> {
+  /** Waits for the staging buffer and the call's scopes; slices the outputs out of it. */
+  private async readBack(what: string, staging: GPUBuffer, error: Promise<string | undefined>, parts: GpuPlan['outputs'],
+    dtype: GpuView['dtype'], shapes: SplitRequest['shapes']): Promise<HostTensor[]> {
     try {
-      const out = await readBack(staging, MAP_READ_MODE, parts, x.dtype as GpuView['dtype'], shapes, errors, what);
-      this.pool.give(staging);
-      return out;
+      return await readBack(staging, parts, dtype, shapes, error, what);
     } catch (e) {
-      this.guard(what);
-      this.pool.give(staging);
+      this.guard(what); // destroyed or lost meanwhile: say that instead
       throw e;
+    } finally {
+      this.pool.give(staging);
     }
   }
 }
 
 /** A caller's buffer must allow what the plan does with it: refused before any GPU work. */
-function requireInputUsage(b: GPUBuffer, gp: Exclude<GpuPlan, { strategy: 'alias' }>): void {
-  if (gp.strategy === 'gather') requireUsage(b, USAGE.STORAGE, 'STORAGE', 'split');
-  else if (gp.copies.length > 0) requireUsage(b, USAGE.COPY_SRC, 'COPY_SRC', 'split');
-}
-
 function requireUsage(b: GPUBuffer, flag: number, name: string, what: string): void {
-  const subject = { kind: 'input', name: 'input', part: 'buffer' } as const;
-  check((b.usage & flag) !== 0, 'BAD_INPUT', () => `${what}: the input's GPU buffer needs usage ${name} for this split`, subject);
-  check(b.mapState === 'unmapped', 'BAD_INPUT', () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`, subject);
+  const at: SubjectKey = 'input:input.buffer';
+  check((b.usage & flag) !== 0, 'BAD_INPUT', () => `${what}: the input's GPU buffer needs usage ${name}`, at);
+  check(b.mapState === 'unmapped', 'BAD_INPUT', () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`, at);
 }

@@ -5,7 +5,7 @@
 // tensor is refused by every engine, even after the buffer has been reused. Per-tensor release
 // state sits in a private field, which only the object Cleave returned has.
 
-import { SplitError, check, guardRead } from '../errors.js';
+import { check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor, GpuView } from '../tensor.js';
 
@@ -14,10 +14,10 @@ export interface Lease {
   /** Where the buffer goes when the lease ends; undefined for a caller's buffer (alias 'any'). */
   readonly home: { give(b: GPUBuffer): void } | undefined;
   live: number;
-  ended: boolean;
+  ended?: boolean;
 }
 
-export const LEASE: unique symbol = Symbol('cleave.lease');
+const LEASE = Symbol('cleave.lease');
 
 /** Buffers Cleave made, every engine's: their live lease, or null while free, scratch or destroyed. */
 const current = new WeakMap<GPUBuffer, Lease | null>();
@@ -26,30 +26,28 @@ export function trackBuffer(b: GPUBuffer): void {
   current.set(b, null);
 }
 
-/** The buffer's live lease, or undefined when Cleave did not make it or nothing holds it. */
+/** The buffer's live lease, if Cleave made it and something holds it. */
 export function leaseOn(b: GPUBuffer): Lease | undefined {
   return current.get(b) ?? undefined;
 }
 
-export function isCleaveBuffer(b: GPUBuffer): boolean {
-  return current.has(b);
-}
-
 /** A lease on a buffer: the one it has, or a new one that returns it to `home` when it ends. */
 export function leaseFor(buffer: GPUBuffer, home: Lease['home']): Lease {
-  const held = leaseOn(buffer);
-  if (held) return held;
-  const lease: Lease = { buffer, home, live: 0, ended: false };
-  if (current.has(buffer)) current.set(buffer, lease);
+  let lease = leaseOn(buffer);
+  if (!lease) {
+    lease = { buffer, home, live: 0 };
+    if (current.has(buffer)) current.set(buffer, lease);
+  }
   return lease;
 }
 
-/** Ends a lease: its tensors are refused from now on, and its buffer goes home. */
-export function endLease(lease: Lease): void {
-  if (lease.ended) return;
-  lease.ended = true;
-  if (current.get(lease.buffer) === lease) current.set(lease.buffer, null);
-  lease.home?.give(lease.buffer);
+/** Ends the leases on these buffers (their engine is destroyed): their tensors are refused from now on. */
+export function endAll(buffers: Iterable<GPUBuffer>): void {
+  for (const b of buffers) {
+    const lease = leaseOn(b);
+    if (lease) lease.ended = true;
+    current.set(b, null);
+  }
 }
 
 class LeasedTensor {
@@ -63,30 +61,27 @@ class LeasedTensor {
     lease.live++;
   }
 
-  /** Whether `t` is a tensor Cleave returned (not a copy), and if so whether it was released. */
-  static state(t: object): 'live' | 'released' | undefined {
-    return #released in t ? ((t as LeasedTensor).#released ? 'released' : 'live') : undefined;
+  /** Whether `t` is a tensor Cleave returned (not a copy): 1 live, 2 released, 0 otherwise. */
+  static state(t: object): number {
+    return #released in t ? 1 + +(t as LeasedTensor).#released : 0;
   }
 
-  /** Marks `t` released; returns its lease the first time, undefined after. */
-  static release(t: LeasedTensor): Lease | undefined {
-    if (t.#released) return undefined;
+  /** Marks `t` released; ends its lease with the last of its tensors. */
+  static release(t: LeasedTensor): void {
+    const lease = t[LEASE];
+    if (t.#released) return;
     t.#released = true;
-    t[LEASE].live--;
-    return t[LEASE];
+    if (--lease.live === 0 && !lease.ended) {
+      lease.ended = true;
+      if (current.get(lease.buffer) === lease) current.set(lease.buffer, null);
+      lease.home?.give(lease.buffer);
+    }
   }
 }
 
 /** A tensor on `lease` that Cleave hands to the caller. */
-export function handOut<D extends FixedDType>(lease: Lease, dtype: D, shape: readonly number[], byteOffset: number,
-  byteLength: number): GpuTensor<D> {
-  return new LeasedTensor(dtype, shape, lease.buffer, byteOffset, byteLength, lease) as unknown as GpuTensor<D>;
-}
-
-/** The lease a caller's object carries (its own, or a copy's), if it carries one for its own buffer. */
-function carried(t: object, buffer: GPUBuffer): Lease | undefined {
-  const l = guardRead('tensor', () => (t as { [LEASE]?: unknown })[LEASE]);
-  return typeof l === 'object' && l !== null && (l as Lease).buffer === buffer ? l as Lease : undefined;
+export function handOut(lease: Lease, dtype: FixedDType, shape: readonly number[], byteOffset: number, byteLength: number): GpuTensor {
+  return new LeasedTensor(dtype, shape, lease.buffer, byteOffset, byteLength, lease) as unknown as GpuTensor;
 }
 
 /**
@@ -94,30 +89,21 @@ function carried(t: object, buffer: GPUBuffer): Lease | undefined {
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed).
  */
 export function checkLive(v: GpuView, what: string): void {
-  const lease = carried(v.source, v.buffer);
-  const released = LeasedTensor.state(v.source) === 'released' || lease?.ended === true
-    || (lease === undefined && current.has(v.buffer) && !leaseOn(v.buffer));
-  check(!released, 'RELEASED', () => `${what}: this GPU tensor was released (or is a copy of one) and can no longer be used`,
-    { kind: 'input', name: 'input', part: 'buffer' });
+  const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
+  const lease = carried?.buffer === v.buffer ? carried : undefined;
+  check(LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
+    'RELEASED', () => `${what}: this GPU tensor was released (or is a copy of one)`, 'input:input.buffer');
 }
 
 /**
- * Ends a tensor's use; the buffer goes home with the last tensor of its lease. Releasing twice
- * does nothing. A copy, or a tensor Cleave did not hand out, is refused: only the object Cleave
+ * Ends a tensor's use; the buffer goes home with the last tensor of its lease. Releasing twice does
+ * nothing. A copy, or a tensor Cleave did not hand out, is refused: only the object Cleave
  * returned can end its share of a lease.
  */
 export function release(t: unknown): void {
   if (t === undefined) return;
-  check(typeof t === 'object' && t !== null, 'BAD_INPUT', () => 'release: expected a GPU tensor Cleave returned (or undefined)',
-    { kind: 'input', name: 'tensor' });
-  const state = LeasedTensor.state(t);
-  if (state === undefined) {
-    const copy = guardRead('release', () => LEASE in t);
-    throw new SplitError('BAD_INPUT', copy
-      ? 'release: this is a copy of a tensor Cleave returned (a spread or reshaped object); release the object Cleave returned'
-      : 'release: this is not a tensor Cleave returned; release frees only what split, run, encodeSplit and upload hand out',
-    { kind: 'input', name: 'tensor' });
-  }
-  const lease = LeasedTensor.release(t as LeasedTensor);
-  if (lease && lease.live === 0) endLease(lease);
+  const ours = typeof t === 'object' && t !== null && LeasedTensor.state(t) > 0;
+  check(ours, 'BAD_INPUT', () => `release: takes a tensor Cleave returned, not ${
+    typeof t === 'object' && t !== null && guardRead('release', () => LEASE in t) ? 'a copy of one' : 'this'}`, 'input:tensor');
+  LeasedTensor.release(t as LeasedTensor);
 }

@@ -1,100 +1,63 @@
 // Compute pipelines, cached per device on the only things that change them: the shader text (the
 // Word alias) and the entry point. Split sizes, offsets and counts are data, never part of the key,
-// so after warm-up a split compiles nothing. One explicit bind group layout serves every variant.
+// so after warm-up a split compiles nothing: one pipeline per variant, at most four per device.
+// One explicit bind group layout serves every variant.
 
-import { SplitError } from '../errors.js';
 import { type UnitBits, WORDS_PER_THREAD } from '../planner/dispatch.js';
 import { bindGroupLayoutEntries } from './layout.js';
 import { entryPoint, shaderText } from './shader.js';
 
-interface Entry {
-  readonly promise: Promise<GPUComputePipeline>;
-  ready: GPUComputePipeline | undefined;
-}
-
-interface DeviceKit {
-  readonly bindGroupLayout: GPUBindGroupLayout;
+interface Kit {
+  readonly layout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
-  readonly modules: Map<string, GPUShaderModule>;
-  readonly pipelines: Map<string, Entry>;
-  created: number;
+  readonly pipelines: Map<UnitBits, GPUComputePipeline | Promise<GPUComputePipeline>>;
 }
 
-const kits = new WeakMap<GPUDevice, DeviceKit>();
+const kits = new WeakMap<GPUDevice, Kit>();
 
-function kit(device: GPUDevice): DeviceKit {
+function kit(device: GPUDevice): Kit {
   let k = kits.get(device);
   if (!k) {
-    const bindGroupLayout = device.createBindGroupLayout({ label: 'cleave-gather', entries: bindGroupLayoutEntries() });
-    const pipelineLayout = device.createPipelineLayout({ label: 'cleave-gather', bindGroupLayouts: [bindGroupLayout] });
-    k = { bindGroupLayout, pipelineLayout, modules: new Map(), pipelines: new Map(), created: 0 };
-    kits.set(device, k);
+    const layout = device.createBindGroupLayout({ label: 'cleave-gather', entries: bindGroupLayoutEntries() });
+    kits.set(device, (k = { layout, pipelineLayout: device.createPipelineLayout({ bindGroupLayouts: [layout] }), pipelines: new Map() }));
   }
   return k;
 }
 
 export function gatherBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
-  return kit(device).bindGroupLayout;
+  return kit(device).layout;
 }
 
-function descriptor(device: GPUDevice, k: DeviceKit, unit: UnitBits): GPUComputePipelineDescriptor {
-  const code = shaderText(unit);
-  let module = k.modules.get(code);
-  if (!module) k.modules.set(code, (module = device.createShaderModule({ label: `cleave-gather-${unit}`, code })));
-  const entry = entryPoint(unit);
-  return { label: `cleave-${entry}-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entry, constants: { WORDS_PER_THREAD } } };
+function descriptor(k: Kit, device: GPUDevice, unit: UnitBits): GPUComputePipelineDescriptor {
+  const module = device.createShaderModule({ label: 'cleave-gather', code: shaderText(unit) });
+  return { label: `cleave-gather-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entryPoint(unit), constants: { WORDS_PER_THREAD } } };
 }
 
 /**
- * The pipeline for a word width, compiled asynchronously (never blocking a browser's main thread)
- * on first request; concurrent requests share one compilation; a failed one is dropped so a later
- * split may try again.
+ * The pipeline for a word width, now: a split records its commands at the call. A variant not yet
+ * compiled is compiled synchronously (a browser returns at once and compiles in its GPU process).
  */
-export function gatherPipeline(device: GPUDevice, unit: UnitBits): Promise<GPUComputePipeline> {
+export function pipelineFor(device: GPUDevice, unit: UnitBits): GPUComputePipeline {
   const k = kit(device);
-  const key = `${unit === 1 ? 1 : 32}:${shaderText(unit)}`;
-  let e = k.pipelines.get(key);
-  if (!e) {
-    const promise = device.createComputePipelineAsync(descriptor(device, k, unit)).then((p) => {
-      entry.ready = p;
-      return p;
-    }, (err: unknown) => {
-      k.pipelines.delete(key);
-      throw new SplitError('GPU_ERROR', `compiling the gather shader (${unit}-bit units) failed: ${(err as Error).message}`);
-    });
-    const entry: Entry = { promise, ready: undefined };
-    k.pipelines.set(key, (e = entry));
-    k.created++;
-  }
-  return e.promise;
+  const p = k.pipelines.get(unit);
+  if (p && !(p instanceof Promise)) return p;
+  const made = device.createComputePipeline(descriptor(k, device, unit));
+  k.pipelines.set(unit, made);
+  return made;
 }
 
-/**
- * The pipeline now, for a caller's encoder that cannot wait: compiled pipelines come from the
- * cache; a variant never requested is compiled synchronously (once).
- */
-export function gatherPipelineNow(device: GPUDevice, unit: UnitBits): GPUComputePipeline {
-  const k = kit(device);
-  const key = `${unit === 1 ? 1 : 32}:${shaderText(unit)}`;
-  const e = k.pipelines.get(key);
-  if (e?.ready) return e.ready;
-  const p = device.createComputePipeline(descriptor(device, k, unit));
-  if (!e) {
-    k.pipelines.set(key, { promise: Promise.resolve(p), ready: p });
-    k.created++;
-  } else {
-    e.ready = p; // an async compile of this variant is still running: this one serves until it lands
-    k.created++;
-  }
-  return p;
-}
-
-/** Compiles the variants most splits use (vec4<u32> and u32 words), so a first split rarely waits. */
+/** Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, once per device. */
 export async function warmUp(device: GPUDevice): Promise<void> {
-  await Promise.all(([128, 32] as const).map((u) => gatherPipeline(device, u).catch(() => undefined)));
+  const k = kit(device);
+  await Promise.all(([128, 32] as const).map(async (unit) => {
+    if (k.pipelines.has(unit)) return;
+    const p = device.createComputePipelineAsync(descriptor(k, device, unit));
+    k.pipelines.set(unit, p);
+    try { k.pipelines.set(unit, await p); } catch { k.pipelines.delete(unit); }
+  }));
 }
 
 /** How many pipelines Cleave has compiled on this device. */
 export function pipelinesCreated(device: GPUDevice): number {
-  return kits.get(device)?.created ?? 0;
+  return kits.get(device)?.pipelines.size ?? 0;
 }

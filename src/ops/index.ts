@@ -3,6 +3,7 @@
 // arguments, enforcing its version's rules; the engine then runs the plan like any other split.
 
 import type { DType } from '../dtype.js';
+import { guardRead } from '../errors.js';
 import type { ResolvedNode, ResolvedRun, SplitNode } from './types.js';
 import { readNode } from './node-rules.js';
 import { resolveSplit } from './onnx-split.js';
@@ -11,14 +12,15 @@ import { resolveVariadicSplit } from './variadic-split.js';
 
 export type { OpName, ResolvedNode, ResolvedRun, SplitNode } from './types.js';
 
+const FRONT_ENDS = { Split: resolveSplit, SplitToSequence: resolveSplitToSequence, VariadicSplit: resolveVariadicSplit };
+
 /** Validates a node and plans it, keeping its data input as read (what the engine runs). */
 export function resolveRun(node: SplitNode): ResolvedRun {
-  const n = readNode(node);
-  switch (n.op) {
-    case 'Split': return resolveSplit(n);
-    case 'SplitToSequence': return resolveSplitToSequence(n);
-    case 'VariadicSplit': return resolveVariadicSplit(n);
-  }
+  // A caller's getter or Proxy that throws anywhere in the node becomes a SplitError.
+  return guardRead('node', () => {
+    const n = readNode(node);
+    return FRONT_ENDS[n.op](n);
+  });
 }
 
 /** Validates a node against its version's rules and plans it. Pure: no GPU, no data movement. */

@@ -1,7 +1,7 @@
 // The split plan: pure functions from (dtype, shape, axis, split lengths) to the [outer, axis,
 // inner] view every executor carries out. Nothing here knows of GPUs or of operator versions.
 
-import { type SplitSubject, SplitError, check, show, showList } from '../errors.js';
+import { type SubjectKey, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
 
 /** Most outputs one split may have (checked before anything is allocated: TOO_LARGE). */
@@ -23,17 +23,17 @@ export interface SplitPlan {
 
 /** Where each argument of a split came from, so an error names it. */
 export interface PlanSubjects {
-  readonly axis: SplitSubject;
-  readonly sizes: SplitSubject;
+  readonly axis: SubjectKey;
+  readonly sizes: SubjectKey;
 }
 
-const OPTION_SUBJECTS: PlanSubjects = { axis: { kind: 'option', name: 'axis' }, sizes: { kind: 'option', name: 'sizes' } };
+const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
 /** Resolves a possibly negative axis against a rank; `who` prefixes the message. */
-export function normalizeAxis(axis: number, rank: number, who = 'split', subject: SplitSubject = OPTION_SUBJECTS.axis): number {
-  check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar) and has no axis to split along`, { kind: 'input', name: 'input', part: 'shape' });
+export function normalizeAxis(axis: number, rank: number, who = 'split', subject: SubjectKey = OPTION_SUBJECTS.axis): number {
+  check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar): no axis to split`, 'input:input.shape');
   check(Number.isSafeInteger(axis) && axis >= -rank && axis < rank, 'AXIS_RANGE',
-    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for an input of rank ${rank}`, subject);
+    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for rank ${rank}`, subject);
   return axis < 0 ? axis + rank : axis + 0;
 }
 
@@ -58,19 +58,16 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
   subjects: PlanSubjects = OPTION_SUBJECTS): SplitPlan {
   const ax = normalizeAxis(axis, shape.length, who, subjects.axis);
   const axisLen = shape[ax]!;
-  check(sizes.length <= MAX_OUTPUTS, 'TOO_LARGE', () => `${who}: ${sizes.length} outputs; a split makes at most ${MAX_OUTPUTS}`, subjects.sizes);
+  check(sizes.length <= MAX_OUTPUTS, 'TOO_LARGE', () => `${who}: ${sizes.length} outputs; at most ${MAX_OUTPUTS}`, subjects.sizes);
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
-  check(sizes.length >= 1 || axisLen === 0, 'BAD_SIZE',
-    () => `${who}: at least one split length is needed for dimension ${ax} of length ${axisLen}`, subjects.sizes);
+  check(sizes.length > 0 || axisLen === 0, 'BAD_SIZE', () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`, subjects.sizes);
   // Plain loops: this runs per call, and 4096-output splits are a case we care about.
   const clean = new Array<number>(sizes.length);
   const starts = new Array<number>(sizes.length);
   let sum = 0;
   for (let i = 0; i < sizes.length; i++) {
     const s = sizes[i];
-    if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0)) {
-      throw new SplitError('BAD_SIZE', `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`, subjects.sizes);
-    }
+    check(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0, 'BAD_SIZE', () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`, subjects.sizes);
     clean[i] = s + 0; // -0 never reaches a shape
     starts[i] = sum;
     sum += s;

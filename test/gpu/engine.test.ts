@@ -242,7 +242,7 @@ describe('buffers', () => {
     const e = await g.engine();
     const outs = await e.split(e.upload(randomTensor('float32', [2, 8], rng(6)) as HostTensor<'float32'>), { axis: 1, parts: 2 });
     const reshaped = { ...outs[0]!, shape: [8] };
-    expect(() => e.release(reshaped)).toThrow(expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/a copy of a tensor Cleave returned/) }));
+    expect(() => e.release(reshaped)).toThrow(expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/not a copy of one/) }));
     expect([...(await e.download(reshaped)).data]).toHaveLength(8);
     e.release(outs[0]!);
     e.release(outs[1]!);
@@ -254,7 +254,7 @@ describe('errors come before any GPU work', () => {
   const bad: [string, (e: Awaited<ReturnType<typeof createSplitEngine>>) => Promise<unknown> | unknown, string, RegExp][] = [
     ['data length', (e) => e.split({ dtype: 'float32', shape: [2, 3], data: new Float32Array(5) }, { parts: 2 }), 'DATA_LENGTH', /shape \[2, 3\] of float32 needs 6 data entries, got 5/],
     ['data class', (e) => e.split({ dtype: 'int64', shape: [2], data: new Int32Array(2) } as never, { parts: 2 }), 'DATA_TYPE', /dtype int64 needs data as BigInt64Array, got Int32Array/],
-    ['complex length', (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }), 'DATA_LENGTH', /needs 4 data entries \(interleaved re, im\), got 2/],
+    ['complex length', (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }), 'DATA_LENGTH', /of complex64 needs 4 data entries, got 2/],
     ['unknown dtype', (e) => e.split({ dtype: 'float8', shape: [1], data: new Uint8Array(1) } as never, { parts: 1 }), 'BAD_DTYPE', /unknown dtype 'float8'/],
     ['bad shape', (e) => e.split({ dtype: 'uint8', shape: [2, -1], data: new Uint8Array(0) }, { parts: 1 }), 'BAD_SHAPE', /dimension 1 of the shape must be a non-negative integer, got -1/],
     ['axis', (e) => e.split({ dtype: 'uint8', shape: [2, 2], data: new Uint8Array(4) }, { axis: 2, parts: 1 }), 'AXIS_RANGE', /axis 2 is outside \[-2, 1\]/],
@@ -262,9 +262,9 @@ describe('errors come before any GPU work', () => {
     ['fractional size', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1.5, 2.5] }), 'BAD_SIZE', /got 1.5/],
     ['sum', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1, 2] }), 'SIZE_SUM', /sum to 3 but dimension 0 of the input has length 4/],
     ['parts', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { parts: 0 }), 'BAD_PARTS', /'parts' must be an integer >= 1, got 0/],
-    ['both', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [4], parts: 1 } as never), 'BAD_OPTIONS', /either sizes or parts/],
+    ['both', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [4], parts: 1 } as never), 'BAD_OPTIONS', /exactly one of sizes and parts/],
     ['string upload', (e) => e.upload({ dtype: 'string', shape: [1], data: ['a'] } as never), 'WRONG_BACKEND', /string tensors cannot live on the GPU/],
-    ['too large', (e) => e.split({ dtype: 'float32', shape: [2 ** 40, 2 ** 20], data: new Float32Array(0) }, { parts: 1 }), 'TOO_LARGE', /more elements than 2\^53/],
+    ['too large', (e) => e.split({ dtype: 'float32', shape: [2 ** 40, 2 ** 20], data: new Float32Array(0) }, { parts: 1 }), 'TOO_LARGE', /has more than 2\^53 elements/],
   ];
   for (const [name, call, code, message] of bad) {
     gpuTest(name, async (g) => {

@@ -94,8 +94,8 @@ describe('messages', () => {
       'bfloat16 is allowed from Split-13 (opset 13)');
     const gpuParam = refusal({ op: 'Split', opset: 13, inputs: [x2x6, { dtype: 'int64', shape: [2], buffer: {}, byteOffset: 0, byteLength: 16 }], attrs: { axis: 1 } });
     expect(gpuParam.code).toBe('BAD_INPUT');
-    expect(gpuParam.message).toBe("Split-13: input 'split' is a GPU tensor, but Cleave plans on the CPU and does not read GPU data back " +
-      "implicitly; pass 'split' as a HostTensor (download it first if it only exists on the GPU)");
+    expect(gpuParam.message).toBe("Split-13: input 'split' is a GPU tensor, but Cleave plans on the CPU: pass it as a HostTensor");
+    expect(gpuParam.subject).toEqual({ kind: 'input', name: 'split' });
   });
 });
 

@@ -38,7 +38,7 @@ describe('planSplit', () => {
     expect(p.outputShapes).toEqual([[2, 3, 1, 5], [2, 3, 3, 5]]);
   });
   test('rules, each with its own code, subject and the values in the message', () => {
-    expect(() => planSplit('float32', [6], 1, [6])).toThrow(/axis 1 is outside \[-1, 0\] for an input of rank 1/);
+    expect(() => planSplit('float32', [6], 1, [6])).toThrow(/axis 1 is outside \[-1, 0\] for rank 1/);
     expect(codeOf(() => planSplit('float32', [6], -2, [6]))).toBe('AXIS_RANGE');
     expect(codeOf(() => planSplit('float32', [6], 0.5, [6]))).toBe('AXIS_RANGE');
     expect(codeOf(() => planSplit('float32', [], 0, [1]))).toBe('RANK');
