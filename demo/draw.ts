@@ -8,7 +8,7 @@
 import { type HostTensor, elementBits, isMsbFirst, isPacked } from '../src/index.js';
 import { el } from './dom.js';
 import type { Tooltip } from './tooltip.js';
-import { bitsOf, formatValue, unravel } from './values.js';
+import { bitsOf, formatValue, unravel } from './format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 /** Beyond this many columns a cell stands for a whole inner run. */

@@ -3,8 +3,7 @@
 // runs are timed in batches that end by draining the queue, so queued work is counted. The outputs
 // of every path are compared bit for bit with the CPU path's.
 
-import type { EngineStats, GpuTensor, HostTensor, SplitEngine, SplitNode } from '../src/index.js';
-import { sameTensor } from './values.js';
+import type { EngineStats, FixedDType, GpuTensor, HostTensor, SplitEngine, SplitNode } from '../src/index.js';
 
 export interface Timing {
   /** Median milliseconds per run. */
@@ -86,7 +85,7 @@ function sampled<T>(xs: readonly T[]): T[] {
 
 /** The GPU-resident path: one upload, then runs whose outputs are released as soon as they exist. */
 async function measureResident(gpu: SplitEngine, node: SplitNode, x: HostTensor): Promise<{ result: PathResult; outputs: HostTensor[] }> {
-  const gx = gpu.upload(x as HostTensor<'float32'>) as GpuTensor;
+  const gx = gpu.upload(x as HostTensor<FixedDType>);
   try {
     const resident = { ...node, inputs: [gx, ...node.inputs.slice(1)] as [GpuTensor, ...SplitNode['inputs']] };
     const first = await gpu.run(resident);
@@ -103,4 +102,17 @@ async function measureResident(gpu: SplitEngine, node: SplitNode, x: HostTensor)
   } finally {
     gpu.release(gx);
   }
+}
+
+/** Whether two host tensors hold the same dtype, shape and bits. */
+function sameTensor(a: HostTensor, b: HostTensor): boolean {
+  if (a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, i) => d !== b.shape[i])) return false;
+  if (Array.isArray(a.data) || Array.isArray(b.data)) {
+    const x = a.data as string[];
+    const y = b.data as string[];
+    return x.length === y.length && x.every((s, i) => s === y[i]);
+  }
+  const x = new Uint8Array(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+  const y = new Uint8Array(b.data.buffer, b.data.byteOffset, b.data.byteLength);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
 }
