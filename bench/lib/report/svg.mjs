@@ -46,7 +46,7 @@ export function caseChart(r) {
     .filter((x) => x !== undefined && x > 0).map(Number);
   if (values.length === 0) return '<p class="muted">no timings</p>';
   const { lo, hi } = decades(values);
-  const W = 480, left = 84, right = 104, rowH = 24, top = 10;
+  const W = 480, left = 84, right = 110, rowH = 24, top = 10;
   const H = top + bars.length * rowH + 26;
   const { x, grid } = logAxis(lo, hi, left, W - right, top, H, ' ms');
   const parts = [...grid];
@@ -86,7 +86,7 @@ export function overviewChart(report) {
   if (!ratios.length) return '';
   const { lo, hi } = decades(ratios, 0.1, 10);
   // Case ids sit above their bars, so the bars get the whole width, also on a phone.
-  const W = 480, left = 22, right = 16, bar = 14, rowH = 18 + bar * OTHERS.length + 6, top = 26;
+  const W = 480, left = 22, right = 26, bar = 14, rowH = 18 + bar * OTHERS.length + 6, top = 26;
   const H = top + rows.length * rowH + 28;
   const { x, grid } = logAxis(lo, hi, left, W - right, top, H, 'x');
   const p = [...grid];
