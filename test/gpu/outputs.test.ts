@@ -1,0 +1,158 @@
+// Where GPU outputs go: the alias policy (views of an input only when the engine owns it, unless
+// asked), layout 'separate' (a buffer per output at offset 0), and encodeSplit (recorded into the
+// caller's encoder: several per encoder, caller passes between them, late and missing submits).
+import { describe, expect } from 'vitest';
+import { type GpuTensor, type HostTensor, type SplitEngine } from '../../src/index.js';
+import { randomTensor, rng } from '../helpers/cases.js';
+import { downloadAll, expectSplitOf } from '../helpers/check.js';
+import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
+
+const USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST (the globals exist only once a device is made)
+
+/** A buffer the caller made and filled, holding `x`. */
+function callerTensor(g: GpuFixture, x: HostTensor<'float32'>): GpuTensor<'float32'> {
+  const buffer = g.device.createBuffer({ size: Math.max(4, x.data.byteLength), usage: USAGE });
+  g.device.queue.writeBuffer(buffer, 0, x.data);
+  return { dtype: 'float32', shape: x.shape, buffer, byteOffset: 0, byteLength: x.data.byteLength };
+}
+
+const read = async (e: SplitEngine, outs: readonly GpuTensor[]) => downloadAll(e, outs);
+
+describe('alias policy', () => {
+  // 1024 x 64 float32 along axis 0 into 4: every chunk is one contiguous, 256-byte aligned run.
+  const x = randomTensor('float32', [1024, 64], rng(3)) as HostTensor<'float32'>;
+
+  gpuTest("default: an engine's own input is viewed, a caller's buffer is copied", async (g) => {
+    const e = await g.engine();
+    const own = e.upload(x);
+    const views = await e.split(own, { axis: 0, parts: 4 });
+    expect(e.stats.strategy).toBe('alias');
+    expect(views.every((o) => o.buffer === own.buffer)).toBe(true);
+    const theirs = callerTensor(g, x);
+    const copies = await e.split(theirs, { axis: 0, parts: 4 });
+    expect(e.stats.strategy).toBe('copy');
+    expect(copies.every((o) => o.buffer !== theirs.buffer)).toBe(true);
+    // The caller rewrites its buffer: the copies keep the split of what was there.
+    g.device.queue.writeBuffer(theirs.buffer, 0, new Float32Array(1024 * 64));
+    expectSplitOf(await read(e, copies), x, 0, [256, 256, 256, 256]);
+    expectSplitOf(await read(e, views), x, 0, [256, 256, 256, 256]);
+    theirs.buffer.destroy();
+  });
+
+  gpuTest("alias 'any' views a caller's buffer; alias 'none' always copies", async (g) => {
+    const e = await g.engine();
+    const theirs = callerTensor(g, x);
+    const views = await e.split(theirs, { axis: 0, parts: 4, alias: 'any' });
+    expect(e.stats.strategy).toBe('alias');
+    expect(views.map((o) => o.byteOffset)).toEqual([0, 65536, 131072, 196608]);
+    const copies = await e.split(e.upload(x), { axis: 0, parts: 4, alias: 'none' });
+    expect(e.stats.strategy).toBe('copy');
+    expectSplitOf(await read(e, copies), x, 0, [256, 256, 256, 256]);
+    for (const v of views) e.release(v); // views of a caller's buffer are released like any output
+    await expect(e.download(views[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+    theirs.buffer.destroy();
+  });
+});
+
+describe("layout 'separate'", () => {
+  gpuTest('each output its own buffer at offset 0, sized to its bytes rounded up to 4 (4 when empty), tail zeroed', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('uint8', [3, 10], rng(4)) as HostTensor<'uint8'>;
+    const outs = await e.split(e.upload(x), { axis: 1, sizes: [3, 0, 7], layout: 'separate' });
+    expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1, copies: 2 });
+    expect(outs.map((o) => [o.byteOffset, o.byteLength, o.buffer.size])).toEqual([[0, 9, 12], [0, 0, 4], [0, 21, 24]]);
+    expect(new Set(outs.map((o) => o.buffer)).size).toBe(3);
+    for (const o of outs) expect(o.buffer.usage & USAGE).toBe(USAGE);
+    expectSplitOf(await Promise.all(outs.map((o) => e.download(o))), x, 1, [3, 0, 7]);
+    // The padding past an output's bytes is zero, never a pooled buffer's old contents.
+    const whole = await e.download({ dtype: 'uint8', shape: [12], buffer: outs[0]!.buffer, byteOffset: 0, byteLength: 12 });
+    expect([...whole.data.subarray(9)]).toEqual([0, 0, 0]);
+  });
+
+  gpuTest('contiguous chunks are copied straight into their buffers; each output is released on its own', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('float32', [8, 16], rng(5)) as HostTensor<'float32'>;
+    const outs = await e.split(e.upload(x), { axis: 0, sizes: [2, 6], layout: 'separate' });
+    expect(e.stats).toMatchObject({ strategy: 'copy', dispatches: 0, copies: 2 });
+    e.release(outs[0]!);
+    await expect(e.download(outs[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+    expectSplitOf([await e.download(outs[1]!)], { ...x, data: x.data.subarray(32) }, 0, [6]);
+    // Outputs of the released buffer's size come back from the pool: no new buffer.
+    const live = g.live.size;
+    const again = await e.split(e.upload(x), { axis: 0, sizes: [2, 6], layout: 'separate' });
+    expect(again[0]!.buffer).toBe(outs[0]!.buffer);
+    expect(g.live.size).toBe(live + 2); // the new upload and the second output's buffer
+  });
+});
+
+describe('encodeSplit', () => {
+  gpuTest("records into the caller's encoder: nothing is submitted until the caller submits", async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('float32', [4, 6], rng(6)) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const submit = g.device.queue.submit.bind(g.device.queue);
+    let submits = 0;
+    g.device.queue.submit = (b) => { submits++; submit(b); };
+    const enc = g.device.createCommandEncoder();
+    const outs = e.encodeSplit(enc, gx, { axis: 1, sizes: [1, 5] });
+    expect(submits).toBe(0);
+    expect(outs.map((o) => o.shape)).toEqual([[4, 1], [4, 5]]);
+    g.device.queue.submit([enc.finish()]);
+    g.device.queue.submit = submit;
+    expect(submits).toBe(1);
+    expectSplitOf(await read(e, outs), x, 1, [1, 5]);
+  });
+
+  gpuTest("several splits in one encoder, the caller's passes rewriting the input between them, submitted late", async (g) => {
+    const e = await g.engine();
+    const a = randomTensor('float32', [4, 6], rng(7)) as HostTensor<'float32'>;
+    const b = randomTensor('float32', [4, 6], rng(8)) as HostTensor<'float32'>;
+    const input = callerTensor(g, a);
+    const bBuffer = callerTensor(g, b).buffer;
+    const enc = g.device.createCommandEncoder();
+    const first = e.encodeSplit(enc, input, { axis: 1, sizes: [2, 4] });
+    enc.copyBufferToBuffer(bBuffer, 0, input.buffer, 0, b.data.byteLength); // the caller's pass
+    const second = e.encodeSplit(enc, input, { axis: 0, parts: 2 }); // contiguous: still copied, never a view
+    // The engine runs splits of its own before the caller submits: scratch it recorded is not reused.
+    for (let i = 0; i < 4; i++) await e.split(e.upload(b), { axis: 1, sizes: [3, 3] });
+    g.device.queue.submit([enc.finish()]);
+    expectSplitOf(await read(e, first), a, 1, [2, 4]);
+    expectSplitOf(await read(e, second), b, 0, [2, 2]);
+    input.buffer.destroy();
+    bBuffer.destroy();
+  });
+
+  gpuTest('an encoder never submitted leaks nothing beyond the pool once its outputs are released', async (g) => {
+    const e = await g.engine();
+    const gx = e.upload(randomTensor('uint8', [8, 37], rng(9)) as HostTensor<'uint8'>);
+    const counts: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const outs = e.encodeSplit(g.device.createCommandEncoder(), gx, { axis: 1, sizes: [5, 32], layout: i % 2 ? 'separate' : 'shared' });
+      for (const o of outs) e.release(o);
+      counts.push(e.stats.liveBuffers);
+    }
+    expect(counts[299]).toBe(counts[10]);
+    expect(counts[299]).toBeLessThan(20);
+  });
+
+  gpuTest("errors of the recorded commands surface where the caller submits, in the caller's error scopes", async (g) => {
+    const e = await g.engine();
+    const x = callerTensor(g, randomTensor('float32', [4, 6], rng(10)) as HostTensor<'float32'>);
+    x.buffer.destroy();
+    const enc = g.device.createCommandEncoder();
+    const outs = e.encodeSplit(enc, x, { axis: 1, sizes: [1, 5] }); // records: no error here
+    expect(outs).toHaveLength(2);
+    g.device.pushErrorScope('validation');
+    g.device.queue.submit([enc.finish()]);
+    expect((await g.device.popErrorScope())?.message).toMatch(/destroyed|invalid/i);
+    const ok = await e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array([1, 2, 3, 4]) }, { parts: 2 });
+    expect([...ok[1]!.data]).toEqual([3, 4]); // and Cleave's next call is not blamed for it
+  });
+
+  gpuTest('refuses host tensors and non-encoders', async (g) => {
+    const e = await g.engine();
+    const x = { dtype: 'float32', shape: [2], data: new Float32Array(2) } as const;
+    expect(() => e.encodeSplit(g.device.createCommandEncoder(), x as never, { parts: 2 })).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
+    expect(() => e.encodeSplit({} as never, e.upload(x), { parts: 2 })).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
+  });
+});
