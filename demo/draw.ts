@@ -58,7 +58,7 @@ interface Grid {
   readonly chunkAt: (a: number) => number;
   readonly color: (chunk: number) => string;
   readonly value?: (flat: number) => string;
-  /** Hover text of the element at flat index `flat` (first of its inner run when runs are collapsed). */
+  /** Tooltip text (hover or tap) of the element at flat index `flat` (first of its inner run when runs are collapsed). */
   readonly tip: (flat: number, collapsed: boolean) => string;
   readonly maxWidth: number;
   readonly maxHeight: number;

@@ -6,21 +6,21 @@ import type { EngineStats } from '../src/index.js';
 import { el } from './dom.js';
 import type { Measured, PathResult, Timing } from './measure.js';
 
-export function fmtTime(ms: number): string {
+function fmtTime(ms: number): string {
   return ms < 0.1 ? `${(ms * 1000).toFixed(0)} µs` : ms < 10 ? `${ms.toFixed(2)} ms` : `${ms.toFixed(1)} ms`;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What a split did, from engine.stats, in words. */
-export function workWords(s: EngineStats, dtype: string): string {
+function workWords(s: EngineStats, dtype: string): string {
   switch (s.strategy) {
     case 'cpu': return cpuWords(dtype);
     case 'alias': return 'no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of the input buffer';
     case 'copy': return `${plural(s.copies, 'buffer copy', 'buffer copies')} (copyBufferToBuffer), no shader`;
     case 'gather': {
       const variant = s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
-      const dispatches = s.dispatches === 1 ? 'one dispatch' : `${s.dispatches} dispatches (one per binding window)`;
+      const dispatches = s.dispatches === 1 ? 'one dispatch' : `${s.dispatches} dispatches (one per tile: the tensor is larger than one storage binding)`;
       return `${dispatches} of the gather shader (${variant}) writes every output` +
         (s.copies ? `, then ${plural(s.copies, 'copy', 'copies')} into separate buffers` : '');
     }
@@ -41,8 +41,8 @@ export function statsRows(m: Measured, dtype: string): HTMLElement[] {
   const slowest = Math.max(...Object.values(times).map((t) => t?.ms ?? 0));
   const rows = PATHS.map((p) => {
     const t = times[p.key];
-    const skipped = p.key === 'cpu' ? undefined : (m[p.key] as { skipped?: string }).skipped;
-    return statRow(p.name, t ? timeCell(t, p.how, slowest) : skipped ?? '—', p.id);
+    const result = p.key === 'cpu' ? undefined : m[p.key];
+    return statRow(p.name, t ? timeCell(t, p.how, slowest) : result && 'skipped' in result ? result.skipped : '—', p.id);
   });
   rows.push(statRow('GPU work', gpuWork(m, dtype), 'work'));
   if (m.same !== undefined) {
