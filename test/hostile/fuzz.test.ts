@@ -1,0 +1,121 @@
+// The hostile-input tier: seeded, reproducible bad calls over every public function and argument
+// position (test/hostile/calls.ts), each with the SplitError code it must give, between valid
+// control splits checked byte for byte. Asserted: no exception other than SplitError, no bad call
+// that resolves, no hang, the right code, no GPU buffer created by a call refused on the CPU, no GPU
+// error leaking out of Cleave's own scopes (gpuTest), and every control exact.
+//
+// HOSTILE_SEED=<n> picks another seed; HOSTILE_SCALE=<x> multiplies the call counts; HOSTILE_TRACE=1 prints each call first.
+
+import { writeSync } from 'node:fs';
+import * as ort from 'onnxruntime-web';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type GpuTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+import { acquireDevice } from '../../src/gpu/device.js';
+import { hashParams, rng } from '../helpers/cases.js';
+import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
+import { BAD, type CaseCtx, TWISTS } from './calls.js';
+import { control } from './controls.js';
+import { FNS, type Fn, Tally, outcomeOf } from './harness.js';
+
+const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
+const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
+const TIMEOUT_MS = 10_000;
+/** HOSTILE_TRACE=1 prints each bad call before it runs (to find one that kills the process). */
+const TRACE = process.env.HOSTILE_TRACE === '1';
+
+/** Bad calls per function (5,200 in all at scale 1), and how many bad calls pass between two controls. */
+const COUNTS: Readonly<Record<(typeof FNS)[number], number>> = {
+  createSplitEngine: 300, split: 1200, run: 700, encodeSplit: 350, upload: 350, download: 300, release: 250, destroy: 150,
+  inferShapes: 450, resolveNode: 300, planSplit: 300, fromOrtTensor: 300, toOrtTensor: 250,
+};
+const PURE = new Set<Fn>(['inferShapes', 'resolveNode', 'planSplit', 'createSplitEngine']);
+
+const tally = new Tally();
+let foreign: GPUDevice;
+let extra: SplitEngine[] = [];
+
+beforeAll(async () => {
+  const found = await acquireDevice();
+  if ('reason' in found) throw new Error(`a second WebGPU device is needed: ${found.reason}`);
+  foreign = found.device;
+});
+
+afterAll(() => {
+  for (const e of extra) e.destroy();
+  foreign?.destroy();
+  const count = (m: Map<unknown, number>) => [...m.entries()].map(([k, v]) => `${String(k)} ${v}`).join(', ');
+  console.log(`hostile tier, seed ${SEED}: ${tally.total(tally.bad)} bad calls (${count(tally.bad)}); ` +
+    `${tally.total(tally.valid)} hostile-but-valid calls (${count(tally.valid)}); ${tally.total(tally.controls)} controls (${count(tally.controls)}); ` +
+    `${tally.failures.length} failures`);
+});
+
+async function context(g: GpuFixture): Promise<CaseCtx> {
+  const e = await g.engine();
+  const e2 = await g.engine();
+  const dead = await g.engine();
+  dead.destroy();
+  const cpu = await createSplitEngine({ backend: 'cpu' });
+  extra = [...extra, cpu];
+  return { device: g.device, foreign, e, e2, dead, cpu, made: [], leased: [], ort: ort as unknown as CaseCtx['ort'] };
+}
+
+/** Frees what a case made, and whatever a bad call that resolved handed out. */
+function cleanup(ctx: CaseCtx, value: unknown): void {
+  for (const t of ctx.leased.splice(0)) ctx.e.release(t);
+  for (const b of ctx.made.splice(0)) b.destroy();
+  const items = Array.isArray(value) ? value : [value];
+  for (const v of items) {
+    try {
+      if (v && typeof v === 'object' && 'destroy' in v && typeof (v as SplitEngine).split === 'function') (v as SplitEngine).destroy();
+      else if (v && typeof v === 'object' && 'buffer' in v) ctx.e.release(v as GpuTensor);
+    } catch { /* a copy or a foreign object: nothing of ours to free */ }
+  }
+}
+
+for (const fn of FNS) {
+  gpuTest(`${fn}: ${Math.round(COUNTS[fn] * SCALE)} bad calls, each a SplitError with its code, between exact controls`, async (g) => {
+    const ctx = await context(g);
+    const r = rng(SEED ^ hashParams({ fn }));
+    const n = Math.round(COUNTS[fn] * SCALE);
+    const every = PURE.has(fn) ? 25 : 6;
+    const before = tally.failures.length;
+    for (let i = 0; i < n; i++) {
+      const repro = `seed ${SEED}, ${fn} case ${i}`;
+      if (i % every === 0) {
+        const c = await control(ctx, r);
+        tally.control(c.kind, c.problem, `${repro} (control before it: ${c.repro})`);
+      }
+      const twists = TWISTS[fn];
+      if (twists && r() < 0.1) {
+        const t = twists[Math.floor(r() * twists.length)]!(ctx, r);
+        const o = await outcomeOf(t.call, TIMEOUT_MS);
+        const problem = o.kind === 'resolved' ? await t.verify(o.value) : undefined;
+        tally.judgeValid(t, o, problem, `${repro} (valid call before it)`);
+        cleanup(ctx, undefined);
+      }
+      const c = BAD[fn](ctx, r);
+      if (TRACE) writeSync(2, `${repro}: ${c.what}\n`);
+      const live = g.live.size;
+      const o = await outcomeOf(c.call, TIMEOUT_MS);
+      tally.judgeBad(c, o, repro);
+      if (o.kind === 'error' && !c.gpu && g.live.size !== live) {
+        tally.fail({ fn, what: c.what, expected: 'no GPU work before a CPU-side refusal', got: `${g.live.size - live} buffers created`, message: o.message, repro });
+      }
+      cleanup(ctx, o.kind === 'resolved' ? o.value : undefined);
+      c.cleanup?.();
+    }
+    for (const e of [ctx.e, ctx.e2]) {
+      const c = await control({ ...ctx, e }, r);
+      tally.control(c.kind, c.problem, `seed ${SEED}, ${fn}, last control (${c.repro})`);
+    }
+    const mine = tally.failures.slice(before);
+    expect(mine.length, `failures of ${fn}:\n${report(mine)}`).toBe(0);
+  }, 120_000);
+}
+
+function report(failures: Tally['failures']): string {
+  const t = new Tally();
+  for (const f of failures) t.fail(f);
+  return t.report();
+}
+
