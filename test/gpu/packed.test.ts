@@ -529,6 +529,106 @@ describe('garbage never leaks', () => {
   });
 });
 
+describe('more ways in', () => {
+  gpuTest('host data viewed inside a larger buffer of 0xff bytes: only the view is read', async (g) => {
+    const e = await g.engine();
+    for (const dtype of OV_TYPES) {
+      for (const [k, base] of GARBAGE_CASES.entries()) {
+        const c = { ...base, dtype };
+        const x = withGarbageTail(dtype, randomTensor(dtype, c.shape, rng(hashParams({ ...c, k, view: 1 }))));
+        const bytes = x.data as Uint8Array;
+        const big = new Uint8Array(bytes.length + 2 * k + 9).fill(0xff);
+        big.set(bytes, k + 3);
+        const view = { dtype, shape: c.shape, data: big.subarray(k + 3, k + 3 + bytes.length) } as HostTensor;
+        await checkEveryWay(g, e, c, view, k, { run: k % 2 === 0 });
+      }
+    }
+  });
+
+  gpuTest("options as 'parts', negative axes, VariadicSplit lengths ending in -1 that is 0, empty tensors", async (g) => {
+    const e = await g.engine();
+    for (const dtype of OV_TYPES) {
+      const x = randomTensor(dtype, [5, 7], rng(hashParams({ dtype, parts: 1 })));
+      const c: Case = { dtype, shape: [5, 7], axis: -1, sizes: [3, 3, 1] };
+      const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+      expectBytes(c, hostBytes(c, await e.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3`), want, `${label(c)} parts 3`);
+      expectBytes(c, hostBytes(c, await cpu.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3 CPU`), want, `${label(c)} parts 3 CPU`);
+      const gx = e.upload(x as HostTensor<OvType>);
+      const outs = await e.split(gx, { axis: -1, parts: 3 });
+      expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} parts 3 GPU-resident`);
+      for (const o of [...outs, gx]) e.release(o);
+
+      const lengths = { dtype: 'int32', shape: [2], data: Int32Array.of(5, -1) } as const;
+      const axis0 = { dtype: 'int64', shape: [], data: BigInt64Array.of(-2n) } as const;
+      const all: Case = { dtype, shape: [5, 7], axis: 0, sizes: [5, 0] };
+      const wantAll = expectedSplit(dtype, all.shape, x.data as Uint8Array, 0, all.sizes);
+      expectBytes(all, hostBytes(all, await e.run({ op: 'VariadicSplit', inputs: [x, axis0, lengths] }), label(all)), wantAll, `${label(all)} -1 = 0`);
+
+      for (const [shape, axis, sizes] of [[[3, 0], 0, [1, 2]], [[0], 0, [0, 0]], [[2, 0, 3], 1, [0]], [[0, 4], 1, [1, 3]]] as const) {
+        const ce: Case = { dtype, shape, axis, sizes };
+        const xe = randomTensor(dtype, shape, rng(1));
+        await checkEveryWay(g, e, ce, xe, 1, { run: sizes.length > 0 });
+      }
+    }
+  });
+
+  gpuTest('uint1 and uint2 splits with the same bit regions, in turn and at once: each keeps its bit order', async (g) => {
+    const e = await g.engine();
+    // uint2 [32] into [3, 29] and uint1 [64] into [6, 58] are the same regions of bits.
+    const a: Case = { dtype: 'uint2', shape: [32], axis: 0, sizes: [3, 29] };
+    const b: Case = { dtype: 'uint1', shape: [64], axis: 0, sizes: [6, 58] };
+    const xa = randomTensor('uint2', a.shape, rng(1));
+    const xb = randomTensor('uint1', b.shape, rng(2));
+    const wa = expectedSplit('uint2', a.shape, xa.data as Uint8Array, 0, a.sizes);
+    const wb = expectedSplit('uint1', b.shape, xb.data as Uint8Array, 0, b.sizes);
+    const oa = { axis: 0, sizes: a.sizes };
+    const ob = { axis: 0, sizes: b.sizes };
+    for (let round = 0; round < 2; round++) {
+      expectBytes(a, hostBytes(a, await e.split(xa, oa), 'uint2'), wa, 'uint2');
+      expectBytes(b, hostBytes(b, await e.split(xb, ob), 'uint1'), wb, 'uint1');
+    }
+    const [ra, rb, ra2, rb2] = await Promise.all([e.split(xa, oa), e.split(xb, ob), e.split(xa, oa), e.split(xb, ob)]);
+    for (const [c, r, w] of [[a, ra, wa], [b, rb, wb], [a, ra2, wa], [b, rb2, wb]] as const) expectBytes(c, hostBytes(c, r, c.dtype), w, `${c.dtype} at once`);
+  });
+
+  gpuTest('many splits of every type in flight at once on one engine, host and GPU-resident', async (g) => {
+    const e = await g.engine();
+    const jobs = OV_TYPES.flatMap((dtype) => [0, 1, 2].map((k) => {
+      const c = randomCase(dtype, hashParams({ dtype, k, flight: 1 }));
+      return { c, x: randomTensor(dtype, c.shape, rng(hashParams({ dtype, k, flight: 2 }))) };
+    }));
+    const results = await Promise.all(jobs.map(async ({ c, x }, i) => {
+      if (i % 2 === 0) return hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c));
+      const gx = e.upload(x as HostTensor<OvType>);
+      const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes, layout: i % 4 === 1 ? 'separate' : 'shared' });
+      const bytes = await downloadOutputs(e, outs);
+      for (const o of [...outs, gx]) e.release(o);
+      return bytes;
+    }));
+    jobs.forEach(({ c, x }, i) => expectBytes(c, results[i]!, expectedSplit(c.dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes), `${label(c)} in flight`));
+  });
+
+  gpuTest('a split of a split: GPU-resident outputs (bit-level, at aligned offsets) split again', async (g) => {
+    const e = await g.engine();
+    for (const dtype of OV_TYPES) {
+      const c: Case = { dtype, shape: [3, 29], axis: 1, sizes: [5, 13, 11] };
+      const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
+      const gx = e.upload(x as HostTensor<OvType>);
+      const first = await e.split(gx, { axis: c.axis, sizes: c.sizes });
+      const mid = first[1]!;
+      const midBytes = expectedSplit(dtype, c.shape, x.data as Uint8Array, 1, c.sizes)[1]!;
+      const c2: Case = { dtype, shape: [3, 13], axis: 0, sizes: [2, 1] };
+      const c3: Case = { dtype, shape: [3, 13], axis: 1, sizes: [7, 0, 6] };
+      for (const cc of [c2, c3]) {
+        const outs = await e.split(mid, { axis: cc.axis, sizes: cc.sizes, layout: 'separate' });
+        expectBytes(cc, await downloadOutputs(e, outs), expectedSplit(dtype, cc.shape, midBytes, cc.axis, cc.sizes), `${label(cc)} of ${label(c)}`);
+        for (const o of outs) e.release(o);
+      }
+      for (const o of [...first, gx]) e.release(o);
+    }
+  });
+});
+
 describe('upload, download, encodeSplit', () => {
   const SHAPES = [[], [0], [1], [7], [3, 5], [2, 3, 5, 7], [4097], [0, 3]];
   gpuTest('upload then download is exact for every type (random unused bits included); byteLength = ceil(numel * w / 8)', async (g) => {
