@@ -13,10 +13,15 @@ export interface OrtGpuTensorLike {
   readonly gpuBuffer?: unknown;
 }
 
-/** The part of the `ort` namespace toOrtTensor uses. */
+/**
+ * The part of the `ort` namespace toOrtTensor uses. Its parameters are typed `never` so that ORT's
+ * own generic signature (whose dataType is a union of literals) is accepted whatever its version.
+ */
 export interface OrtLike<T> {
-  readonly Tensor: { fromGpuBuffer(buffer: GPUBuffer, options: { dataType: string; dims: readonly number[] }): T };
+  readonly Tensor: { fromGpuBuffer(buffer: never, options: never): T };
 }
+
+type FromGpuBuffer<T> = (buffer: GPUBuffer, options: { dataType: string; dims: readonly number[] }) => T;
 
 /** The dtypes ONNX Runtime Web's WebGPU EP keeps on the GPU. */
 export const ORT_GPU_DTYPES: readonly FixedDType[] = ['float32', 'float16', 'int32', 'int64', 'uint32', 'uint8', 'bool'];
@@ -40,5 +45,5 @@ export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
   check(byteOffset === 0, 'BAD_INPUT', () => `toOrtTensor: the tensor starts at byte ${show(byteOffset)} of its buffer; ` +
     "ORT takes whole buffers: split with { layout: 'separate' }", 'input:tensor.buffer');
   check(ORT_GPU_DTYPES.includes(dtype), 'BAD_DTYPE', () => `toOrtTensor: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${show(dtype)}`, 'input:tensor.dtype');
-  return ort.Tensor.fromGpuBuffer(buffer, { dataType: dtype, dims: shape });
+  return (ort.Tensor.fromGpuBuffer as FromGpuBuffer<T>).call(ort.Tensor, buffer, { dataType: dtype, dims: shape });
 }

@@ -1,6 +1,6 @@
 // Package tier (issue 10): Cleave as a user gets it. `npm pack` of the built package (`npm test`
 // builds first), installed from the tarball into two fresh projects in the OS temp dir:
-// - bare: cleave + the newest TypeScript 5.x and 6.x, no `webgpu`: the README's ```ts blocks
+// - bare: cleave + the newest TypeScript 5.x and 6.x + onnxruntime-web (for its types), no `webgpu`: the README's ```ts blocks
 //   typecheck (TypeScript 5, 6 and the repo's 7, strict, no extra configuration), NO_WEBGPU,
 //   require() refused;
 // - full: cleave + webgpu + vite: a Node script splits on SwiftShader; a Vite build of a page
@@ -39,7 +39,11 @@ beforeAll(async () => {
   const tarball = `file:${join(work, packed!.filename)}`;
   const [ts5, ts6] = await Promise.all([newest('typescript', '5', work), newest('typescript', '6', work)]);
   [bare, full] = await Promise.all([
-    consumerProject(join(work, 'bare'), { cleave: tarball, typescript: ts5, typescript6: `npm:typescript@${ts6}` }),
+    consumerProject(join(work, 'bare'), {
+      cleave: tarball, typescript: ts5, typescript6: `npm:typescript@${ts6}`,
+      // The README's "Use with ONNX Runtime Web" block imports it.
+      'onnxruntime-web': repoPkg.devDependencies['onnxruntime-web']!,
+    }),
     consumerProject(join(work, 'full'), { cleave: tarball, vite: repoPkg.devDependencies.vite!, webgpu: repoPkg.devDependencies.webgpu! }),
   ]);
   writeSnippets();
