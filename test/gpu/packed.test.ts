@@ -182,7 +182,9 @@ function expectBitVariant(e: SplitEngine, c: Case, where: string): void {
     const { strategy, unitBits, dispatches } = e.stats;
     expect({ strategy, unitBits, dispatches }, `${where}: one dispatch of the bit-level variant`).toEqual({ strategy: 'gather', unitBits: 1, dispatches: 1 });
   } else {
-    expect(e.stats.strategy, where).not.toBe('cpu');
+    const { strategy, dispatches } = e.stats;
+    expect(strategy, where).not.toBe('cpu');
+    expect(dispatches, `${where}: at most one dispatch`).toBeLessThanOrEqual(1);
   }
 }
 
