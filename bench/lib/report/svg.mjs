@@ -48,8 +48,8 @@ export function caseChart(r) {
   const { lo, hi } = decades(values);
   const W = 480, left = 84, right = 110, rowH = 24, top = 10;
   const H = top + bars.length * rowH + 26;
-  const { x, grid } = logAxis(lo, hi, left, W - right, top, H, ' ms');
-  const parts = [...grid];
+  const { x, grid } = logAxis(lo, hi, left, W - right, top, H, '');
+  const parts = [...grid, `<text x="${W - right + 18}" y="${H - 8}" class="ax">ms, log scale</text>`];
   bars.forEach(({ s, v }, i) => {
     const y = top + i * rowH;
     parts.push(`<text x="${left - 6}" y="${y + 16}" text-anchor="end" class="lb">${esc(s.short)}</text>`);
