@@ -1,7 +1,7 @@
 // What held before still holds under pressure: many splits in flight at once (host, GPU-resident,
 // run, encodeSplit, layout 'separate'; one engine, and two engines sharing a device), with bad
-// calls among them; and device loss: calls in flight settle (exactly, or DEVICE_LOST), every later
-// call rejects DEVICE_LOST, nothing hangs.
+// calls among them; and device loss: calls waiting on the GPU and every later call reject
+// DEVICE_LOST, none resolves with wrong bytes, nothing hangs.
 
 import { describe, expect, test } from 'vitest';
 import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
@@ -111,7 +111,7 @@ describe('concurrency', () => {
 });
 
 describe('device loss', () => {
-  test('calls in flight settle (exactly, or DEVICE_LOST); every later call rejects DEVICE_LOST on both engines; nothing hangs', async () => {
+  test('calls waiting on the GPU at the loss reject DEVICE_LOST; every later call rejects DEVICE_LOST on both engines; nothing hangs', async () => {
     const found = await acquireDevice();
     if ('reason' in found) throw new Error(found.reason);
     const device = found.device;
@@ -121,17 +121,20 @@ describe('device loss', () => {
     const live = A.upload(randomTensor('int32', [4, 4], r) as HostTensor<'int32'>);
     device.destroy();
     const outcomes = await Promise.all(inFlight.map((j) => settle(j.p)));
+    // Calls whose work was done at the call (encodeSplit, CPU-path splits, aliases) may resolve; a
+    // call still waiting on the GPU rejects DEVICE_LOST. None resolves with wrong bytes.
     const problems: string[] = [];
     for (const [i, o] of outcomes.entries()) {
       const j = inFlight[i]!;
       if (o.kind === 'error' && o.code === 'DEVICE_LOST') continue;
-      if (o.kind !== 'resolved') problems.push(`${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`);
+      if (o.kind !== 'resolved') problems.push(`${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message.split('\n')[0] : ''}`);
+      else if (/ (host|download) /.test(j.name) && !/complex|string/.test(j.name)) problems.push(`${j.name}: resolved, though its readback needed the lost device`);
       else {
         const p = await j.check(o.value).catch((e: Error) => `checking it: ${e.message}`);
         if (p && !/DEVICE_LOST|device was lost/i.test(p)) problems.push(`${j.name}: resolved, but ${p}`);
       }
     }
-    expect(problems, 'in flight at the loss').toEqual([]);
+    expect(problems, 'calls in flight at the loss').toEqual([]);
     await device.lost;
     const x = randomTensor('float32', [2, 8], r) as HostTensor<'float32'>;
     for (const e of [A, B]) {

@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'node_modules/.cache', `cleave-hostile-${process.pid}`);
 const CHILD = join(OUT, 'child.js');
 /** Time a child gets beyond a case's own limit (its start-up, a stalled event loop) before the case counts as a hang. */
-const GRACE_MS = 5_000;
+const GRACE_MS = 2_000;
 
 interface Result {
   readonly i: number;
@@ -49,7 +49,7 @@ function runChild(group: string, from: number): Promise<Run> {
     let stderr = '';
     let stalled = false;
     const arm = (ms: number) => setTimeout(() => { stalled = true; child.kill('SIGKILL'); }, ms + GRACE_MS);
-    let watchdog = arm(20_000);
+    let watchdog = arm(30_000); // start-up: bundle import, adapter, device
     child.stdout.on('data', (d: Buffer) => {
       buffered += d.toString();
       const parts = buffered.split('\n');
