@@ -4,7 +4,7 @@
 
 import {
   type FixedDType, type GpuTensor, type HostTensor, type SplitError, type SplitErrorCode,
-  createSplitEngine, inferShapes, planSplit, resolveNode,
+  createSplitEngine, inferShapes, isPacked as isPackedDType, planSplit, resolveNode,
 } from '../../src/index.js';
 import { fromOrtTensor, toOrtTensor } from '../../src/ort.js';
 import { randomTensor } from '../helpers/cases.js';
@@ -14,7 +14,7 @@ import { KINDS, type NodeBase, dtypesFor, nodeBase, nodeFault, nodeTwist } from 
 import { type Opts, optionFault, optionTwist, unknownKey, validOptions } from './option-faults.js';
 import {
   BAD_DTYPES, type Base, type Ctx, SHAPE_FAULTS, GPU_DTYPES, HOST_DTYPES, type Mutation, type Rng, TENSOR_USAGE,
-  base, callerTensor, gpuFault, hostFault, hostTwist, numel, pick,
+  base, bytesOfHost, callerTensor, gpuFault, hostFault, hostTwist, numel, pick,
 } from './tensors.js';
 import { JUNK, changingGetter, honestProxy, revokedProxy, throwingGetter, throwingProxy } from './values.js';
 
@@ -402,6 +402,19 @@ const gpuSplitTwist: Twist = (ctx, r) => {
     ['a Proxy of a live tensor', () => honestProxy(gx)], ['a byteOffset getter that turns bad after the first read', () => changingGetter({ ...gx }, 'byteOffset', [0, -1])],
     ['a buffer getter that turns bad after the first read', () => changingGetter({ ...gx }, 'buffer', [gx.buffer, null])],
   ];
+  const unaligned = () => {
+    // Element-aligned, but not at a multiple of 4 (1- and 2-byte types) or of the 256-byte storage alignment.
+    const bytes = bytesOfHost(b.host);
+    const element = isPackedDType(b.dtype) ? 1 : bytes.byteLength / numel(b.shape);
+    const k = element * pick(r, [1, 2, 3, 5, 65]);
+    const padded = new Uint8Array(Math.ceil((k + bytes.byteLength) / 4) * 4 + 4);
+    padded.set(bytes, k);
+    const buffer = ctx.device.createBuffer({ size: padded.byteLength, usage: TENSOR_USAGE });
+    ctx.device.queue.writeBuffer(buffer, 0, padded);
+    ctx.made.push(buffer);
+    return { dtype: b.dtype, shape: [...b.shape], buffer, byteOffset: k, byteLength: bytes.byteLength };
+  };
+  forms.push(['a caller buffer holding the tensor at an unaligned byteOffset', unaligned]);
   const [what, v] = pick(r, forms);
   const x = v();
   return {

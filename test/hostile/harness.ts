@@ -92,7 +92,7 @@ export class Tally {
     this.bad.set(c.fn, (this.bad.get(c.fn) ?? 0) + 1);
     let problem: string | undefined;
     if (o.kind !== 'error' || o.code !== c.code) problem = describeOutcome(o);
-    else problem = c.check?.(o.error);
+    else problem = malformed(o.error) ?? c.check?.(o.error);
     if (problem === undefined) return undefined;
     const message = o.kind === 'error' || o.kind === 'foreign' ? o.message : '';
     return this.fail({ fn: c.fn, what: c.what, expected: c.code, got: problem, message, repro });
@@ -132,6 +132,24 @@ export class Tally {
     return [...groups.entries()].map(([key, { f, n }]) =>
       `${n}x ${key}${f.message ? `\n     message: ${f.message.split('\n')[0]!.slice(0, 200)}` : ''}\n     repro: ${f.repro}`).join('\n');
   }
+}
+
+const CODES = new Set(['BAD_DTYPE', 'DATA_TYPE', 'DATA_LENGTH', 'BAD_SHAPE', 'RANK', 'AXIS_RANGE', 'BAD_SIZE', 'SIZE_SUM', 'BAD_PARTS',
+  'NOT_DIVISIBLE', 'BAD_OPTIONS', 'BAD_INPUT', 'BAD_ATTRIBUTE', 'BAD_OPSET', 'OUTPUT_COUNT', 'TOO_LARGE', 'NO_WEBGPU', 'WRONG_BACKEND',
+  'RELEASED', 'DEVICE_LOST', 'GPU_ERROR']);
+const KINDS = new Set(['input', 'attribute', 'option', 'node', 'engine']);
+const PARTS = new Set([undefined, 'dtype', 'shape', 'data', 'buffer', 'values']);
+
+/** What is wrong with a SplitError's form (the contract: name, a known code, a message, a well-formed subject), if anything. */
+export function malformed(e: SplitError): string | undefined {
+  if (!(e instanceof Error) || e.name !== 'SplitError') return `a SplitError named ${String(e.name)}`;
+  if (!CODES.has(e.code)) return `an unknown code ${String(e.code)}`;
+  if (typeof e.message !== 'string' || e.message.length === 0) return 'an empty message';
+  const s = e.subject as { kind?: unknown; name?: unknown; part?: unknown } | undefined;
+  if (s !== undefined && (!KINDS.has(s.kind as string) || typeof s.name !== 'string' || !PARTS.has(s.part as string | undefined))) {
+    return `a malformed subject ${JSON.stringify(s)}`;
+  }
+  return undefined;
 }
 
 /** Byte-wise equality of two byte arrays, as a problem description or undefined. */
