@@ -110,6 +110,25 @@ describe('concurrency', () => {
   });
 });
 
+describe('destroy with calls in flight', () => {
+  test('splits, downloads and runs in flight when the engine is destroyed: each rejects RELEASED, none hangs; the device lives on', async () => {
+    const found = await acquireDevice();
+    if ('reason' in found) throw new Error(found.reason);
+    const device = found.device;
+    const [e, other] = [await createSplitEngine({ device }), await createSplitEngine({ device })];
+    const r = rng(35);
+    const x = randomTensor('float32', [8, 32], r) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const calls = [e.split(x, { axis: 1, parts: 3 }), e.split(gx, { axis: 1, sizes: [5, 27] }), e.download(gx),
+      e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 2 } })];
+    e.destroy();
+    for (const o of await Promise.all(calls.map(settle))) expect(describeOutcome(o)).toBe('RELEASED');
+    await expectExact([job(other, device, r, 0), job(other, device, r, 1)]);
+    other.destroy();
+    device.destroy();
+  });
+});
+
 describe('device loss', () => {
   test('calls waiting on the GPU at the loss reject DEVICE_LOST; every later call rejects DEVICE_LOST on both engines; nothing hangs', async () => {
     const found = await acquireDevice();

@@ -44,7 +44,8 @@ afterAll(() => {
   for (const e of extra) e.destroy();
   foreign?.destroy();
   const count = (m: Map<unknown, number>) => [...m.entries()].map(([k, v]) => `${String(k)} ${v}`).join(', ');
-  console.log(`hostile tier, seed ${SEED}: ${tally.total(tally.bad)} bad calls (${count(tally.bad)}); ` +
+  const kinds = new Map([...tally.kinds.entries()].map(([k, v]) => [k, v.size]));
+  console.log(`hostile tier, seed ${SEED}: ${tally.total(tally.bad)} bad calls (${count(tally.bad)}) of ${tally.total(kinds)} kinds (${count(kinds)}); ` +
     `${tally.total(tally.valid)} hostile-but-valid calls (${count(tally.valid)}); ${tally.total(tally.controls)} controls (${count(tally.controls)}); ` +
     `${tally.failures.length} failures`);
 });

@@ -83,6 +83,8 @@ export interface Failure {
 /** Counts per function and failures grouped by (function, case, expected, got). */
 export class Tally {
   readonly bad = new Map<Fn, number>();
+  /** Distinct kinds of bad call (argument position and hostile value) per function. */
+  readonly kinds = new Map<Fn, Set<string>>();
   readonly valid = new Map<Fn, number>();
   readonly controls = new Map<string, number>();
   readonly failures: Failure[] = [];
@@ -90,6 +92,8 @@ export class Tally {
   /** Judges a bad call's outcome; returns the failure, if any. */
   judgeBad(c: BadCall, o: Outcome, repro: string): Failure | undefined {
     this.bad.set(c.fn, (this.bad.get(c.fn) ?? 0) + 1);
+    if (!this.kinds.has(c.fn)) this.kinds.set(c.fn, new Set());
+    this.kinds.get(c.fn)!.add(c.what);
     let problem: string | undefined;
     if (o.kind !== 'error' || o.code !== c.code) problem = describeOutcome(o);
     else problem = malformed(o.error) ?? c.check?.(o.error);

@@ -94,6 +94,28 @@ describe('host data is read once, at the call', () => {
   });
 });
 
+describe('GPU inputs let go of right after the call', () => {
+  gpuTest('released, or its caller buffer destroyed, right after split(): the split is exact (its commands were submitted at the call)', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('float32', [4, 40], rng(23)) as HostTensor<'float32'>;
+    for (const layout of ['shared', 'separate'] as const) {
+      const gx = e.upload(x);
+      const p = e.split(gx, { axis: 1, sizes: [7, 33], layout });
+      e.release(gx);
+      expectSplitOf(await readAll(e, await p), x, 1, [7, 33]);
+      const buffer = g.device.createBuffer({ size: x.data.byteLength, usage: 0x80 | 0x4 | 0x8 });
+      g.device.queue.writeBuffer(buffer, 0, x.data);
+      const q = e.split({ dtype: 'float32', shape: [4, 40], buffer, byteOffset: 0, byteLength: x.data.byteLength }, { axis: 1, sizes: [7, 33], layout });
+      buffer.destroy();
+      expectSplitOf(await readAll(e, await q), x, 1, [7, 33]);
+    }
+    const gx = e.upload(x);
+    const d = e.download(gx);
+    e.release(gx);
+    expect([...(await d).data]).toEqual([...x.data]);
+  });
+});
+
 describe('getters that change value', () => {
   gpuTest('a shape getter ([2, 6], then [3, 4], then [12]): the split is of [2, 6], on every path', async (g) => {
     const e = await g.engine();
