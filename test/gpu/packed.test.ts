@@ -299,8 +299,11 @@ function randomCase(dtype: OvType, seed: number): Case {
 }
 
 const RANDOM_PER_TYPE = 14;
-/** One type of each width: 4096 separate buffers cost ~1.7 s a type on SwiftShader. */
-const ONE_PER_WIDTH: readonly OvType[] = ['float8e8m0', 'nf4', 'uint1', 'uint2', 'uint3', 'uint6'];
+/**
+ * 4096 outputs in 4096 separate buffers cost ~2.7 s a type on SwiftShader: only the two widths whose
+ * chunks start at every bit phase (the other types take layout 'separate' in every other test).
+ */
+const SEPARATE_4096: readonly OvType[] = ['uint1', 'uint3'];
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
@@ -434,7 +437,7 @@ describe.each(OV_TYPES)('%s', (dtype) => {
     const e = await g.engine();
     for (const c of manyOutputCases(dtype)) {
       const seed = hashParams({ ...c, sizes: c.sizes.length });
-      await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed, { separate: ONE_PER_WIDTH.includes(dtype) });
+      await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed, { separate: SEPARATE_4096.includes(dtype) });
     }
   });
 });
