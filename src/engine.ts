@@ -2,7 +2,7 @@
 // execute on the GPU or the CPU executor). Outputs live where the input lived: host tensors in,
 // host tensors out; GPU tensors in, GPU tensors out with no readback.
 
-import { SplitError, check, show } from './errors.js';
+import { SplitError, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
 import { type AnyTensor, type GpuTensor, type GpuView, type HostTensor, type TensorView, isA, readTensor } from './tensor.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
@@ -84,7 +84,8 @@ export async function createSplitEngine(options?: SplitEngineOptions): Promise<S
   const given = o.device as GPUDevice | undefined;
   check(given === undefined || (isA(given, 'GPUDevice', ['createBuffer']) && want !== 'cpu'), 'BAD_OPTIONS',
     () => `${what}: device must be a GPUDevice, with backend 'auto' or 'webgpu', got ${show(given)}`, 'engine:device');
-  const found = given ? { device: given, adapterInfo: given.adapterInfo } : want === 'cpu' ? { reason: undefined } : await acquireDevice();
+  const found = given ? { device: given, adapterInfo: guardRead(what, () => given.adapterInfo) }
+    : want === 'cpu' ? { reason: undefined } : await acquireDevice();
   if (!('device' in found)) {
     check(want !== 'webgpu', 'NO_WEBGPU', () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`, 'engine:backend');
     return new Engine(undefined, undefined, false, strategy, found.reason);
@@ -111,6 +112,8 @@ class Engine implements SplitEngine {
   ) {
     this.backend = device ? 'webgpu' : 'cpu';
     this.gpu = device && new GpuExecutor(device, (what) => this.usable(what));
+    // Methods taken off the engine (`const { split } = engine`) still work.
+    for (const m of ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy'] as const) this[m] = this[m].bind(this) as never;
     void device?.lost.then((info) => { this.lost = info.message || info.reason; });
   }
 

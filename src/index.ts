@@ -15,6 +15,7 @@ export {
 } from './dtype.js';
 export type { GpuTensor, HostTensor } from './tensor.js';
 export { MAX_RANK, MAX_STRINGS } from './tensor.js';
-export { MAX_OUTPUTS, equalParts, planSplit } from './planner/split.js';
+export { MAX_OUTPUTS } from './planner/split.js';
+export { equalParts, planSplit } from './planner/checked.js';
 export type { SplitPlan } from './planner/split.js';
 export type { Strategy } from './planner/gpu.js';

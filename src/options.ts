@@ -5,12 +5,17 @@
 import { type SplitErrorCode, type SplitSubject, type SubjectKey, check, guardRead, show } from './errors.js';
 import { MAX_OUTPUTS } from './planner/split.js';
 
-/** Every own property of an object, read once (a Symbol key is refused with `code`). */
+/**
+ * Every own property of an ordinary object, read once (inherited keys are not options). A Symbol
+ * key is refused with `code`, and so is an array or a built-in object (a Map, a Date);
+ * `__proto__` is an ordinary key.
+ */
 export function ownFields(o: unknown, what: string, code: SplitErrorCode, subject: SubjectKey): Record<string, unknown> {
   return guardRead(what, () => {
-    check(typeof o === 'object' && o !== null && !Array.isArray(o), code, () => `${what} must be an object, got ${show(o)}`, subject);
-    const out: Record<string, unknown> = {};
-    for (const key of Reflect.ownKeys(o)) {
+    check(typeof o === 'object' && o !== null && Object.prototype.toString.call(o) === '[object Object]', code,
+      () => `${what} must be a plain object, got ${show(o)}`, subject);
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const key of Reflect.ownKeys(o as object)) {
       check(typeof key === 'string', code, () => `${what}: Symbol keys are not options`, subject);
       out[key as string] = (o as Record<string, unknown>)[key as string];
     }
@@ -50,10 +55,10 @@ export function readChoice<T extends string>(v: unknown, allowed: readonly T[], 
   return (v ?? fallback) as T;
 }
 
-/** A copy of an array, its length read once and capped (TOO_LARGE) before anything is allocated. */
-export function copyArray(v: readonly unknown[], max: number, what: string, subject: SubjectKey): unknown[] {
+/** A copy of an array, its length read once and capped (TOO_LARGE, or `code`) before anything is allocated. */
+export function copyArray(v: readonly unknown[], max: number, what: string, subject: SubjectKey, code: SplitErrorCode = 'TOO_LARGE'): unknown[] {
   const n = v.length;
-  check(n <= max, 'TOO_LARGE', () => `${what}: ${n} entries; at most ${max}`, subject);
+  check(n <= max, code, () => `${what}: ${n} entries; at most ${max}`, subject);
   return Array.from({ length: n }, (_, i) => v[i]);
 }
 

@@ -1,11 +1,13 @@
 // `cleave/ort`: hand GPU tensors between ONNX Runtime Web (WebGPU EP) and Cleave without a copy.
-// It never imports onnxruntime-web: the caller passes its tensor, or its `ort` namespace.
+// It never imports onnxruntime-web: the caller passes its tensor, or its `ort` namespace. Both
+// directions read their argument as any Cleave call does (once, every field checked).
 
 import { check, guardRead, show } from './errors.js';
 import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
-import type { GpuTensor } from './tensor.js';
+import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
+import { checkLive } from './gpu/leases.js';
 
-/** The part of an onnxruntime-web Tensor these helpers read. */
+/** The part of an onnxruntime-web Tensor fromOrtTensor reads. */
 export interface OrtGpuTensorLike {
   readonly location: string;
   readonly type: string;
@@ -21,18 +23,22 @@ export interface OrtLike<T> {
   readonly Tensor: { fromGpuBuffer(buffer: never, options: never): T };
 }
 
-type FromGpuBuffer<T> = (buffer: GPUBuffer, options: { dataType: string; dims: readonly number[] }) => T;
-
 /** The dtypes ONNX Runtime Web's WebGPU EP keeps on the GPU. */
 export const ORT_GPU_DTYPES: readonly FixedDType[] = ['float32', 'float16', 'int32', 'int64', 'uint32', 'uint8', 'bool'];
 
 /** An ORT tensor with location 'gpu-buffer' as a Cleave GPU tensor on the same buffer (no copy). */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
-  const { location, type, dims, gpuBuffer } = guardRead('fromOrtTensor', () => t);
-  check(location === 'gpu-buffer' && isDType(type) && type !== 'string', 'BAD_INPUT',
-    () => `fromOrtTensor: takes an ort.Tensor on the GPU ('gpu-buffer'), got ${show(location)} ${show(type)}`, 'input:tensor');
-  const shape = [...dims];
-  return { dtype: type, shape, buffer: gpuBuffer as GPUBuffer, byteOffset: 0, byteLength: byteLengthOf(type, shape.reduce((a, b) => a * b, 1)) } as GpuTensor;
+  const what = 'fromOrtTensor';
+  const v = guardRead(what, () => {
+    check(typeof t === 'object' && t !== null, 'BAD_INPUT', () => `${what}: expected an ort.Tensor, got ${show(t)}`, 'input:tensor');
+    const { location, type, dims, gpuBuffer } = t;
+    check(location === 'gpu-buffer', 'BAD_INPUT', () => `${what}: the tensor is on ${show(location)}, not 'gpu-buffer'`, 'input:tensor');
+    check(isDType(type) && type !== 'string', 'BAD_DTYPE', () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`, 'input:tensor.dtype');
+    const shape = readShape(dims, what, 'input:tensor');
+    const byteLength = byteLengthOf(type, numelOf(shape, what, 'input:tensor'));
+    return readTensor({ dtype: type, shape, buffer: gpuBuffer, byteOffset: 0, byteLength }, what, 'input:tensor') as GpuView;
+  }, 'input:tensor');
+  return { dtype: v.dtype, shape: [...v.shape], buffer: v.buffer, byteOffset: 0, byteLength: v.byteLength } as GpuTensor;
 }
 
 /**
@@ -41,9 +47,17 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  * `layout: 'separate'`. The tensor stays Cleave's: release it after ORT is done with it.
  */
 export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
-  const { dtype, shape, buffer, byteOffset } = guardRead('toOrtTensor', () => t);
-  check(byteOffset === 0, 'BAD_INPUT', () => `toOrtTensor: the tensor starts at byte ${show(byteOffset)} of its buffer; ` +
+  const what = 'toOrtTensor';
+  const v = readTensor(t, what, 'input:tensor');
+  check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, 'input:tensor');
+  checkLive(v, what);
+  check(v.byteOffset === 0, 'BAD_INPUT', () => `${what}: the tensor starts at byte ${v.byteOffset} of its buffer; ` +
     "ORT takes whole buffers: split with { layout: 'separate' }", 'input:tensor.buffer');
-  check(ORT_GPU_DTYPES.includes(dtype), 'BAD_DTYPE', () => `toOrtTensor: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${show(dtype)}`, 'input:tensor.dtype');
-  return (ort.Tensor.fromGpuBuffer as FromGpuBuffer<T>).call(ort.Tensor, buffer, { dataType: dtype, dims: shape });
+  check(ORT_GPU_DTYPES.includes(v.dtype), 'BAD_DTYPE', () => `${what}: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${v.dtype}`, 'input:tensor.dtype');
+  return guardRead(what, () => {
+    const tensor = ort.Tensor;
+    const from = tensor.fromGpuBuffer as unknown;
+    check(typeof from === 'function', 'BAD_INPUT', () => `${what}: expected ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`, 'input:ort');
+    return Reflect.apply(from, tensor, [v.buffer, { dataType: v.dtype, dims: [...v.shape] }]) as T;
+  }, 'input:ort');
 }

@@ -64,15 +64,13 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
     const dtype = o.dtype;
     check(isDType(dtype), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(dtype)}`, `${subject}.dtype`);
     const shape = readShape(o.shape, what, subject);
-    let numel = 1;
-    for (const d of shape) numel *= d;
-    check(Number.isSafeInteger(numel), 'TOO_LARGE', () => `${what}: shape [${shape.join(', ')}] has more than 2^53 elements`, `${subject}.shape`);
+    const numel = numelOf(shape, what, subject);
     return gpu ? gpuView(o, dtype, shape, numel, what, subject) : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
   }, subject);
 }
 
 /** A shape: an array of at most MAX_RANK non-negative safe integers (-0 reads as 0), copied. */
-function readShape(raw: unknown, what: string, subject: SubjectKey): number[] {
+export function readShape(raw: unknown, what: string, subject: SubjectKey): number[] {
   const at: SubjectKey = `${subject}.shape`;
   check(Array.isArray(raw), 'BAD_SHAPE', () => `${what}: shape must be an array, got ${show(raw)}`, at);
   const rank = raw.length;
@@ -83,6 +81,13 @@ function readShape(raw: unknown, what: string, subject: SubjectKey): number[] {
       () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(d)}`, at);
     return d + 0;
   });
+}
+
+/** Elements of a checked shape, at most 2^53. */
+export function numelOf(shape: readonly number[], what: string, subject: SubjectKey): number {
+  const numel = shape.reduce((a, b) => a * b, 1);
+  check(Number.isSafeInteger(numel), 'TOO_LARGE', () => `${what}: shape [${shape.join(', ')}] has more than 2^53 elements`, `${subject}.shape`);
+  return numel;
 }
 
 // Typed-array facts come from the intrinsic getters, so an overridden `length` or a Proxy cannot lie.
@@ -130,20 +135,37 @@ function gpuView(o: Record<string, unknown>, dtype: DType, shape: number[], nume
   check(isGpuBuffer(buffer), 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
   const size = buffer.size;
   const want = byteLengthOf(dtype as FixedDType, numel);
+  check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
   check(byteLength === want, 'DATA_LENGTH', () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`, at);
-  check(typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size && size % 4 === 0,
-    'DATA_LENGTH', () => `${what}: bytes [${show(byteOffset)}, ${Number(byteOffset) + want}) lie outside its ${size}-byte buffer`, at);
+  check(typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size,
+    'DATA_LENGTH', () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`, at);
   return { kind: 'gpu', dtype: dtype as FixedDType, shape, numel, buffer, byteOffset: byteOffset + 0, byteLength: want, source: o };
 }
 
-/** A real GPUBuffer where the environment names the class; otherwise one that quacks like it. */
+/** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
 export function isGpuBuffer(b: unknown): b is GPUBuffer {
   return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
 }
 
-/** `x instanceof globalThis[cls]` where that class exists (browsers, Node with `webgpu`'s globals), else duck typing. */
+/**
+ * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
+ * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where the
+ * environment names no such class (Node without `webgpu`'s globals), it must quack like one.
+ */
 export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
-  const c = (globalThis as Record<string, unknown>)[cls];
-  if (typeof c === 'function') return x instanceof c;
-  return typeof x === 'object' && x !== null && methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
+  const c = (globalThis as Record<string, unknown>)[cls] as (abstract new () => object) | undefined;
+  if (typeof c !== 'function') {
+    return typeof x === 'object' && x !== null && methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
+  }
+  let proto: object | null = c.prototype as object;
+  let get: (() => unknown) | undefined;
+  while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get)) proto = Object.getPrototypeOf(proto) as object | null;
+  // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
+  // GPUBuffer given as a device) would crash the process instead of throwing.
+  if (!(x instanceof c)) return false;
+  try {
+    return !get || (Reflect.apply(get, x, []), true);
+  } catch {
+    return false;
+  }
 }

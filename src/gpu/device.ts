@@ -50,14 +50,16 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return { reason: noAdapter() };
-    const a = adapter.limits;
+    // The adapter's largest buffers and bindings (a large tensor's split needs them), and what a
+    // partner such as ONNX Runtime asks for when it makes its own device: more storage buffers per
+    // stage, larger workgroups, and f16 shaders.
+    const limits = ['maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage',
+      'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupSizeY',
+      'maxComputeWorkgroupSizeZ'] as const;
     const device = await adapter.requestDevice({
       label: 'cleave',
-      requiredLimits: {
-        maxStorageBufferBindingSize: a.maxStorageBufferBindingSize,
-        maxBufferSize: a.maxBufferSize,
-        maxComputeWorkgroupsPerDimension: a.maxComputeWorkgroupsPerDimension,
-      },
+      requiredLimits: Object.fromEntries(limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]])),
+      requiredFeatures: adapter.features.has('shader-f16') ? ['shader-f16'] : [],
     });
     const info = adapter.info ?? { vendor: '', architecture: '' };
     return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };

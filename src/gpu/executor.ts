@@ -107,7 +107,13 @@ export class GpuExecutor {
       const home = { give: (b: GPUBuffer) => { this.pool.give(b); if (--pending === 0) scratch.forEach((s) => this.pool.give(s)); } };
       return result(buffers, scratch.length ? home : this.pool);
     }
-    const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false));
+    // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
+    // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
+    // inside them.
+    const sizes = req.layout === 'separate' ? gp.outputs.map((o) => align4(o.byteLength)) : [];
+    if (req.layout === 'shared' || gp.strategy === 'gather') sizes.push(gp.bufferBytes);
+    const safe = owned && this.pool.has(sizes, TENSOR_USAGE);
+    const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false), !safe);
     value.scratch.forEach((b) => this.pool.give(b));
     return throwIfFailed('split', error).then(() => { this.guard('split'); return result(value.buffers, this.pool); },
       (e: unknown) => { value.buffers.forEach((b) => this.pool.give(b)); throw e; });
@@ -135,14 +141,14 @@ export class GpuExecutor {
     this.pool.destroy();
   }
 
-  /** One command buffer, recorded and submitted inside the call's own error scopes. */
-  private submit<T>(what: string, record: (enc: GPUCommandEncoder) => T): { value: T; error: Promise<string | undefined> } {
+  /** One command buffer, recorded and submitted (inside the call's own error scopes unless `scopes` is false). */
+  private submit<T>(what: string, record: (enc: GPUCommandEncoder) => T, scopes = true): { value: T; error: Promise<string | undefined> } {
     return scoped(this.device, () => {
       const enc = this.device.createCommandEncoder({ label: `cleave-${what}` });
       const value = record(enc);
       this.device.queue.submit([enc.finish()]);
       return value;
-    });
+    }, scopes);
   }
 
   /** Records copies or the gather into `enc`; returns the output buffers (one, or one per output) and scratch. */

@@ -41,6 +41,13 @@ export class BufferPool {
     return b;
   }
 
+  /** Whether free buffers of these sizes (one per entry, repeats counted) and this usage are all at hand. */
+  has(sizes: readonly number[], usage: GPUBufferUsageFlags): boolean {
+    const want = new Map<number, number>();
+    for (const s of sizes) want.set(s, (want.get(s) ?? 0) + 1);
+    return [...want].every(([size, n]) => (this.free.get(key(usage, size))?.size ?? 0) >= n);
+  }
+
   /** A free buffer of exactly this size and usage, or a new one. */
   take(size: number, usage: GPUBufferUsageFlags): GPUBuffer {
     const list = this.free.get(key(usage, size));

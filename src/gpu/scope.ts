@@ -5,11 +5,15 @@
 
 import { SplitError } from '../errors.js';
 
-export function scoped<T>(device: GPUDevice, record: () => T): { value: T; error: Promise<string | undefined> } {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
+/** Runs `record` inside its own scopes (or none, when `scopes` is false); exceptions become SplitErrors. */
+export function scoped<T>(device: GPUDevice, record: () => T, scopes = true): { value: T; error: Promise<string | undefined> } {
+  if (scopes) {
+    device.pushErrorScope('out-of-memory');
+    device.pushErrorScope('validation');
+  }
   // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
-  const pop = () => Promise.all([device.popErrorScope(), device.popErrorScope()]).then(([v, o]) => (v ?? o)?.message, () => undefined);
+  const pop = () => (scopes ? Promise.all([device.popErrorScope(), device.popErrorScope()]) : Promise.resolve([null, null]))
+    .then(([v, o]) => (v ?? o)?.message, () => undefined);
   try {
     return { value: record(), error: pop() };
   } catch (e) {

@@ -27,7 +27,9 @@ export function readNode(raw: unknown): NodeFields {
   check(typeof op === 'string' && OPS.includes(op), 'BAD_OPTIONS', () => `unknown op ${show(op)}: Cleave runs ${OPS.join(', ')}`, 'node:op');
   check(Array.isArray(inputs), 'BAD_INPUT', () => `${op}: inputs must be an array of tensors, got ${show(inputs)}`, 'node:inputs');
   const attrs = n.attrs === undefined ? {} : ownFields(n.attrs, `${op}: attrs`, 'BAD_ATTRIBUTE', 'node:attrs');
-  return { op: op as OpName, opset: n.opset, inputs: copyArray(inputs, 8, `${op}: inputs`, 'node:inputs'), attrs, outputs: n.outputs };
+  // A few inputs too many is a wrong call; an absurd count is refused as too large, unread.
+  const list = copyArray(inputs, 8, `${op}: inputs`, 'node:inputs', inputs.length > MAX_OUTPUTS ? 'TOO_LARGE' : 'BAD_INPUT');
+  return { op: op as OpName, opset: n.opset, inputs: list, attrs, outputs: n.outputs };
 }
 
 /** The newest version <= opset; an absent opset selects the newest version of all. */

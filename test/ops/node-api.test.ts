@@ -67,7 +67,7 @@ describe('node-level refusals', () => {
     ['a node that is not an object', null, 'BAD_OPTIONS', 'must be an object'],
     ['an unknown op', { op: 'Slice', inputs: [x2x6] }, 'BAD_OPTIONS', "unknown op 'Slice'"],
     ['inputs that are not an array', { op: 'Split', opset: 18, inputs: x2x6 }, 'BAD_INPUT', 'inputs must be an array'],
-    ['attrs that are an array', { op: 'Split', opset: 18, inputs: [x2x6], attrs: [1] }, 'BAD_ATTRIBUTE', 'attrs must be an object'],
+    ['attrs that are an array', { op: 'Split', opset: 18, inputs: [x2x6], attrs: [1] }, 'BAD_ATTRIBUTE', 'attrs must be a plain object'],
     ['an opset that is not a number', { op: 'Split', opset: '18', inputs: [x2x6] }, 'BAD_OPSET', "got '18'"],
     ['a fractional opset', { op: 'SplitToSequence', opset: 11.5, inputs: [x2x6] }, 'BAD_OPSET', 'integer >= 1'],
     ['a fractional declared output count', { op: 'Split', opset: 18, inputs: [x2x6], attrs: { num_outputs: 2 }, outputs: 1.5 }, 'OUTPUT_COUNT', 'got 1.5'],
