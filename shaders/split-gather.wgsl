@@ -102,7 +102,8 @@ fn flip_bytes(x: u32) -> u32 {
 }
 
 fn stream_word(x: u32) -> u32 {
-  return select(x, flip_bytes(x), params.msb_first != 0u);
+  if (params.msb_first != 0u) { return flip_bytes(x); }
+  return x;
 }
 
 // Bits [s, s + n) of the source stream (1 <= n <= 32), in the low n bits.
@@ -111,13 +112,15 @@ fn read_bits(s: u32, n: u32) -> u32 {
   let shift = s % 32u;
   var v = stream_word(src_bits[i]) >> shift;
   if (shift + n > 32u) { v |= stream_word(src_bits[i + 1u]) << (32u - shift); }
-  return select(v & ((1u << n) - 1u), v, n >= 32u);
+  if (n < 32u) { v &= (1u << n) - 1u; }
+  return v;
 }
 
 // For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
 // types): each thread builds consecutive destination words of one region from runs of source bits,
 // keeps the bits before the region (a previous tile's) and zeroes those after it, so the unused
-// bits of an output's last byte are always 0.
+// bits of an output's last byte are always 0. The (row, column) position is found once per thread
+// and then advanced, without a division per word.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
@@ -127,22 +130,24 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   let end = r.dst + r.rows * r.row_len;
   let first = r.dst / 32u + (t - r.start) * WORDS_PER_THREAD;
   let last = min(first + WORDS_PER_THREAD, (end + 31u) / 32u);
+  let k = max(first * 32u, r.dst) - r.dst;
+  var row = k / r.row_len;
+  var col = k - row * r.row_len;
   for (var w = first; w < last; w++) {
     let base = w * 32u;
     let lo = max(base, r.dst);
     let hi = min(base + 32u, end);
-    let k = lo - r.dst;
-    var row = k / r.row_len;
-    var col = k - row * r.row_len;
     var value = 0u;
-    var p = lo;
-    // Each segment runs to the end of a source row or of this word.
-    while (p < hi) {
+    // Each run ends at the end of a source row or of this word.
+    for (var p = lo; p < hi;) {
       let n = min(hi - p, r.row_len - col);
       value |= read_bits(r.src + row * r.src_stride + col, n) << (p - base);
       p += n;
-      row++;
-      col = 0u;
+      col += n;
+      if (col == r.row_len) {
+        row++;
+        col = 0u;
+      }
     }
     if (lo > base) {
       value |= stream_word(dst_bits[w]) & ((1u << (lo - base)) - 1u);
