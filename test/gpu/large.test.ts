@@ -2,25 +2,12 @@
 // (maxStorageBufferBindingSize 128 MiB), a 144 MiB tensor is split through several binding
 // windows, and the result is compared with the CPU path byte for byte; an output set beyond
 // maxBufferSize is refused before anything is allocated.
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { type GpuTensor, type HostTensor, createSplitEngine } from '../../src/index.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-
-// Dawn aborts if the object create() returned is collected: keep it for the whole file.
-let keep: unknown;
-
-async function defaultLimitsDevice(): Promise<GPUDevice> {
-  const { create, globals } = await import('webgpu');
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
-  keep = gpu;
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) throw new Error(`No WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
-  return adapter.requestDevice();
-}
+import { defaultLimitsDevice } from '../helpers/gpu.js';
 
 const device = await defaultLimitsDevice();
-afterAll(() => { device.destroy(); void keep; });
 
 async function checkLarge(shape: number[], axis: number, sizes: number[], dispatches: (n: number) => boolean) {
   const e = await createSplitEngine({ device, strategy: 'gather' });

@@ -7,27 +7,13 @@
 // a bit-variant window at 256 MiB. Each is compared byte for byte with the CPU backend, and sampled
 // (ends, tile joins, random values, unused bits) against the independent reference in
 // test/helpers/packed.ts, which is too slow to run over a billion bits.
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { type HostTensor, type PackedDType, type SplitEngine, createSplitEngine } from '../../src/index.js';
 import { rng } from '../helpers/cases.js';
-import { gpuTest } from '../helpers/gpu.js';
+import { defaultLimitsDevice, gpuTest } from '../helpers/gpu.js';
 import { PACKED_WIDTH, valueAt } from '../helpers/packed.js';
 
-// Dawn aborts if the object create() returned is collected: keep it for the whole file.
-let keep: unknown;
-
-async function defaultLimitsDevice(): Promise<GPUDevice> {
-  const { create, globals } = await import('webgpu');
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
-  keep = gpu;
-  const adapter = await gpu.requestAdapter();
-  if (!adapter) throw new Error(`No WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
-  return adapter.requestDevice();
-}
-
 const device = await defaultLimitsDevice();
-afterAll(() => { device.destroy(); void keep; });
 
 const cpu = await createSplitEngine({ backend: 'cpu' });
 

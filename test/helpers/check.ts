@@ -15,10 +15,8 @@ export function expectSplitOf(outs: readonly HostTensor[], x: HostTensor, axis: 
  * outputs cost one mapAsync, not 4096.
  */
 export async function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[]): Promise<HostTensor[]> {
-  const groups = new Map<GPUBuffer, GpuTensor[]>();
-  for (const o of outs) groups.set(o.buffer, [...(groups.get(o.buffer) ?? []), o]);
   const bytes = new Map<GPUBuffer, Uint8Array>();
-  for (const buffer of groups.keys()) {
+  for (const buffer of new Set(outs.map((o) => o.buffer))) {
     const all = await engine.download({ dtype: 'uint8', shape: [buffer.size], buffer, byteOffset: 0, byteLength: buffer.size });
     bytes.set(buffer, all.data);
   }

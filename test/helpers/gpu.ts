@@ -68,3 +68,22 @@ export function gpuTest(name: string, fn: (g: GpuFixture) => Promise<void>, time
     expect(oom?.message ?? null, 'GPU out-of-memory error').toBeNull();
   }, timeout);
 }
+
+// Dawn aborts if the object create() returned is collected: kept for the life of the process.
+const keep: unknown[] = [];
+
+/**
+ * A device with WebGPU's default limits (128 MiB bindings, 256 MiB buffers) on its own adapter, for
+ * tests of tensors past one binding window; destroyed after the file's tests.
+ */
+export async function defaultLimitsDevice(): Promise<GPUDevice> {
+  const { create, globals } = await import('webgpu');
+  Object.assign(globalThis, globals);
+  const gpu = create([]);
+  keep.push(gpu);
+  const adapter = await gpu.requestAdapter();
+  if (!adapter) throw new Error(`No WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
+  const device = await adapter.requestDevice();
+  afterAll(() => device.destroy());
+  return device;
+}
