@@ -3,6 +3,8 @@
 // adapter for the largest buffers and bindings it has, since the split of a large tensor needs
 // them. When there is none, the result says why, in words a user can act on.
 
+import { type GpuLimits, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS } from '../planner/gpu.js';
+
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
 export interface AcquiredDevice {
@@ -74,4 +76,17 @@ export function isGpuDevice(d: unknown): d is GPUDevice {
   if (typeof cls === 'function') return d instanceof (cls as new () => GPUDevice);
   const x = d as Partial<GPUDevice> | null;
   return typeof x === 'object' && x !== null && typeof x.createBuffer === 'function' && typeof x.queue === 'object' && typeof x.limits === 'object';
+}
+
+/** The device's numbers the planner needs. */
+export function limitsOf(device: GPUDevice): GpuLimits {
+  const l = device.limits;
+  // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
+  const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture}${device.adapterInfo?.description}`);
+  return {
+    alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
+    maxBindingBytes: l.maxStorageBufferBindingSize,
+    maxBufferBytes: l.maxBufferSize,
+    rowCopyMinBytes: onCpu ? ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS : Infinity,
+  };
 }

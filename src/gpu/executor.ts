@@ -3,19 +3,20 @@
 // there when it was called, and a GPU error it causes rejects it alone. Buffers come from the
 // engine's pool and go to the caller under leases; tables and pipelines are cached.
 
-import { type SubjectKey, check } from '../errors.js';
+import { check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
-import { type GpuLimits, type GpuPlan, type Strategy, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, planGpu } from '../planner/gpu.js';
+import { type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { encodeCopies, encodeGather, encodeUnshare } from './encode.js';
-import { type Lease, checkLive, endAll, handOut, leaseFor, leaseOn, trackBuffer } from './leases.js';
+import { type Lease, checkLive, endAll, handOut, handOutAll, leaseFor, leaseOn, trackBuffer } from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped, throwIfFailed } from './scope.js';
 import { TableCache } from './tables.js';
-import { STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
+import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
+import { limitsOf } from './device.js';
 import { readBack, writePadded } from './transfer.js';
 
 /** What one split asks for, beyond its plan. */
@@ -43,15 +44,7 @@ export class GpuExecutor {
 
   /** `guard` throws when the engine was destroyed or its device lost (checked again after every wait). */
   constructor(readonly device: GPUDevice, private readonly guard: (what: string) => void) {
-    const l = device.limits;
-    // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
-    const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture}${device.adapterInfo?.description}`);
-    this.limits = {
-      alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
-      maxBindingBytes: l.maxStorageBufferBindingSize,
-      maxBufferBytes: l.maxBufferSize,
-      rowCopyMinBytes: onCpu ? ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS : Infinity,
-    };
+    this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
     this.tables = new TableCache(device, this.pool);
   }
@@ -95,7 +88,7 @@ export class GpuExecutor {
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({ outputs: this.handOutputs(gp, buffers, req, x.dtype, home), stats });
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({ outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home), stats });
     if (gp.strategy === 'alias') return result([x.buffer], undefined);
     if (gp.outputs.length === 0) return { outputs: [], stats };
     if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
@@ -165,14 +158,6 @@ export class GpuExecutor {
     encodeGather(this.device, enc, gp, this.tables.get(gp.dispatches, gp.msbFirst, encoded), pipelineFor(this.device, gp.unitBits), src, dst);
   }
 
-  /** Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer. */
-  private handOutputs(gp: GpuPlan, buffers: readonly GPUBuffer[], req: SplitRequest, dtype: GpuTensor['dtype'], home: Lease['home']): GpuTensor[] {
-    const shared = buffers.length === 1 && req.layout === 'shared' && leaseFor(buffers[0]!, home);
-    return gp.outputs.map((o, i) => shared
-      ? handOut(shared, dtype, req.shapes[i]!, o.byteOffset, o.byteLength)
-      : handOut(leaseFor(buffers[i]!, home), dtype, req.shapes[i]!, 0, o.byteLength));
-  }
-
   /** Waits for the staging buffer and the call's scopes; slices the outputs out of it. */
   private async readBack(what: string, staging: GPUBuffer, error: Promise<string | undefined>, parts: GpuPlan['outputs'],
     dtype: GpuView['dtype'], shapes: SplitRequest['shapes']): Promise<HostTensor[]> {
@@ -185,11 +170,4 @@ export class GpuExecutor {
       this.pool.give(staging);
     }
   }
-}
-
-/** A caller's buffer must allow what the plan does with it: refused before any GPU work. */
-function requireUsage(b: GPUBuffer, flag: number, name: string, what: string): void {
-  const at: SubjectKey = 'input:input.buffer';
-  check((b.usage & flag) !== 0, 'BAD_INPUT', () => `${what}: the input's GPU buffer needs usage ${name}`, at);
-  check(b.mapState === 'unmapped', 'BAD_INPUT', () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`, at);
 }

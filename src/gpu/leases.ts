@@ -84,6 +84,15 @@ export function handOut(lease: Lease, dtype: FixedDType, shape: readonly number[
   return new LeasedTensor(dtype, shape, lease.buffer, byteOffset, byteLength, lease) as unknown as GpuTensor;
 }
 
+/** Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer at offset 0. */
+export function handOutAll(outputs: readonly { readonly byteOffset: number; readonly byteLength: number }[], buffers: readonly GPUBuffer[],
+  layout: 'shared' | 'separate', shapes: readonly (readonly number[])[], dtype: FixedDType, home: Lease['home']): GpuTensor[] {
+  const shared = buffers.length === 1 && layout === 'shared' && leaseFor(buffers[0]!, home);
+  return outputs.map((o, i) => shared
+    ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
+    : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength));
+}
+
 /**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed).
