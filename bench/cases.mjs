@@ -55,3 +55,34 @@ export const CASES = [
   { id: 'cold-f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, cold: true, quick: true,
     note: 'first call on a fresh engine, on a fresh device each time: pipeline compile included' },
 ];
+
+// Pipelines (issue 9): ONNX Runtime Web's whole graph against ORT A -> Cleave -> ORT B, GPU-resident,
+// in the same page on the same device. The graph: x [1, S, D] -> MatMul by w [D, 3H] -> qkv
+// [1, S, 3H] -> Split along the last axis into Q, K, V (heads 1) or Q, K, V per head (3 x heads
+// outputs) -> per head o = (q · kᵀ) · v, plus v when heads is 1 (the e2e test's graph), heads
+// concatenated. A is the MatMul, B the rest; Cleave splits qkv with layout 'separate'.
+//   id      unique name (matched by --cases like a case's)
+//   seq     S; width: D; hidden: H (divisible by heads)
+//   heads   attention heads
+//   quick   part of `--quick`
+/** @type {readonly import('./types.js').PipelineSpec[]} */
+export const PIPELINES = [
+  { id: 'pipe-qkv-s128-d256-h256', seq: 128, width: 256, hidden: 256, heads: 1, quick: true,
+    note: 'Q, K, V: a Split into 3, which ORT\'s WebGPU EP runs itself' },
+  { id: 'pipe-qkv-s1-d256-h256', seq: 1, width: 256, hidden: 256, heads: 1,
+    note: 'one token (S = 1): little arithmetic, so what each step costs beside it (two ORT runs and a split against one run) shows' },
+  { id: 'pipe-12heads-s128-d256-h384', seq: 128, width: 256, hidden: 384, heads: 12,
+    note: '12 heads of 32: a Split into 36, more outputs than ORT\'s WebGPU Split can bind storage buffers for' },
+];
+
+// Per-call CPU cost (issue 9): token-by-token decoding calls a split per layer per token, so what a
+// call costs in JavaScript is what those users pay. Each variant is timed over `calls` calls (1,000
+// in --quick), in rounds taken in turn: split and encodeSplit, the input aligned (byte 0 of its
+// buffer) or at byte 4, in an engine upload or in a caller's buffer.
+//   id, dtype, shape, axis, parts   the split
+//   calls   calls timed per variant in a full run
+/** @type {readonly import('./types.js').CallCostSpec[]} */
+export const CALL_COSTS = [
+  { id: 'calls-decode-f32-1x1x12288', dtype: 'float32', shape: [1, 1, 3 * 4096], axis: -1, parts: 3, calls: 10_000, quick: true,
+    note: 'a decode step: [1, 1, 3 x 4096] float32 into Q, K, V' },
+];

@@ -13,9 +13,11 @@ import { CHROMIUM, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/b
 import { ISOLATED, serve } from '../scripts/lib/serve.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { renderHtml } from './lib/report/html.mjs';
-import { progressLine, renderFindings, renderTable, renderTargets, renderThroughput } from './lib/report/text.mjs';
+import { callCostLine, pipelineLine, progressLine, renderCallCosts, renderFindings, renderPipelines, renderTable, renderTargets,
+  renderThroughput } from './lib/report/text.mjs';
 
-/** @import { BenchCase, CaseRecord, CaseResult, PageEnv, Report, Settings } from './types.js' */
+/** @import { BenchCase, BenchPipeline, CallCostRecord, CallCostSpec, CaseRecord, PageEnv, PipelineRecord, Report, Settings, SystemResult } from './types.js' */
+/** @typedef {{ cases: readonly BenchCase[], pipelines: readonly BenchPipeline[], callCosts: readonly CallCostSpec[] }} Selected */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -64,14 +66,17 @@ function fail(m) {
 }
 
 /**
- * Timing settings: warm-up, batch size per submit-and-wait, batches, cold reps, error-scope loops.
+ * Timing settings: warm-up, batch size per submit-and-wait, batches, cold reps, error-scope loops,
+ * per-call cost calls (quick: 1,000 per variant; else each case's own count), pipeline reps.
  * @param {Args} args @returns {Settings}
  */
 function settingsFor(args) {
   const common = { maxLiveBytes: 256 << 20 };
   return args.quick
-    ? { ...common, budgetMs: args.budget ?? 150, minReps: 5, maxReps: 11, batchMs: 8, warmupMs: 20, warmupIters: 2, maxBatch: 200, coldReps: 2, scopeLoops: 100, scopeReps: 5 }
-    : { ...common, budgetMs: args.budget ?? 1500, minReps: 9, maxReps: 41, batchMs: 20, warmupMs: 150, warmupIters: 3, maxBatch: 400, coldReps: 5, scopeLoops: 400, scopeReps: 11 };
+    ? { ...common, budgetMs: args.budget ?? 150, minReps: 5, maxReps: 11, batchMs: 8, warmupMs: 20, warmupIters: 2, maxBatch: 200, coldReps: 2, scopeLoops: 100, scopeReps: 5,
+      calls: 1000, callRounds: 5, pipelineMinReps: 5 }
+    : { ...common, budgetMs: args.budget ?? 1500, minReps: 9, maxReps: 41, batchMs: 20, warmupMs: 150, warmupIters: 3, maxBatch: 400, coldReps: 5, scopeLoops: 400, scopeReps: 11,
+      calls: undefined, callRounds: 10, pipelineMinReps: 21 };
 }
 
 // ---- output ------------------------------------------------------------------------------------
@@ -90,19 +95,23 @@ function log(line) {
   console.log(line);
 }
 
-/** Errors of a finished case, in full. @param {CaseResult} r */
-function logErrors(r) {
-  if (r.cpuPathError) log(`        CPU path: ${r.cpuPathError}`);
+/**
+ * Errors of a finished case or pipeline, in full.
+ * @param {{ cpuPathError?: string | undefined, systems: Partial<Record<string, SystemResult>>, gpuErrors?: string[] | undefined }} r
+ */
+function errorsOf(r) {
+  const out = r.cpuPathError ? [`CPU path: ${r.cpuPathError}`] : [];
   for (const [k, s] of Object.entries(r.systems)) {
-    if (s?.error) log(`        ${k}: ${s.error.trimEnd()}`);
-    else if (s?.webgpuError) log(`        ${k}: ran on ORT's CPU EP, WebGPU EP refused: ${s.webgpuError.trimEnd()}`);
+    if (s?.error) out.push(`${k}: ${s.error.trimEnd()}`);
+    else if (s?.webgpuError) out.push(`${k}: ran on ORT's CPU EP, WebGPU EP refused: ${s.webgpuError.trimEnd()}`);
   }
-  for (const e of r.gpuErrors ?? []) log(`        GPU error: ${e}`);
+  return [...out, ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`)];
 }
 
 /** @param {Report} report */
 function printReport(report) {
-  for (const part of [renderFindings(report), renderTable(report), renderThroughput(report), renderTargets(report)]) log(`\n${part}`);
+  for (const part of [renderFindings(report), renderTable(report), renderThroughput(report), renderPipelines(report), renderCallCosts(report),
+    renderTargets(report)]) if (part) log(`\n${part}`);
 }
 
 // ---- the run -----------------------------------------------------------------------------------
@@ -123,33 +132,81 @@ async function openPage(browser, url) {
 }
 
 /**
- * Runs every case in one page; a case that kills the page is recorded and the page reloaded.
- * @param {import('puppeteer').Browser} browser @param {string} url @param {readonly BenchCase[]} cases @param {Settings} settings
+ * The page the run drives, reopened when an item kills it, and a count of the items done.
+ * @typedef {{ browser: import('puppeteer').Browser, url: string, page: import('puppeteer').Page, env: PageEnv, done: number, total: number }} Session
  */
-async function runCases(browser, url, cases, settings) {
-  let { page, env } = await openPage(browser, url);
-  const a = env.adapter;
-  log(`adapter: ${a.vendor}/${a.architecture} (${a.description ?? ''}); ORT ${env.ort['web']}; timestamp-query ${env.timestampQuery ? 'yes' : 'no'}; cross-origin isolated ${env.crossOriginIsolated}`);
-  /** @type {CaseRecord[]} */
-  const results = [];
-  for (const [i, c] of cases.entries()) {
-    status(`[${i + 1}/${cases.length}] ${c.id}: starting`);
-    /** @type {CaseResult} */
+
+/**
+ * A kind of item the page runs: its method on `window.bench`, its record (from the page's result,
+ * or from the error when the item killed the page), its progress line and the errors to print.
+ * @template T, R
+ * @typedef {object} Kind
+ * @property {'runCase' | 'runPipeline' | 'runCallCost'} method
+ * @property {(item: T, result: any) => R} record
+ * @property {(item: T, crashed: string) => R} crashed
+ * @property {(r: R) => string} line
+ * @property {(r: R) => string[]} errors
+ */
+
+/** @type {Kind<BenchCase, CaseRecord>} */
+const CASE_KIND = {
+  method: 'runCase', record: (c, r) => ({ case: c, ...r }), crashed: (c, crashed) => ({ case: c, id: c.id, systems: {}, notes: [], crashed }),
+  line: (r) => progressLine(r.case, r), errors: errorsOf,
+};
+/** @type {Kind<BenchPipeline, PipelineRecord>} */
+const PIPELINE_KIND = {
+  method: 'runPipeline', record: (p, r) => ({ pipeline: p, ...r }),
+  crashed: (p, crashed) => ({ pipeline: p, id: p.id, systems: {}, bitExact: {}, notes: [], crashed }), line: pipelineLine, errors: errorsOf,
+};
+/** @type {Kind<CallCostSpec, CallCostRecord>} */
+const CALL_COST_KIND = {
+  method: 'runCallCost', record: (c, r) => ({ spec: c, ...r }), crashed: (c, crashed) => ({ spec: c, id: c.id, rows: [], crashed }),
+  line: callCostLine, errors: (r) => [...r.rows.flatMap((x) => (x.error ? [x.error] : [])), ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`)],
+};
+
+/**
+ * Runs each item in the page, in order, and logs it. One that kills the page is recorded as
+ * crashed and the page is reloaded for the next.
+ * @template {{ id: string }} T, R
+ * @param {Session} s @param {readonly T[]} items @param {Kind<T, R>} kind @param {Settings} settings
+ */
+async function runEach(s, items, kind, settings) {
+  /** @type {R[]} */
+  const out = [];
+  for (const item of items) {
+    const prefix = `[${String(++s.done).padStart(2)}/${s.total}]`;
+    status(`${prefix} ${item.id}: starting`);
     let r;
     try {
-      r = await page.evaluate((spec, s) => window.bench.runCase(spec, s), c, settings);
+      r = kind.record(item, await s.page.evaluate((m, x, o) => /** @type {(x: unknown, o: Settings) => Promise<unknown>} */ (window.bench[m])(x, o),
+        kind.method, /** @type {any} */ (item), settings));
     } catch (e) {
-      r = { id: c.id, systems: {}, notes: [], crashed: e instanceof Error ? e.message : String(e) };
-      log(`  ${c.id}: the page failed (${r.crashed}); reloading it for the next case`);
-      try { await page.close(); } catch { /* already gone */ }
-      ({ page, env } = await openPage(browser, url));
+      r = kind.crashed(item, e instanceof Error ? e.message : String(e));
+      log(`  ${item.id}: the page failed (${e instanceof Error ? e.message : String(e)}); reloading it for the next item`);
+      try { await s.page.close(); } catch { /* already gone */ }
+      Object.assign(s, await openPage(s.browser, s.url));
     }
-    results.push({ case: c, ...r });
-    log(`[${String(i + 1).padStart(2)}/${cases.length}] ${progressLine(c, r)}`);
-    logErrors(r);
+    out.push(r);
+    log(`${prefix} ${kind.line(r)}`);
+    for (const e of kind.errors(r)) log(`        ${e}`);
   }
-  const final = await page.evaluate(() => window.bench.finish());
-  return { results, env, final };
+  return out;
+}
+
+/**
+ * Runs every case, pipeline and per-call cost case in one page.
+ * @param {import('puppeteer').Browser} browser @param {string} url @param {Selected} work @param {Settings} settings
+ */
+async function runAll(browser, url, work, settings) {
+  const s = /** @type {Session} */ ({ browser, url, ...await openPage(browser, url), done: 0,
+    total: work.cases.length + work.pipelines.length + work.callCosts.length });
+  const a = s.env.adapter;
+  log(`adapter: ${a.vendor}/${a.architecture} (${a.description ?? ''}); ORT ${s.env.ort['web']}; timestamp-query ${s.env.timestampQuery ? 'yes' : 'no'}; cross-origin isolated ${s.env.crossOriginIsolated}`);
+  const results = await runEach(s, work.cases, CASE_KIND, settings);
+  const pipelines = await runEach(s, work.pipelines, PIPELINE_KIND, settings);
+  const callCosts = await runEach(s, work.callCosts, CALL_COST_KIND, settings);
+  const final = await s.page.evaluate(() => window.bench.finish());
+  return { results, pipelines, callCosts, env: s.env, final };
 }
 
 /** @param {Args} args */
@@ -157,18 +214,20 @@ async function run(args) {
   if (!existsSync(join(ROOT, 'dist', 'cleave.js'))) fail('dist/cleave.js is missing: run `npm run build` (npm run bench does)');
   // After the check: resolving cases reads the library's dtype table from dist/.
   const { buildModels, selectCases } = await import('./lib/cases.mjs');
-  const cases = selectCases({ quick: args.quick, filter: args.filter });
-  if (cases.length === 0) fail('no case matches');
+  const selected = selectCases({ quick: args.quick, filter: args.filter });
+  const { cases, callCosts } = selected;
+  if (cases.length + selected.pipelines.length + callCosts.length === 0) fail('no case matches');
   const settings = settingsFor(args);
   const started = new Date();
-  const models = buildModels(cases);
+  const { models, pipelines } = buildModels(cases, selected.pipelines);
   const server = await serve({ root: ROOT, headers: ISOLATED, only: ['/dist/', '/bench/page/', '/node_modules/onnxruntime-web/dist/'],
     memory: (path) => (path.startsWith('/model/') ? models.get(path.slice('/model/'.length)) : undefined) });
   const browser = await launchBrowser({ executablePath: args.browser, extraArgs: WEBGPU_DEVELOPER_ARGS, protocolTimeout: 30 * 60_000 });
   let measured;
   try {
-    log(`cleave bench: ${cases.length} case(s)${args.quick ? ' (quick)' : ''}, ${await browser.version()}, serving ${server.url}`);
-    measured = await runCases(browser, server.url, cases, settings);
+    log(`cleave bench: ${cases.length} case(s), ${pipelines.length} pipeline(s), ${callCosts.length} per-call cost case(s)${args.quick ? ' (quick)' : ''}, `
+      + `${await browser.version()}, serving ${server.url}`);
+    measured = await runAll(browser, server.url, { cases, pipelines, callCosts }, settings);
   } finally {
     await browser.close();
     await server.close();
@@ -188,13 +247,13 @@ async function render(file) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.render) return render(args.render);
-  const { started, settings, results, env, final } = await run(args);
+  const { started, settings, results, pipelines, callCosts, env, final } = await run(args);
   /** @type {Report} */
   const report = {
     startedAt: started.toISOString(), finishedAt: new Date().toISOString(), seconds: (Date.now() - started.getTime()) / 1000,
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(), quick: args.quick, filter: args.filter?.source, settings,
     machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
-    env: /** @type {PageEnv} */ (env), final, targets: evaluateTargets(results, final), results,
+    env: /** @type {PageEnv} */ (env), final, targets: evaluateTargets(results, final, pipelines), results, pipelines, callCosts,
   };
   await mkdir(args.out, { recursive: true });
   const jsonPath = join(args.out, `${started.toISOString().replace(/[:.]/g, '-')}.json`);

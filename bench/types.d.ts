@@ -6,6 +6,9 @@ import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../s
 
 export type SystemKey = 'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
 
+/** The systems of a pipeline case: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
+export type PipelineKey = 'ort-whole' | 'cleave-pipeline' | 'ort-whole-cpu';
+
 /** One entry of bench/cases.mjs (its fields are documented there). */
 export interface CaseSpec {
   readonly id: string;
@@ -44,6 +47,10 @@ export interface BenchCase extends CaseSpec {
 export interface Settings {
   budgetMs: number; minReps: number; maxReps: number; batchMs: number; warmupMs: number; warmupIters: number;
   maxBatch: number; maxLiveBytes: number; coldReps: number; scopeLoops: number; scopeReps: number;
+  /** Per-call cost: calls timed per variant (a case's own `calls` in a full run), in this many rounds. */
+  calls?: number | undefined; callRounds: number;
+  /** Pipelines: at least this many reps (an inference takes long, and pipeline and whole graph differ by little). */
+  pipelineMinReps: number;
 }
 
 export interface Summary { median: number; min: number; max: number; n: number }
@@ -51,6 +58,8 @@ export interface Summary { median: number; min: number; max: number; n: number }
 export interface CallCounts {
   submits: number; commandBuffers: number; copies: number; dispatches: number; passes: number;
   buffersCreated: number; bindGroups: number; writeBuffers: number; mapAsyncs: number;
+  /** pushErrorScope calls (absent in runs saved before they were counted). */
+  errorScopes?: number;
 }
 
 /** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
@@ -76,11 +85,21 @@ export interface SystemResult {
   first?: number | undefined;
 }
 
-/** µs per loop iteration of an empty submit, with and without Cleave's per-split error-scope pair. */
+/**
+ * What the per-split error scopes cost: µs per loop iteration of an empty submit with and without
+ * the pair, and of the case's GPU-resident split (awaited, outputs released) with an engine-owned
+ * input (no scopes) and with the same bytes in a caller's buffer (scopes: the split waits for the pops).
+ */
 export interface ScopeCost {
   loops: number;
   withScopesUs: Summary;
   withoutScopesUs: Summary;
+  ownedSplitUs?: Summary | undefined;
+  callerSplitUs?: Summary | undefined;
+  /** Strategies of the two splits, and why the caller's split failed verification, if it did. */
+  ownedStrategy?: string | undefined;
+  callerStrategy?: string | undefined;
+  callerError?: string | undefined;
 }
 
 export interface CaseResult {
@@ -98,6 +117,90 @@ export interface CaseResult {
 }
 
 export interface CaseRecord extends CaseResult { case: BenchCase }
+
+/** One pipeline of bench/cases.mjs (its fields are documented there). */
+export interface PipelineSpec {
+  readonly id: string;
+  readonly seq: number;
+  readonly width: number;
+  readonly hidden: number;
+  readonly heads: number;
+  readonly quick?: boolean;
+  readonly note?: string;
+}
+
+/** A pipeline resolved by bench/lib/pipelines.mjs: its split, its files and what its reference says. */
+export interface BenchPipeline extends PipelineSpec {
+  /** Outputs of the split of qkv [1, S, 3H] along its last axis: 3 x heads. */
+  readonly parts: number;
+  /** B's inputs (and the whole graph's Split outputs), in the split's order. */
+  readonly names: readonly string[];
+  /** Served at /model/<name>: models A, B and the whole graph; the input x and the reference y as float32 bytes. */
+  readonly files: { readonly a: string; readonly b: string; readonly whole: string; readonly x: string; readonly ref: string };
+  /** The largest sum of |terms| of any dot product in the graph: below 2^24, float32 is exact in any order. */
+  readonly maxTermSum: number;
+  readonly exact: boolean;
+  /** Multiply-adds of one inference (A's MatMul, B's). */
+  readonly macs: number;
+}
+
+export interface PipelineResult {
+  id: string;
+  systems: Partial<Record<PipelineKey, SystemResult>>;
+  /** Each system's y equal to the reference bit for bit (verified ones only). */
+  bitExact: Partial<Record<PipelineKey, boolean>>;
+  /** The pipeline's y equal to ORT's whole graph's bit for bit; undefined when either failed. */
+  sameBitsAsWhole?: boolean | undefined;
+  notes: string[];
+  reps?: number;
+  crashed?: string;
+  gpuErrors?: string[];
+  deviceLost?: string | undefined;
+  seconds?: number;
+}
+
+export interface PipelineRecord extends PipelineResult { pipeline: BenchPipeline }
+
+/** One per-call cost case of bench/cases.mjs (its fields are documented there). */
+export interface CallCostSpec {
+  readonly id: string;
+  readonly dtype: 'float32';
+  readonly shape: readonly number[];
+  readonly axis: number;
+  readonly parts: number;
+  readonly calls: number;
+  readonly quick?: boolean;
+  readonly note?: string;
+}
+
+/** One variant: a function, an input alignment and owner, and its µs per call (one sample per round). */
+export interface CallCostRow {
+  fn: 'split' | 'encodeSplit';
+  aligned: boolean;
+  owner: 'engine' | 'caller';
+  byteOffset: number;
+  calls: number;
+  /** What one call did, counted: its strategy, GPU commands, error scopes pushed. */
+  stats?: PlanStats | undefined;
+  gpuCalls?: CallCounts | undefined;
+  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release outside the clock). */
+  us?: Summary | undefined;
+  /** split only: the part before the call returned its promise. */
+  syncUs?: Summary | undefined;
+  error?: string | undefined;
+}
+
+export interface CallCostResult {
+  id: string;
+  rows: CallCostRow[];
+  /** encodeSplit calls recorded into one encoder. */
+  perEncoder?: number;
+  crashed?: string;
+  gpuErrors?: string[];
+  seconds?: number;
+}
+
+export interface CallCostRecord extends CallCostResult { spec: CallCostSpec }
 
 export interface PageEnv {
   userAgent: string;
@@ -133,11 +236,16 @@ export interface Report {
   final?: FinalState | undefined;
   targets: Target[];
   results: CaseRecord[];
+  /** Absent in runs saved before pipelines and per-call costs were measured. */
+  pipelines?: PipelineRecord[] | undefined;
+  callCosts?: CallCostRecord[] | undefined;
 }
 
 export interface BenchApi {
   init(o: { ortThreads: number }): Promise<PageEnv>;
   runCase(c: BenchCase, s: Settings): Promise<CaseResult>;
+  runPipeline(p: BenchPipeline, s: Settings): Promise<PipelineResult>;
+  runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
   finish(): Promise<FinalState>;
 }
 
@@ -186,8 +294,8 @@ export interface Runner<T = unknown> {
   close?(): Promise<void> | void;
 }
 
-export interface System {
-  key: SystemKey;
+export interface System<K extends string = SystemKey> {
+  key: K;
   /** Whether the GPU time of its batches is measured. */
   gpuTimed: boolean;
   /** Bytes its outputs keep alive per iteration until freed (caps the batch size). */
@@ -201,8 +309,8 @@ export interface System {
 }
 
 /** A system through one case: its verification, calibration and timings. */
-export interface Slot {
-  sys: System;
+export interface Slot<K extends string = SystemKey> {
+  sys: System<K>;
   failed?: string | undefined;
   verified: boolean;
   calls?: CallCounts | undefined;

@@ -1,12 +1,14 @@
-// Turns the editable case list (bench/cases.mjs) into resolved cases: split lengths, element and
-// byte counts (from the library's dtype table), whether each chunk is one contiguous run, and the
-// ONNX model each case gives ONNX Runtime, or why it gets none.
+// Turns the editable lists (bench/cases.mjs) into what a run does: resolved cases (split lengths,
+// element and byte counts from the library's dtype table, whether each chunk is one contiguous
+// run, the ONNX model each case gives ONNX Runtime or why it gets none), pipelines with their
+// models and reference (bench/lib/pipelines.mjs), and per-call cost cases.
 
 import { DTYPES, byteLengthOf, equalParts } from 'cleave';
-import { CASES } from '../cases.mjs';
+import { CALL_COSTS, CASES, PIPELINES } from '../cases.mjs';
 import { isOnnxDType, splitModel, splitToSequenceModel } from '../../scripts/lib/onnx-model.mjs';
+import { resolvePipeline } from './pipelines.mjs';
 
-/** @import { BenchCase, CaseSpec } from '../types.js' */
+/** @import { BenchCase, CaseSpec, PipelineSpec } from '../types.js' */
 
 /** @param {readonly number[]} xs */
 const product = (xs) => xs.reduce((a, b) => a * b, 1);
@@ -36,24 +38,26 @@ export function resolveCase(c) {
 }
 
 /**
- * The cases to run: --cases keeps ids matching the regex; else --quick keeps those marked quick.
+ * What to run: --cases keeps ids matching the regex (cases, pipelines and per-call cost cases
+ * alike); else --quick keeps those marked quick.
  * @param {{ quick: boolean, filter?: RegExp | undefined }} o
  */
 export function selectCases({ quick, filter }) {
   const ids = new Set();
-  for (const c of CASES) {
-    if (ids.has(c.id)) throw bad(c, 'duplicate id');
+  for (const c of [...CASES, ...PIPELINES, ...CALL_COSTS]) {
+    if (ids.has(c.id)) throw new Error(`bench/cases.mjs: duplicate id ${c.id}`);
     ids.add(c.id);
   }
-  return CASES.filter((c) => (filter ? filter.test(c.id) : !quick || c.quick)).map(resolveCase);
+  const keep = (/** @type {{ id: string, quick?: boolean }} */ c) => (filter ? filter.test(c.id) : !quick || !!c.quick);
+  return { cases: CASES.filter(keep).map(resolveCase), pipelines: PIPELINES.filter(keep), callCosts: CALL_COSTS.filter(keep) };
 }
 
 /**
- * Model bytes for each case ONNX Runtime can run (served at /model/<id>), and a tiny one that
- * keeps ORT's device alive.
- * @param {readonly BenchCase[]} cases
+ * Model bytes for each case ONNX Runtime can run (served at /model/<id>), a tiny one that keeps
+ * ORT's device alive, and each pipeline's models, input and reference (resolved here).
+ * @param {readonly BenchCase[]} cases @param {readonly PipelineSpec[]} pipelineSpecs
  */
-export function buildModels(cases) {
+export function buildModels(cases, pipelineSpecs) {
   /** @type {Map<string, Uint8Array>} */
   const models = new Map();
   models.set('keepalive', splitModel({ dtype: 'float32', shape: [2, 4], axis: 1, sizes: [1, 3] }));
@@ -62,5 +66,5 @@ export function buildModels(cases) {
     const spec = { dtype: c.dtype, shape: c.shape, axis: c.axis, sizes: c.sizes };
     models.set(c.model, c.op === 'SplitToSequence' ? splitToSequenceModel(spec) : splitModel(spec));
   }
-  return models;
+  return { models, pipelines: pipelineSpecs.map((p) => resolvePipeline(p, models)) };
 }

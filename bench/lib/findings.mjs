@@ -1,9 +1,11 @@
 // What one run shows a reader, computed once for the terminal, report.html and the targets:
 // GPU-resident Cleave against ORT Web only where Cleave does GPU work (the headline), the
 // zero-copy (alias) cases on their own, throughput, packed sub-byte dtypes against uint8 with the
-// same element count, and what Cleave's per-split error scopes cost. All reported, never asserted.
+// same element count, what Cleave's per-split error scopes cost, ORT -> Cleave -> ORT pipelines
+// against ORT's whole graph, and the per-call cost of split and encodeSplit. All reported, never
+// asserted.
 
-/** @import { CaseRecord, SystemKey, SystemResult } from '../types.js' */
+/** @import { CallCostRecord, CaseRecord, PipelineRecord, SystemKey, SystemResult } from '../types.js' */
 
 /** @param {SystemResult | undefined} s */
 export const med = (s) => (s?.ok ? s.wall?.median : undefined);
@@ -89,18 +91,48 @@ export function packedVsPeer(results) {
 }
 
 /**
- * The error-scope pair's cost per split, next to the GPU-resident split of the same case.
+ * What the error scopes cost: the pair on an empty submit, and the case's GPU-resident split with
+ * an engine-owned input (no scopes) beside the same split of a caller's buffer (scoped).
  * @param {readonly CaseRecord[]} results
  */
 export function scopeCosts(results) {
   return results.flatMap((r) => {
     const s = r.errorScopes;
     if (!s) return [];
-    const costUs = s.withScopesUs.median - s.withoutScopesUs.median;
-    const splitMs = med(r.systems['cleave-gpu']);
-    return [{ id: r.case.id, loops: s.loops, withUs: s.withScopesUs, withoutUs: s.withoutScopesUs, costUs,
-      splitUs: splitMs === undefined ? undefined : splitMs * 1000 }];
+    return [{ id: r.case.id, loops: s.loops, withUs: s.withScopesUs, withoutUs: s.withoutScopesUs, pairUs: s.withScopesUs.median - s.withoutScopesUs.median,
+      ownedUs: s.ownedSplitUs, callerUs: s.callerSplitUs, ownedStrategy: s.ownedStrategy, callerStrategy: s.callerStrategy, callerError: s.callerError,
+      roundTripUs: s.ownedSplitUs && s.callerSplitUs ? s.callerSplitUs.median - s.ownedSplitUs.median : undefined }];
   });
+}
+
+/**
+ * Each pipeline: the median ms per inference of ORT's whole graph, of ORT A -> Cleave -> ORT B and
+ * of ORT's whole graph on its CPU EP; the pipeline's time over the whole graph's (<= 1: no slower);
+ * whether the outputs agree; and ORT's error where its whole graph failed.
+ * @param {readonly PipelineRecord[] | undefined} pipelines
+ */
+export function pipelineRows(pipelines) {
+  return (pipelines ?? []).map((r) => {
+    const whole = r.systems['ort-whole'];
+    const via = r.systems['cleave-pipeline'];
+    return {
+      r, id: r.id, wholeMs: med(whole), viaMs: med(via), cpuMs: med(r.systems['ort-whole-cpu']),
+      ratio: ratioOf(med(via), med(whole)), gpuRatio: ratioOf(gpuMed(via), gpuMed(whole)),
+      wholeError: whole && !whole.ok ? whole.error : undefined, viaError: via && !via.ok ? via.error : undefined, split: via?.stats,
+    };
+  });
+}
+
+/**
+ * The per-call cost rows of every per-call case, with what each call did in words.
+ * @param {readonly CallCostRecord[] | undefined} records
+ */
+export function callCostRows(records) {
+  return (records ?? []).flatMap((r) => r.rows.map((x) => ({
+    id: r.id, spec: r.spec, row: x, perEncoder: r.perEncoder,
+    input: `${x.aligned ? 'aligned' : 'unaligned'} (byte ${x.byteOffset}), ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
+    scopes: x.gpuCalls?.errorScopes === undefined ? undefined : x.gpuCalls.errorScopes > 0,
+  })));
 }
 
 /**

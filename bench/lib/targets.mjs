@@ -1,11 +1,11 @@
-// Issue 4's targets, one function each, evaluated on one run's results. They are reported, never
-// asserted: a miss is a row with the measured gap. All ratios compare medians of wall time per
-// split measured side by side in the same page (GPU-resident systems: batches of splits, then one
-// onSubmittedWorkDone).
+// The targets of issues 4 and 9, one function each, evaluated on one run's results. They are
+// reported, never asserted: a miss is a row with the measured gap. All ratios compare medians of
+// wall time per split (or per inference) measured side by side in the same page (GPU-resident
+// systems: batches, then one onSubmittedWorkDone).
 
-import { gpuMed, med, ownCases, ratioOf, versusOrt } from './findings.mjs';
+import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
 
-/** @import { CaseRecord, FinalState, Target } from '../types.js' */
+/** @import { CaseRecord, FinalState, PipelineRecord, Target } from '../types.js' */
 
 /** Shader variants Cleave can compile: gather_words over u32, vec2<u32> and vec4<u32> words, and gather_bits. */
 export const SHADER_VARIANTS = 4;
@@ -14,10 +14,10 @@ export const SHADER_VARIANTS = 4;
 const x2 = (x) => `${x.toFixed(2)}x`;
 
 /**
- * @param {readonly CaseRecord[]} results @param {FinalState | undefined} final
+ * @param {readonly CaseRecord[]} results @param {FinalState | undefined} final @param {readonly PipelineRecord[]} [pipelines]
  * @returns {Target[]}
  */
-export function evaluateTargets(results, final) {
+export function evaluateTargets(results, final, pipelines = []) {
   return [
     runsTarget(results),
     versusOrtTarget(results),
@@ -26,7 +26,34 @@ export function evaluateTargets(results, final) {
     ...outputCountTargets(results),
     ...tinyTargets(results),
     pipelinesTarget(results, final),
+    ...pipelineTargets(pipelines),
   ];
+}
+
+/**
+ * Issue 9: where ORT runs the graph alone, ORT -> Cleave -> ORT is no slower than ORT's whole
+ * graph; where ORT's whole graph fails, the pipeline runs and verifies.
+ * @param {readonly PipelineRecord[]} pipelines @returns {Target[]}
+ */
+function pipelineTargets(pipelines) {
+  return pipelineRows(pipelines).map((p) => {
+    const verified = !!p.r.systems['cleave-pipeline']?.verified;
+    if (p.wholeError || p.r.crashed) {
+      return {
+        id: 'pipeline-runs', name: `Issue 9: where ORT's whole graph fails, ORT -> Cleave -> ORT runs and verifies (${p.id})`, goal: 'runs, y verified',
+        value: verified ? `runs (${p.viaMs?.toPrecision(3)} ms per inference), y verified; ORT's whole graph failed` : `pipeline: ${p.viaError ?? p.r.crashed ?? 'did not run'}`,
+        met: verified, details: p.wholeError ? [`ORT: ${p.wholeError}`] : [],
+      };
+    }
+    const ok = p.ratio !== undefined && verified && p.r.sameBitsAsWhole === true;
+    return {
+      id: 'pipeline-speed', name: `Issue 9: ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`, goal: '<= 1.00x, same y',
+      value: p.ratio === undefined ? 'not measured' : `${x2(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
+      met: p.ratio === undefined ? null : ok && p.ratio <= 1, ratio: p.ratio,
+      details: [`y equal to the whole graph's bit for bit: ${p.r.sameBitsAsWhole ?? 'not compared'}`,
+        ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`])],
+    };
+  });
 }
 
 /** Every case runs and verifies for Cleave. @param {readonly CaseRecord[]} results @returns {Target} */

@@ -42,7 +42,7 @@ export async function runCase(spec, settings) {
   // Cleave's CPU path against the plain reference: the path every system's outputs are checked against too.
   const cpuPathError = compare((await c.split.host(s.cpu, c.host)).map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, 'Cleave CPU path');
   const part = spec.cold ? await coldCase(c, settings) : await warmCase(c, settings);
-  const errorScopes = spec.scopeCost ? await scopeCost(s.device, settings) : undefined;
+  const errorScopes = spec.scopeCost ? await scopeCost(c, settings) : undefined;
   await s.device.queue.onSubmittedWorkDone();
   return {
     id: spec.id, ...part, cpuPathError, errorScopes,
@@ -84,12 +84,13 @@ function notesOf(c) {
 }
 
 /**
- * One split of the system, its GPU calls counted, its outputs compared with the reference.
- * @param {System} sys @param {string} label
- * @returns {Promise<Slot>}
+ * One split (or inference) of the system, its GPU calls counted, its outputs compared with the reference.
+ * @template {string} K
+ * @param {System<K>} sys @param {string} label
+ * @returns {Promise<Slot<K>>}
  */
-async function verify(sys, label) {
-  /** @type {Slot} */
+export async function verify(sys, label) {
+  /** @type {Slot<K>} */
   const slot = { sys, verified: false, wall: [], gpu: [], failed: sys.error ?? sys.skip };
   const run = sys.run;
   if (!run || slot.failed) return slot;
@@ -111,8 +112,8 @@ async function verify(sys, label) {
   return slot;
 }
 
-/** @param {Slot} slot @returns {SystemResult} */
-function resultOf(slot) {
+/** @param {Slot<string>} slot @returns {SystemResult} */
+export function resultOf(slot) {
   const { sys } = slot;
   return {
     ok: !!sys.run && !slot.failed,

@@ -57,8 +57,9 @@ export function pipelinesOn(device) {
  * @returns {Promise<[T, CallCounts]>}
  */
 export async function countCalls(fn) {
-  const c = { submits: 0, commandBuffers: 0, copies: 0, dispatches: 0, passes: 0, buffersCreated: 0, bindGroups: 0, writeBuffers: 0, mapAsyncs: 0 };
+  const c = { submits: 0, commandBuffers: 0, copies: 0, dispatches: 0, passes: 0, buffersCreated: 0, bindGroups: 0, writeBuffers: 0, mapAsyncs: 0, errorScopes: 0 };
   const undo = [
+    around(DEV, 'pushErrorScope', () => { c.errorScopes++; }),
     around(DEV, 'createBuffer', () => { c.buffersCreated++; }),
     around(DEV, 'createBindGroup', () => { c.bindGroups++; }),
     around(ENC, 'copyBufferToBuffer', () => { c.copies++; }),

@@ -1,8 +1,11 @@
 // The bench page's entry: every system of issue 4 side by side on ONE device (ONNX Runtime
-// Web's), driven case by case from bench/run.mjs through `window.bench`.
+// Web's), driven from bench/run.mjs through `window.bench`: split cases, ORT -> Cleave -> ORT
+// pipelines, and the per-call cost of split and encodeSplit.
 
 import { finish, init } from './context.mjs';
 import { runCase } from './case.mjs';
+import { runCallCost } from './calls.mjs';
+import { runPipeline } from './pipeline.mjs';
 
-window.bench = { init, runCase, finish };
+window.bench = { init, runCase, runPipeline, runCallCost, finish };
 window.benchReady = true;

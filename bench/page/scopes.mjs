@@ -1,19 +1,26 @@
-// What Cleave's per-split error scopes cost (issue 8): every split runs inside
-// pushErrorScope('out-of-memory') + pushErrorScope('validation') and waits for both pops before
-// it resolves, so a GPU error lands on the split that caused it. Measured on a loop of empty
-// submits with and without that pair, in alternating order, on the shared device. Reported next
-// to the tiny GPU-resident split, never asserted.
+// What Cleave's per-split error scopes cost (issue 8). A split of a caller's buffer runs inside
+// pushErrorScope('out-of-memory') + pushErrorScope('validation') and waits for both pops before it
+// resolves, so a GPU error lands on the split that caused it. A split of the engine's own live
+// buffer whose buffers all come from the pool skips them (its commands cannot fail). Measured two
+// ways, in alternating order on the shared device: the case's GPU-resident split with an
+// engine-owned input (an upload) against the same bytes in a caller's buffer, and a loop of empty
+// submits with and without the pair. Reported next to the case's split, never asserted.
 
-import { now, progress } from './context.mjs';
+import { msg, now, progress, shared } from './context.mjs';
+import { compare, readBuffer } from './data.mjs';
+import { createBuffer } from './gpu-probe.mjs';
+import { STORAGE } from './systems/limits.mjs';
 import { summary } from './timing.mjs';
 
-/** @import { ScopeCost, Settings, Summary } from '../types.js' */
+/** @import { GpuTensor } from '/dist/cleave.js' */
+/** @import { Prepared, ScopeCost, Settings, Summary } from '../types.js' */
 
 /**
- * @param {GPUDevice} device @param {Settings} s
+ * @param {Prepared} c @param {Settings} s
  * @returns {Promise<ScopeCost>}
  */
-export async function scopeCost(device, s) {
+export async function scopeCost(c, s) {
+  const { device, engine } = shared();
   const submit = () => device.queue.submit([device.createCommandEncoder().finish()]);
   const scoped = async () => {
     device.pushErrorScope('out-of-memory');
@@ -24,23 +31,64 @@ export async function scopeCost(device, s) {
     if (error) throw new Error(`an empty submit raised a GPU error: ${error.message}`);
   };
   const bare = async () => { submit(); };
-  /** @param {() => Promise<void>} step µs per step, the loop's submits drained at its end */
-  const loop = async (step) => {
-    const t0 = now();
-    for (let i = 0; i < s.scopeLoops; i++) await step();
-    await device.queue.onSubmittedWorkDone();
-    return ((now() - t0) * 1000) / s.scopeLoops;
-  };
-  const withScopes = [];
-  const without = [];
+  const owned = engine.upload(c.host);
+  const caller = callersCopy(device, c);
+  /** @param {GpuTensor} x */
+  const split = (x) => async () => { for (const t of await c.split.gpu(engine, x)) engine.release(t); };
+  const checked = await checkBoth(c, owned, caller);
+  /** @type {{ step: () => Promise<void>, times: number[] }[]} */
+  const loops = [scoped, bare, ...(checked.callerError ? [] : [split(owned), split(caller)])].map((step) => ({ step, times: [] }));
   for (let r = 0; r < s.scopeReps; r++) {
     progress(`error scopes: rep ${r + 1}/${s.scopeReps}`);
-    if (r % 2 === 0) { withScopes.push(await loop(scoped)); without.push(await loop(bare)); }
-    else { without.push(await loop(bare)); withScopes.push(await loop(scoped)); }
+    for (let j = 0; j < loops.length; j++) {
+      const { step, times } = /** @type {(typeof loops)[number]} */ (loops[(r + j) % loops.length]);
+      times.push(await loop(device, step, s.scopeLoops));
+    }
   }
+  engine.release(owned);
+  caller.buffer.destroy();
+  const [w, wo, o, cl] = loops.map((x) => summary(x.times));
   return {
-    loops: s.scopeLoops,
-    withScopesUs: /** @type {Summary} */ (summary(withScopes)),
-    withoutScopesUs: /** @type {Summary} */ (summary(without)),
+    loops: s.scopeLoops, withScopesUs: /** @type {Summary} */ (w), withoutScopesUs: /** @type {Summary} */ (wo), ownedSplitUs: o, callerSplitUs: cl, ...checked,
   };
+}
+
+/** µs per step of `loops` steps, the loop's submits drained at its end (on the clock). @param {GPUDevice} device @param {() => Promise<void>} step @param {number} loops */
+async function loop(device, step, loops) {
+  const t0 = now();
+  for (let i = 0; i < loops; i++) await step();
+  await device.queue.onSubmittedWorkDone();
+  return ((now() - t0) * 1000) / loops;
+}
+
+/** The case's input in a buffer the caller (the bench) made, as a GPU tensor. @param {GPUDevice} device @param {Prepared} c @returns {GpuTensor} */
+function callersCopy(device, c) {
+  const buffer = createBuffer(device, { size: Math.max(4, Math.ceil(c.bytes / 4) * 4), usage: STORAGE, mappedAtCreation: true });
+  new Uint8Array(buffer.getMappedRange()).set(c.input);
+  buffer.unmap();
+  return /** @type {GpuTensor} */ ({ dtype: c.dtype, shape: [...c.shape], buffer, byteOffset: 0, byteLength: c.bytes });
+}
+
+/**
+ * One split of each input, the caller's checked against the reference (the owned one is the
+ * case's own GPU-resident system, checked there); their strategies.
+ * @param {Prepared} c @param {GpuTensor} owned @param {GpuTensor} caller
+ */
+async function checkBoth(c, owned, caller) {
+  const { device, engine } = shared();
+  const strategyOf = async (/** @type {GpuTensor} */ x) => {
+    const outs = await c.split.gpu(engine, x);
+    const strategy = engine.stats.strategy;
+    const got = [];
+    for (const t of outs) got.push(await readBuffer(device, t.buffer, t.byteOffset, t.byteLength));
+    for (const t of outs) engine.release(t);
+    return { strategy, error: compare(got, c.ref, "Cleave GPU-resident, caller's buffer") };
+  };
+  try {
+    const o = await strategyOf(owned);
+    const cl = await strategyOf(caller);
+    return { ownedStrategy: o.strategy, callerStrategy: cl.strategy, callerError: cl.error ?? o.error };
+  } catch (e) {
+    return { callerError: `failed: ${msg(e)}` };
+  }
 }

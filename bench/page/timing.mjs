@@ -68,7 +68,7 @@ async function calibrate(run, outputBytes, s) {
 
 /**
  * Times every slot that verified; returns the number of reps.
- * @param {Slot[]} slots @param {Settings} s @param {string} label @param {GpuTimer} timer
+ * @param {Slot<string>[]} slots @param {Settings} s @param {string} label @param {GpuTimer} timer
  */
 export async function measureAll(slots, s, label, timer) {
   for (const slot of slots.filter((x) => !x.failed)) {
@@ -91,7 +91,7 @@ export async function measureAll(slots, s, label, timer) {
   return reps;
 }
 
-/** @param {Slot} slot @param {number} r @param {GpuTimer} timer */
+/** @param {Slot<string>} slot @param {number} r @param {GpuTimer} timer */
 async function timeRep(slot, r, timer) {
   if (slot.failed || !slot.cal) return;
   const run = runOf(slot);
@@ -103,7 +103,7 @@ async function timeRep(slot, r, timer) {
   }
 }
 
-/** @param {Slot} slot */
+/** @param {Slot<string>} slot */
 function runOf(slot) {
   if (!slot.sys.run) throw new Error(`${slot.sys.key} has no runner`);
   return slot.sys.run;

@@ -2,10 +2,10 @@
 // a desktop and on a 390 px phone: tables scroll inside their own box, charts scale, error texts
 // wrap and are never cut. Sections: adapter, findings, targets, overview, throughput, cases.
 
-import { throughput, versusOrt } from '../findings.mjs';
-import { SYSTEMS, bytesText, esc, gbps, ms, planText, shortShape, times } from './format.mjs';
+import { callCostRows, pipelineRows, throughput, versusOrt } from '../findings.mjs';
+import { SYSTEMS, bytesText, cellText, esc, gbps, ms, planText, shortShape, times } from './format.mjs';
 import { caseChart, gpuMarker, overviewChart } from './svg.mjs';
-import { GBPS_RULE, adapterSentence, findings, renderFindings, renderTable, renderTargets, renderThroughput } from './text.mjs';
+import { GBPS_RULE, adapterSentence, findings, renderCallCosts, renderFindings, renderPipelines, renderTable, renderTargets, renderThroughput } from './text.mjs';
 
 /** @import { CaseRecord, Report, SystemResult } from '../../types.js' */
 
@@ -40,11 +40,13 @@ ${header(report)}
 <h2>Findings</h2>
 ${findings(report).map((f) => `<p><b>${esc(f.title)}.</b> ${esc(f.text)}</p>`).join('\n')}
 ${versusTable(report)}
-<h2>Targets (issue 4)</h2>
+<h2>Targets (issues 4 and 9)</h2>
 ${targetsTable(report)}
 <h2>Overview: how many times slower than GPU-resident Cleave</h2>
 <p class="muted">Per case, each system's median wall time divided by GPU-resident Cleave's (log scale; right of 1x: Cleave is faster). Dashed: 3x (the target against ORT) and 1/1.3 (the target against the limits). Faded bars: ORT on its CPU EP, its WebGPU EP having refused the graph.</p>
 ${overviewChart(report)}
+${pipelinesSection(report)}
+${callCostSection(report)}
 <h2>Throughput (GB/s)</h2>
 <p class="muted">${esc(GBPS_RULE)}. Absolute figures depend on the adapter named above.</p>
 ${throughputTable(report)}
@@ -52,7 +54,8 @@ ${throughputTable(report)}
 ${legend()}
 ${report.results.map(caseBlock).join('\n')}
 <h2>As printed in the terminal</h2>
-<pre>${esc([renderFindings(report), renderTable(report), renderThroughput(report), renderTargets(report)].join('\n\n'))}</pre>
+<pre>${esc([renderFindings(report), renderTable(report), renderThroughput(report), renderPipelines(report), renderCallCosts(report), renderTargets(report)]
+    .filter(Boolean).join('\n\n'))}</pre>
 </body></html>
 `;
 }
@@ -80,6 +83,45 @@ function versusTable(report) {
   }).join('')}`);
   const head = '<tr><th>case</th><th class="num">Cleave plan</th><th class="num">Cleave GPU ms</th><th class="num">ORT GPU ms</th><th class="num">ORT / Cleave</th><th class="num">Cleave GB/s</th><th class="num">ORT GB/s</th></tr>';
   return rows.length ? scroll(`<table>${head}${rows.join('')}</table>`) : '';
+}
+
+/**
+ * A table of text cells (escaped here); columns from `num` on are right-aligned.
+ * @param {readonly string[]} head @param {readonly (readonly string[])[]} rows @param {number} num
+ */
+function plainTable(head, rows, num) {
+  /** @param {string} tag @param {readonly string[]} cells */
+  const row = (tag, cells) => `<tr>${cells.map((c, i) => `<${tag}${i >= num ? ' class="num"' : i === 0 && tag === 'td' ? ' class="id"' : ''}>${esc(c)}</${tag}>`).join('')}</tr>`;
+  return scroll(`<table>${row('th', head)}${rows.map((r) => row('td', r)).join('')}</table>`);
+}
+
+/** ORT -> Cleave -> ORT against ORT's whole graph, one row per pipeline. @param {Report} report */
+function pipelinesSection(report) {
+  const rows = pipelineRows(report.pipelines);
+  if (!rows.length) return '';
+  /** @param {SystemResult | undefined} v */
+  const cell = (v) => (v && !v.ok ? 'failed' : `${cellText(v)}${v?.wall ? ` [${ms(v.wall.min)}–${ms(v.wall.max)}] n=${v.wall.n}` : ''}`);
+  /** @param {string} name @param {SystemResult | undefined} v */
+  const calls = (name, v) => (v?.calls ? `${name}: ${v.calls.submits} submit, ${v.calls.dispatches} dispatch, ${v.calls.copies} copy, ${v.calls.buffersCreated} createBuffer, `
+    + `${v.calls.writeBuffers} writeBuffer, ${v.calls.errorScopes ?? '?'} error scopes pushed` : '');
+  return `<h2>Pipelines: ORT → Cleave → ORT against ORT's whole graph</h2>
+<p class="muted">Median ms per inference, wall (GPU time) [fastest–slowest batch], x in and y out on the GPU, nothing read back in between (ORT's CPU EP: host in/out). Pipeline / whole at most 1x: the pipeline through Cleave is no slower. What ORT said where it failed is in the findings above.</p>
+${plainTable(['pipeline', 'Cleave\'s split', 'ORT whole graph', 'ORT → Cleave → ORT', 'pipeline / whole', 'ORT CPU EP', 'y same bits as whole'], rows.map((p) => [
+    p.id, `${p.r.pipeline.parts} parts, ${planText(p.split)}`, cell(p.r.systems['ort-whole']), cell(p.r.systems['cleave-pipeline']),
+    p.ratio === undefined ? '-' : times(p.ratio), cell(p.r.systems['ort-whole-cpu']), p.r.sameBitsAsWhole === undefined ? 'n/a' : p.r.sameBitsAsWhole ? 'yes' : 'no']), 2)}
+<ul class="msgs">${rows.map((p) => `<li><b>${esc(p.id)}</b>, GPU calls in one inference: ${esc([calls('ORT whole graph', p.r.systems['ort-whole']),
+    calls('ORT → Cleave → ORT', p.r.systems['cleave-pipeline'])].filter(Boolean).join('; '))}</li>`).join('')}</ul>`;
+}
+
+/** Per-call cost of split and encodeSplit, one row per variant. @param {Report} report */
+function callCostSection(report) {
+  const rows = callCostRows(report.callCosts);
+  if (!rows.length) return '';
+  return `<h2>Per-call cost (µs of JavaScript per call)</h2>
+<p class="muted">Median over rounds, [fastest–slowest round]. split: the call, awaiting it and releasing its outputs ("before it returns": the synchronous part). encodeSplit: the call alone; the encoders are submitted and the outputs released outside the clock. Error scopes: counted on one call.</p>
+${plainTable(['function', 'input', 'plan', 'error scopes', 'µs per call', 'range', 'before it returns', 'calls'], rows.map(({ row: x, input, scopes }) => [
+    x.fn, input, planText(x.stats), scopes === undefined ? '-' : scopes ? 'yes, awaited' : 'no', x.error ? `failed: ${x.error}` : ms(x.us?.median),
+    x.us ? `${ms(x.us.min)}–${ms(x.us.max)}` : '', ms(x.syncUs?.median), String(x.calls)]), 4)}`;
 }
 
 /** @param {Report} report */

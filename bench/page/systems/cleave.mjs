@@ -36,8 +36,8 @@ async function engineFor(c, shared, options) {
   return { engine, close: () => engine.destroy() };
 }
 
-/** @param {SplitEngine} engine @returns {PlanStats} */
-function statsOf(engine) {
+/** What the engine's last split did, with the pipelines compiled on its device so far. @param {SplitEngine} engine @returns {PlanStats} */
+export function statsOf(engine) {
   const s = engine.stats;
   return {
     strategy: s.strategy, unitBits: s.unitBits, dispatches: s.dispatches, copies: s.copies,

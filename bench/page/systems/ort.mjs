@@ -54,10 +54,10 @@ function runner(c, env, session, feeds, gpu) {
 
 /**
  * A session without CPU fallback, else (visibly) with it.
- * @param {Uint8Array} model @param {Env} env @param {boolean} gpu
+ * @param {Uint8Array} model @param {Pick<Env, 'ortDevice'>} env @param {boolean} gpu  outputs left on the GPU
  * @returns {Promise<{ session: Session, webgpuError?: string } | { session?: undefined, error: string, webgpuError?: string }>}
  */
-async function openSession(model, env, gpu) {
+export async function openSession(model, env, gpu) {
   const providers = env.ortDevice ? [{ name: /** @type {const} */ ('webgpu'), device: env.ortDevice }] : ['webgpu'];
   /** @param {boolean} fallback @returns {import('onnxruntime-web').InferenceSession.SessionOptions} */
   const options = (fallback) => ({

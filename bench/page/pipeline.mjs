@@ -1,0 +1,164 @@
+// A pipeline case (issue 9): ONNX Runtime Web's whole graph (MatMul -> Split -> attention) against
+// ORT A (the MatMul, its output left on the GPU) -> Cleave (engine.split of A's output with layout
+// 'separate', each part handed on with toOrtTensor) -> ORT B (the attention). GPU-resident: x goes
+// in as a GPU buffer, y stays on the GPU, nothing is read back in between; all on the page's one
+// device, timed side by side like the split cases. ORT's whole graph on its CPU EP (host in/out)
+// runs beside them as the other way an ORT user could go. Every system's y is checked against the
+// reference computed in Node, and the pipeline's against ORT's whole graph, bit for bit.
+
+import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
+import { fetchModel, now, progress, shared } from './context.mjs';
+import { resultOf, verify } from './case.mjs';
+import { createBuffer } from './gpu-probe.mjs';
+import { statsOf } from './systems/cleave.mjs';
+import { STORAGE } from './systems/limits.mjs';
+import { openSession } from './systems/ort.mjs';
+import { measureAll } from './timing.mjs';
+
+/** @import { BenchPipeline, PipelineKey, PipelineResult, Runner, Settings, System } from '../types.js' */
+/** @typedef {import('onnxruntime-web').InferenceSession} Session */
+/** @typedef {import('onnxruntime-web').Tensor} Tensor */
+
+// cleave/ort, the bundle's second entry, typed from its source (tsconfig maps only /dist/cleave.js).
+const ORT_HELPERS = '/dist/ort.js';
+/** @type {typeof import('../../src/ort.js')} */
+const { fromOrtTensor, toOrtTensor } = await import(ORT_HELPERS);
+
+/**
+ * What a pipeline's systems share: its input on the GPU and on the host, and the check of a y
+ * against the reference, which keeps each system's bits for the comparison between systems.
+ * @typedef {object} Inputs
+ * @property {Tensor} xGpu
+ * @property {Tensor} xHost
+ * @property {(key: PipelineKey, y: Float32Array) => string | undefined} check
+ * @property {number} yBytes
+ */
+
+/**
+ * @param {BenchPipeline} p @param {Settings} settings
+ * @returns {Promise<PipelineResult>}
+ */
+export async function runPipeline(p, settings) {
+  const t0 = now();
+  const s = shared();
+  s.errors.length = 0;
+  progress(`${p.id}: preparing`);
+  const [a, b, whole, xBytes, refBytes] = await Promise.all([p.files.a, p.files.b, p.files.whole, p.files.x, p.files.ref].map(fetchModel));
+  const xBuffer = createBuffer(s.device, { size: xBytes.byteLength, usage: STORAGE, mappedAtCreation: true });
+  new Uint8Array(xBuffer.getMappedRange()).set(xBytes);
+  xBuffer.unmap();
+  const dims = [1, p.seq, p.width];
+  const ref = new Uint32Array(refBytes.buffer, refBytes.byteOffset, refBytes.byteLength / 4);
+  /** @type {Map<PipelineKey, Uint32Array>} */
+  const bits = new Map();
+  /** @type {Inputs} */
+  const inputs = {
+    xGpu: ort.Tensor.fromGpuBuffer(xBuffer, { dataType: 'float32', dims }),
+    xHost: new ort.Tensor('float32', new Float32Array(xBytes.buffer, xBytes.byteOffset, xBytes.byteLength / 4), dims),
+    check: (key, y) => {
+      bits.set(key, new Uint32Array(y.buffer, y.byteOffset, y.length));
+      return compareY(/** @type {Uint32Array} */ (bits.get(key)), ref, p.exact, key);
+    },
+    yBytes: refBytes.byteLength,
+  };
+  progress(`${p.id}: creating sessions`);
+  // One session at a time: ORT 1.30 refuses to create a WebGPU session while another is being created.
+  const systems = [await wholeGpu(whole, inputs), await viaCleave(p, a, b, inputs), await wholeCpu(whole, inputs)];
+  const slots = [];
+  for (const sys of systems) slots.push(await verify(sys, p.id));
+  const reps = await measureAll(slots, { ...settings, minReps: Math.max(settings.minReps, settings.pipelineMinReps) }, p.id, s.timer);
+  for (const sys of systems) await sys.run?.close?.();
+  xBuffer.destroy();
+  await s.device.queue.onSubmittedWorkDone();
+  const [w, c] = [bits.get('ort-whole'), bits.get('cleave-pipeline')];
+  return {
+    id: p.id, systems: Object.fromEntries(slots.map((x) => [x.sys.key, resultOf(x)])),
+    bitExact: Object.fromEntries([...bits].map(([k, v]) => [k, v.every((u, i) => u === ref[i])])),
+    sameBitsAsWhole: w && c ? w.length === c.length && w.every((u, i) => u === c[i]) : undefined,
+    notes: [], reps, gpuErrors: [...s.errors], deviceLost: s.lost(), seconds: (now() - t0) / 1000,
+  };
+}
+
+/**
+ * y against the reference: bit for bit where the graph is exact in float32, else within 1e-5 relative.
+ * @param {Uint32Array} got @param {Uint32Array} ref @param {boolean} exact @param {string} what
+ */
+function compareY(got, ref, exact, what) {
+  if (got.length !== ref.length) return `${what}: y has ${got.length} values, expected ${ref.length}`;
+  const f = new Float32Array(got.buffer, got.byteOffset, got.length);
+  const r = new Float32Array(ref.buffer, ref.byteOffset, ref.length);
+  let differ = 0;
+  let first = -1;
+  for (let i = 0; i < ref.length; i++) {
+    const bad = exact ? got[i] !== ref[i] : !(Math.abs(/** @type {number} */ (f[i]) - /** @type {number} */ (r[i])) <= 1e-5 * Math.max(1, Math.abs(/** @type {number} */ (r[i]))));
+    if (bad && differ++ === 0) first = i;
+  }
+  return differ === 0 ? undefined
+    : `${what}: ${differ} of ${ref.length} values differ from the reference${exact ? ' (an exact graph: bit for bit)' : ''}; first at ${first}: ${f[first]} vs ${r[first]}`;
+}
+
+/**
+ * A system around ORT sessions: `iter` gives y; `check` reads it; GPU outputs are disposed by `free`.
+ * @param {PipelineKey} key @param {Session[]} sessions @param {() => Promise<Tensor>} iter @param {Inputs} inputs @param {boolean} gpu
+ * @param {Partial<Runner<Tensor>>} [extra]
+ * @returns {System<PipelineKey>}
+ */
+function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
+  const { device } = shared();
+  /** @type {Runner<Tensor>} */
+  const run = {
+    iter,
+    sync: () => (gpu ? device.queue.onSubmittedWorkDone() : Promise.resolve()),
+    check: async (y) => inputs.check(key, /** @type {Float32Array} */ (gpu ? await y.getData() : y.data)),
+    free: (y) => { if (gpu) y.dispose(); },
+    close: async () => { for (const x of sessions) await x.release(); },
+    ...extra,
+  };
+  return { key, gpuTimed: gpu, outputBytes: gpu ? inputs.yBytes : 0, run };
+}
+
+/** ORT's whole graph on its WebGPU EP, x and y on the GPU. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+async function wholeGpu(model, inputs) {
+  const opened = await openSession(model, {}, true);
+  if (!opened.session) return { key: 'ort-whole', gpuTimed: true, outputBytes: 0, error: opened.error, webgpuError: opened.webgpuError };
+  const session = opened.session;
+  const sys = ortRunner('ort-whole', [session], async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xGpu }))['y']), inputs, true);
+  return { ...sys, webgpuError: opened.webgpuError, fallback: opened.webgpuError ? 'cpu-ep' : undefined };
+}
+
+/** ORT's whole graph on its CPU EP, host in/out. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+async function wholeCpu(model, inputs) {
+  const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
+  return ortRunner('ort-whole-cpu', [session], async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xHost }))['y']), inputs, false);
+}
+
+/**
+ * ORT A -> Cleave -> ORT B: A's output stays on the GPU; Cleave copies its parts into buffers of
+ * their own (ORT takes whole buffers) and A's tensor is disposed at once, so ORT may reuse it; B
+ * reads the parts, which go back to Cleave's pool as soon as B has run.
+ * @param {BenchPipeline} p @param {Uint8Array} modelA @param {Uint8Array} modelB @param {Inputs} inputs
+ * @returns {Promise<System<PipelineKey>>}
+ */
+async function viaCleave(p, modelA, modelB, inputs) {
+  const { engine } = shared();
+  const a = await openSession(modelA, {}, true);
+  const b = a.session && await openSession(modelB, {}, true);
+  if (!a.session || !b?.session) {
+    await a.session?.release();
+    return { key: 'cleave-pipeline', gpuTimed: true, outputBytes: 0, error: `A: ${a.session ? 'opened' : a.error}; B: ${b?.session ? 'opened' : b?.error ?? 'not tried'}` };
+  }
+  const [sa, sb] = [a.session, b.session];
+  const options = { axis: -1, parts: p.parts, layout: /** @type {const} */ ('separate') };
+  const iter = async () => {
+    const qkv = /** @type {Tensor} */ ((await sa.run({ x: inputs.xGpu }))['qkv']);
+    const parts = await engine.split(fromOrtTensor(qkv), options);
+    qkv.dispose();
+    const feeds = Object.fromEntries(p.names.map((n, i) => [n, /** @type {Tensor} */ (toOrtTensor(ort, /** @type {import('/dist/cleave.js').GpuTensor} */ (parts[i])))]));
+    const y = /** @type {Tensor} */ ((await sb.run(feeds))['y']);
+    for (const t of parts) engine.release(t);
+    return y;
+  };
+  const sys = ortRunner('cleave-pipeline', [sa, sb], iter, inputs, true, { stats: () => statsOf(engine) });
+  const webgpuError = [a.webgpuError && `A: ${a.webgpuError}`, b.webgpuError && `B: ${b.webgpuError}`].filter(Boolean).join('; ') || undefined;
+  return { ...sys, webgpuError, fallback: webgpuError ? 'cpu-ep' : undefined };
+}
