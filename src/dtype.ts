@@ -104,10 +104,6 @@ export function isDType(x: unknown): x is DType {
   return typeof x === 'string' && Object.hasOwn(INFO, x);
 }
 
-export function isFixedDType(d: DType): d is FixedDType {
-  return d !== 'string';
-}
-
 export function isPacked(d: DType): d is PackedDType {
   return INFO[d].lanes === 0;
 }
