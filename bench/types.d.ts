@@ -151,6 +151,8 @@ export interface PipelineResult {
   bitExact: Partial<Record<PipelineKey, boolean>>;
   /** The pipeline's y equal to ORT's whole graph's bit for bit; undefined when either failed. */
   sameBitsAsWhole?: boolean | undefined;
+  /** The pipeline's wall time over the whole graph's, batch by batch within each rep (they run back to back). */
+  pairedRatio?: Summary | undefined;
   notes: string[];
   reps?: number;
   crashed?: string;
@@ -193,8 +195,8 @@ export interface CallCostRow {
 export interface CallCostResult {
   id: string;
   rows: CallCostRow[];
-  /** encodeSplit calls recorded into one encoder. */
-  perEncoder?: number;
+  /** Calls per chunk: encodeSplit's per encoder; the GPU work is drained between chunks, off the clock. */
+  chunk?: number;
   crashed?: string;
   gpuErrors?: string[];
   seconds?: number;

@@ -129,7 +129,7 @@ export function pipelineRows(pipelines) {
  */
 export function callCostRows(records) {
   return (records ?? []).flatMap((r) => r.rows.map((x) => ({
-    id: r.id, spec: r.spec, row: x, perEncoder: r.perEncoder,
+    id: r.id, spec: r.spec, row: x, chunk: r.chunk,
     input: `${x.aligned ? 'aligned' : 'unaligned'} (byte ${x.byteOffset}), ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
     scopes: x.gpuCalls?.errorScopes === undefined ? undefined : x.gpuCalls.errorScopes > 0,
   })));

@@ -51,6 +51,7 @@ function pipelineTargets(pipelines) {
       value: p.ratio === undefined ? 'not measured' : `${x2(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
       met: p.ratio === undefined ? null : ok && p.ratio <= 1, ratio: p.ratio,
       details: [`y equal to the whole graph's bit for bit: ${p.r.sameBitsAsWhole ?? 'not compared'}`,
+        ...(p.r.pairedRatio ? [`batch by batch: median ${x2(p.r.pairedRatio.median)}, ${x2(p.r.pairedRatio.min)} to ${x2(p.r.pairedRatio.max)}`] : []),
         ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`])],
     };
   });

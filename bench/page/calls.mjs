@@ -18,8 +18,11 @@ import { summary } from './timing.mjs';
 /** @import { GpuTensor, SplitEngine } from '/dist/cleave.js' */
 /** @import { CallCostResult, CallCostRow, CallCostSpec, Settings } from '../types.js' */
 
-/** encodeSplit calls recorded into one encoder before it is submitted (outside the clock). */
-const PER_ENCODER = 100;
+/**
+ * Calls per chunk: encodeSplit records a chunk into one encoder, submitted outside the clock; after
+ * every chunk the GPU work is drained, outside the clock, so no backlog of submits builds up.
+ */
+const CHUNK = 100;
 
 /**
  * @typedef {object} Variant
@@ -65,7 +68,7 @@ export async function runCallCost(spec, settings) {
   }
   x.free();
   for (const v of variants) Object.assign(v.row, { calls: v.us.length * perRound, us: summary(v.us), syncUs: summary(v.syncUs) });
-  return { id: spec.id, rows: variants.map((v) => v.row), perEncoder: PER_ENCODER, gpuErrors: [...s.errors], seconds: (now() - t0) / 1000 };
+  return { id: spec.id, rows: variants.map((v) => v.row), chunk: CHUNK, gpuErrors: [...s.errors], seconds: (now() - t0) / 1000 };
 }
 
 /** @param {Variant} v @param {number} n */
@@ -111,7 +114,7 @@ function placeInputs(engine, device, spec, input) {
 const variant = (how, x, once, round) => ({ row: { ...how, byteOffset: x.byteOffset, calls: 0 }, once, round, us: [], syncUs: [] });
 
 /**
- * engine.split: each call awaited and its outputs released; the GPU work is drained after the round, outside the clock.
+ * engine.split: each call awaited and its outputs released, on the clock; the GPU work drained every chunk, off it.
  * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number }} options
  * @param {{ aligned: boolean, owner: 'engine' | 'caller' }} how @returns {Variant}
  */
@@ -119,21 +122,22 @@ function splitVariant(engine, x, options, how) {
   const device = /** @type {GPUDevice} */ (engine.device);
   return variant({ fn: 'split', ...how }, x, async () => ({ outs: await engine.split(x, options) }), async (n) => {
     let sync = 0;
-    const t0 = now();
-    for (let i = 0; i < n; i++) {
-      const t = now();
-      const pending = engine.split(x, options);
-      sync += now() - t;
-      for (const o of await pending) engine.release(o);
-    }
-    const us = ((now() - t0) * 1000) / n;
-    await device.queue.onSubmittedWorkDone();
-    return { us, syncUs: (sync * 1000) / n };
+    const clock = await inChunks(device, n, async (k) => {
+      const t0 = now();
+      for (let i = 0; i < k; i++) {
+        const t = now();
+        const pending = engine.split(x, options);
+        sync += now() - t;
+        for (const o of await pending) engine.release(o);
+      }
+      return now() - t0;
+    });
+    return { us: (clock * 1000) / n, syncUs: (sync * 1000) / n };
   });
 }
 
 /**
- * engine.encodeSplit: PER_ENCODER calls into one encoder; only the calls are on the clock, the
+ * engine.encodeSplit: CHUNK calls into one encoder; only the calls are on the clock, the
  * encoder's creation, its submit and the outputs' release are not.
  * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number }} options
  * @param {{ aligned: boolean, owner: 'engine' | 'caller' }} how @returns {Variant}
@@ -145,21 +149,33 @@ function encodeVariant(engine, x, options, how) {
     return { outs: engine.encodeSplit(enc, x, options), submit: () => device.queue.submit([enc.finish()]) };
   };
   return variant({ fn: 'encodeSplit', ...how }, x, once, async (n) => {
-    let clock = 0;
-    for (let done = 0; done < n; done += PER_ENCODER) {
-      const k = Math.min(PER_ENCODER, n - done);
+    const clock = await inChunks(device, n, async (k) => {
       const enc = device.createCommandEncoder();
       /** @type {GpuTensor[][]} */
       const outs = [];
       const t = now();
       for (let i = 0; i < k; i++) outs.push(engine.encodeSplit(enc, x, options));
-      clock += now() - t;
+      const ms = now() - t;
       device.queue.submit([enc.finish()]);
       for (const o of outs.flat()) engine.release(o);
-    }
-    await device.queue.onSubmittedWorkDone();
+      return ms;
+    });
     return { us: (clock * 1000) / n };
   });
+}
+
+/**
+ * n calls in chunks of CHUNK: `chunk(k)` makes k calls and returns the ms they took on the
+ * clock; the GPU work is drained after each chunk, off the clock. Returns the ms on the clock.
+ * @param {GPUDevice} device @param {number} n @param {(k: number) => Promise<number>} chunk
+ */
+async function inChunks(device, n, chunk) {
+  let clock = 0;
+  for (let done = 0; done < n; done += CHUNK) {
+    clock += await chunk(Math.min(CHUNK, n - done));
+    await device.queue.onSubmittedWorkDone();
+  }
+  return clock;
 }
 
 /**

@@ -13,9 +13,9 @@ import { createBuffer } from './gpu-probe.mjs';
 import { statsOf } from './systems/cleave.mjs';
 import { STORAGE } from './systems/limits.mjs';
 import { openSession } from './systems/ort.mjs';
-import { measureAll } from './timing.mjs';
+import { measureAll, summary } from './timing.mjs';
 
-/** @import { BenchPipeline, PipelineKey, PipelineResult, Runner, Settings, System } from '../types.js' */
+/** @import { BenchPipeline, PipelineKey, PipelineResult, Runner, Settings, Slot, System } from '../types.js' */
 /** @typedef {import('onnxruntime-web').InferenceSession} Session */
 /** @typedef {import('onnxruntime-web').Tensor} Tensor */
 
@@ -64,18 +64,31 @@ export async function runPipeline(p, settings) {
   progress(`${p.id}: creating sessions`);
   // One session at a time: ORT 1.30 refuses to create a WebGPU session while another is being created.
   const systems = [await wholeGpu(whole, inputs), await viaCleave(p, a, b, inputs), await wholeCpu(whole, inputs)];
+  /** @type {Slot<PipelineKey>[]} */
   const slots = [];
   for (const sys of systems) slots.push(await verify(sys, p.id));
   const reps = await measureAll(slots, { ...settings, minReps: Math.max(settings.minReps, settings.pipelineMinReps) }, p.id, s.timer);
   for (const sys of systems) await sys.run?.close?.();
   xBuffer.destroy();
   await s.device.queue.onSubmittedWorkDone();
+  return { id: p.id, ...outcome(slots, bits, ref), notes: [], reps, gpuErrors: [...s.errors], deviceLost: s.lost(), seconds: (now() - t0) / 1000 };
+}
+
+/**
+ * Each system's result; which y equal the reference bit for bit; whether the pipeline's y equals
+ * the whole graph's; and the pipeline's time over the whole graph's batch by batch (each rep runs
+ * them back to back, so a load change on the machine hits both).
+ * @param {Slot<PipelineKey>[]} slots @param {Map<PipelineKey, Uint32Array>} bits @param {Uint32Array} ref
+ * @returns {Pick<PipelineResult, 'systems' | 'bitExact' | 'sameBitsAsWhole' | 'pairedRatio'>}
+ */
+function outcome(slots, bits, ref) {
   const [w, c] = [bits.get('ort-whole'), bits.get('cleave-pipeline')];
+  const [ws, cs] = ['ort-whole', 'cleave-pipeline'].map((k) => slots.find((x) => x.sys.key === k)?.wall ?? []);
   return {
-    id: p.id, systems: Object.fromEntries(slots.map((x) => [x.sys.key, resultOf(x)])),
+    systems: Object.fromEntries(slots.map((x) => [x.sys.key, resultOf(x)])),
     bitExact: Object.fromEntries([...bits].map(([k, v]) => [k, v.every((u, i) => u === ref[i])])),
     sameBitsAsWhole: w && c ? w.length === c.length && w.every((u, i) => u === c[i]) : undefined,
-    notes: [], reps, gpuErrors: [...s.errors], deviceLost: s.lost(), seconds: (now() - t0) / 1000,
+    pairedRatio: ws?.length && ws.length === cs?.length ? summary(cs.map((t, i) => t / /** @type {number} */ (ws[i]))) : undefined,
   };
 }
 

@@ -70,8 +70,9 @@ function pipelineSentence(p) {
     return `${shape}. ORT's whole graph failed on its WebGPU EP, which said: "${p.wholeError.trim()}". ORT A -> Cleave -> ORT B ran: ${ms(p.viaMs)} ms per inference. ${cpu}${split}${checks}`;
   }
   const verdict = p.ratio === undefined ? '' : p.ratio <= 1 ? ', no slower' : ', slower';
+  const paired = r.pairedRatio ? ` (batch by batch: median ${times(r.pairedRatio.median)}, from ${times(r.pairedRatio.min)} to ${times(r.pairedRatio.max)} over ${r.pairedRatio.n} reps)` : '';
   return `${shape}. Median ms per inference, x in and y out on the GPU: ORT's whole graph ${ms(p.wholeMs)} ms; ORT A -> Cleave -> ORT B ${ms(p.viaMs)} ms, `
-    + `${p.ratio === undefined ? '-' : times(p.ratio)} the whole graph's time${verdict}. ${cpu}${split}`
+    + `${p.ratio === undefined ? '-' : times(p.ratio)} the whole graph's time${verdict}${paired}. ${cpu}${split}`
     + ` The pipeline's y equals the whole graph's bit for bit: ${r.sameBitsAsWhole === undefined ? 'not compared' : r.sameBitsAsWhole ? 'yes' : 'NO'}.${checks}`;
 }
 
@@ -82,8 +83,8 @@ function callCostSentence(rows) {
     + `${scopes === undefined ? 'error scopes not counted' : scopes ? 'inside error scopes, awaited' : 'no error scopes'}`
     + `${x.syncUs ? `; ${ms(x.syncUs.median)} µs of it before the call returns its promise` : ''})${x.error ? ` [${x.error}]` : ''}`);
   return `JavaScript time per call, ${first.spec.dtype} [${first.spec.shape.join(', ')}] into ${first.spec.parts} along axis ${first.spec.axis}, `
-    + `median of ${first.row.us?.n ?? 0} rounds, ${first.row.calls} calls per variant in all. split: each call awaited and its outputs released; `
-    + `encodeSplit: the call alone, ${first.perEncoder ?? '?'} per encoder, submitted and released outside the clock. ${each.join('; ')}.`;
+    + `median of ${first.row.us?.n ?? 0} rounds, ${first.row.calls} calls per variant in all, in chunks of ${first.chunk ?? '?'} with the GPU work drained between chunks `
+    + `off the clock. split: each call awaited and its outputs released; encodeSplit: the call alone (a chunk per encoder, submitted and released off the clock). ${each.join('; ')}.`;
 }
 
 /** @param {ReturnType<typeof packedVsPeer>[number]} p */
