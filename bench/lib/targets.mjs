@@ -4,6 +4,7 @@
 // systems: batches, then one onSubmittedWorkDone).
 
 import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
+import { near1 } from './report/format.mjs';
 
 /** @import { CaseRecord, FinalState, PipelineRecord, Target } from '../types.js' */
 
@@ -48,10 +49,10 @@ function pipelineTargets(pipelines) {
     const ok = p.ratio !== undefined && verified && p.r.sameBitsAsWhole === true;
     return {
       id: 'pipeline-speed', name: `Issue 9: ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`, goal: '<= 1.00x, same y',
-      value: p.ratio === undefined ? 'not measured' : `${x2(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
+      value: p.ratio === undefined ? 'not measured' : `${near1(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
       met: p.ratio === undefined ? null : ok && p.ratio <= 1, ratio: p.ratio,
       details: [`y equal to the whole graph's bit for bit: ${p.r.sameBitsAsWhole ?? 'not compared'}`,
-        ...(p.r.pairedRatio ? [`batch by batch: median ${x2(p.r.pairedRatio.median)}, ${x2(p.r.pairedRatio.min)} to ${x2(p.r.pairedRatio.max)}`] : []),
+        ...(p.r.pairedRatio ? [`batch by batch: median ${near1(p.r.pairedRatio.median)}, ${x2(p.r.pairedRatio.min)} to ${x2(p.r.pairedRatio.max)}`] : []),
         ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`])],
     };
   });

@@ -70,5 +70,8 @@ export function cellText(s) {
 /** @param {unknown} s */
 export const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
 
+/** A ratio close to 1 (pipeline against whole graph), with three decimals so 1.004x does not read as 1.00x. @param {number} x */
+export const near1 = (x) => `${x.toFixed(3)}x`;
+
 /** @param {number} x */
 export const times = (x) => `${x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;

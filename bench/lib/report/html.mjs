@@ -3,7 +3,7 @@
 // wrap and are never cut. Sections: adapter, findings, targets, overview, throughput, cases.
 
 import { callCostRows, pipelineRows, throughput, versusOrt } from '../findings.mjs';
-import { SYSTEMS, bytesText, cellText, esc, gbps, ms, planText, shortShape, times } from './format.mjs';
+import { SYSTEMS, bytesText, cellText, esc, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 import { caseChart, gpuMarker, overviewChart } from './svg.mjs';
 import { GBPS_RULE, adapterSentence, findings, renderCallCosts, renderFindings, renderPipelines, renderTable, renderTargets, renderThroughput } from './text.mjs';
 
@@ -108,7 +108,7 @@ function pipelinesSection(report) {
 <p class="muted">Median ms per inference, wall (GPU time) [fastest–slowest batch], x in and y out on the GPU, nothing read back in between (ORT's CPU EP: host in/out). Pipeline / whole at most 1x: the pipeline through Cleave is no slower. What ORT said where it failed is in the findings above.</p>
 ${plainTable(['pipeline', 'Cleave\'s split', 'ORT whole graph', 'ORT → Cleave → ORT', 'pipeline / whole', 'ORT CPU EP', 'y same bits as whole'], rows.map((p) => [
     p.id, `${p.r.pipeline.parts} parts, ${planText(p.split)}`, cell(p.r.systems['ort-whole']), cell(p.r.systems['cleave-pipeline']),
-    p.ratio === undefined ? '-' : times(p.ratio), cell(p.r.systems['ort-whole-cpu']), p.r.sameBitsAsWhole === undefined ? 'n/a' : p.r.sameBitsAsWhole ? 'yes' : 'no']), 2)}
+    p.ratio === undefined ? '-' : near1(p.ratio), cell(p.r.systems['ort-whole-cpu']), p.r.sameBitsAsWhole === undefined ? 'n/a' : p.r.sameBitsAsWhole ? 'yes' : 'no']), 2)}
 <ul class="msgs">${rows.map((p) => `<li><b>${esc(p.id)}</b>, GPU calls in one inference: ${esc([calls('ORT whole graph', p.r.systems['ort-whole']),
     calls('ORT → Cleave → ORT', p.r.systems['cleave-pipeline'])].filter(Boolean).join('; '))}</li>`).join('')}</ul>`;
 }

@@ -2,7 +2,7 @@
 // report.html), the main table, throughput, the targets, and the one-line progress per case.
 
 import { adapterOf, callCostRows, packedVsPeer, pipelineRows, scopeCosts, throughput, versusOrt } from '../findings.mjs';
-import { SYSTEMS, bytesText, cellText, gbps, ms, planText, shortShape, times } from './format.mjs';
+import { SYSTEMS, bytesText, cellText, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 
 /** @import { BenchCase, CallCostResult, CaseResult, PipelineResult, Report } from '../../types.js' */
 
@@ -70,9 +70,9 @@ function pipelineSentence(p) {
     return `${shape}. ORT's whole graph failed on its WebGPU EP, which said: "${p.wholeError.trim()}". ORT A -> Cleave -> ORT B ran: ${ms(p.viaMs)} ms per inference. ${cpu}${split}${checks}`;
   }
   const verdict = p.ratio === undefined ? '' : p.ratio <= 1 ? ', no slower' : ', slower';
-  const paired = r.pairedRatio ? ` (batch by batch: median ${times(r.pairedRatio.median)}, from ${times(r.pairedRatio.min)} to ${times(r.pairedRatio.max)} over ${r.pairedRatio.n} reps)` : '';
+  const paired = r.pairedRatio ? ` (batch by batch: median ${near1(r.pairedRatio.median)}, from ${times(r.pairedRatio.min)} to ${times(r.pairedRatio.max)} over ${r.pairedRatio.n} reps)` : '';
   return `${shape}. Median ms per inference, x in and y out on the GPU: ORT's whole graph ${ms(p.wholeMs)} ms; ORT A -> Cleave -> ORT B ${ms(p.viaMs)} ms, `
-    + `${p.ratio === undefined ? '-' : times(p.ratio)} the whole graph's time${verdict}${paired}. ${cpu}${split}`
+    + `${p.ratio === undefined ? '-' : near1(p.ratio)} the whole graph's time${verdict}${paired}. ${cpu}${split}`
     + ` The pipeline's y equals the whole graph's bit for bit: ${r.sameBitsAsWhole === undefined ? 'not compared' : r.sameBitsAsWhole ? 'yes' : 'NO'}.${checks}`;
 }
 
@@ -137,7 +137,7 @@ export function renderPipelines(report) {
   if (!rows.length) return '';
   const head = [['pipeline', 'split', 'ORT whole graph', 'ORT -> Cleave -> ORT', 'pipeline / whole', 'ORT CPU EP', 'y bit for bit']];
   const body = rows.map((p) => [p.id, `${p.r.pipeline.parts} parts, ${planText(p.split)}`, p.wholeError ? 'ERR' : cellText(p.r.systems['ort-whole']),
-    cellText(p.r.systems['cleave-pipeline']), p.ratio === undefined ? '-' : times(p.ratio), cellText(p.r.systems['ort-whole-cpu']),
+    cellText(p.r.systems['cleave-pipeline']), p.ratio === undefined ? '-' : near1(p.ratio), cellText(p.r.systems['ort-whole-cpu']),
     p.r.sameBitsAsWhole === undefined ? (Object.values(p.r.bitExact).every(Boolean) ? 'ref: yes' : 'ref: NO') : p.r.sameBitsAsWhole ? 'yes' : 'NO']);
   return 'Pipelines: median ms per inference, wall (GPU time); x in and y out on the GPU (ORT CPU EP: host in/out). ERR: ORT failed (its error above).\n'
     + '"pipeline / whole" <= 1: the pipeline through Cleave is no slower. y bit for bit: the pipeline\'s y against the whole graph\'s (ref: against the reference, where the whole graph failed).\n\n'
