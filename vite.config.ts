@@ -3,9 +3,9 @@
 // The library has two entries, `cleave` and `cleave/ort`; code they share goes into a chunk next
 // to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
 // file makes consumers' dev servers warn. `webgpu` (Dawn for Node) is never bundled.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';
 
 const ENTRIES = { cleave: 'src/index.ts', ort: 'src/ort.ts' };
 
@@ -23,25 +23,6 @@ function webgpuTypesBeforeTs6(): Plugin {
         const source = `/// <reference types="@webgpu/types" />\nexport * from '../${name}.js';\n`;
         this.emitFile({ type: 'asset', fileName: `ts5/${name}.d.ts`, source });
       }
-    },
-  };
-}
-
-// Shaders ship without their comments and indentation (a third of the bundle otherwise). Lines
-// stay lines: the host swaps the `alias Word` line by pattern. Tests and the demo see the same text.
-export function compactWgsl(): Plugin {
-  return {
-    name: 'cleave:compact-wgsl',
-    enforce: 'pre',
-    load(id) {
-      if (!id.endsWith('.wgsl?raw')) return null;
-      const code = readFileSync(id.slice(0, -'?raw'.length), 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .split('\n')
-        .map((line) => line.replace(/\/\/.*$/, '').trim().replace(/\s+/g, ' '))
-        .filter((line) => line !== '')
-        .join('\n');
-      return `export default ${JSON.stringify(code)};`;
     },
   };
 }

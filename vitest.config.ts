@@ -3,7 +3,7 @@
 // VK_ICD_FILENAMES already names a driver.
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
-import { compactWgsl } from './vite.config.js';
+import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';
 import SummaryLine from './test/helpers/summary-reporter.js';
 
 const swiftshader = '/usr/lib/chromium/vk_swiftshader_icd.json';
