@@ -2,7 +2,9 @@
 // (`--mode demo`) into dist-demo/, outside dist/ so the package never ships it.
 // The library has two entries, `cleave` and `cleave/ort`; code they share goes into a chunk next
 // to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
-// file makes consumers' dev servers warn. `webgpu` (Dawn for Node) is never bundled.
+// file makes consumers' dev servers warn. Not minified either: consumers' bundlers minify (to the
+// same size, measured), and readable code gives readable stack traces. `webgpu` (Dawn for Node) is
+// never bundled.
 import { basename } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';
@@ -40,6 +42,7 @@ export default defineConfig(({ mode }) =>
           target: 'es2022',
           emptyOutDir: true,
           sourcemap: false,
+          minify: false,
           lib: { entry: ENTRIES, formats: ['es'], fileName: (_format, name) => `${name}.js` },
           rollupOptions: { external: ['webgpu'] },
         },

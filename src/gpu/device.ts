@@ -15,11 +15,13 @@ export interface AcquiredDevice {
 // Dawn aborts the process if the object returned by create() is garbage-collected: keep it for good.
 let nodeGpu: Promise<GpuEntry | string> | undefined;
 
-async function loadNodeGpu(): Promise<GpuEntry | string> {
+// The package name arrives as an argument: a literal (or a constant the library build folds into
+// one) would make consumers' bundlers resolve a Node-only package for the browser, and Vite wrap
+// the import in its preload helper (1.6 kB).
+async function loadNodeGpu(specifier: string): Promise<GpuEntry | string> {
   let mod: { create(flags: string[]): GpuEntry; globals: object };
   try {
-    const name = 'webgpu';
-    mod = (await import(/* @vite-ignore */ name)) as typeof mod;
+    mod = (await import(/* @vite-ignore */ specifier)) as typeof mod;
   } catch (e) {
     const missing = /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/.test(String((e as Error).message ?? e));
     return missing
@@ -47,7 +49,7 @@ function noAdapter(): string {
 export async function acquireDevice(): Promise<AcquiredDevice | { readonly reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator;
   let gpu: GpuEntry | string | undefined = nav?.gpu;
-  if (!gpu) gpu = isNode() ? await (nodeGpu ??= loadNodeGpu()) : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
+  if (!gpu) gpu = isNode() ? await (nodeGpu ??= loadNodeGpu('webgpu')) : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
   if (typeof gpu === 'string') return { reason: gpu };
   try {
     const adapter = await gpu.requestAdapter();
