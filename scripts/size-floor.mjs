@@ -6,7 +6,7 @@
 //   becomes "" (error texts, hints, labels; dtype and option names stay);
 // - with the shader text removed as well.
 // The last two do not run; they measure the floor under issue 10's size budget (README, "Known
-// limits"). Usage: node scripts/size-floor.mjs [--json]
+// limits"). Usage: node scripts/size-floor.mjs
 
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
@@ -66,17 +66,24 @@ export async function consumerSize(variant) {
         { find: /^cleave\/ort$/, replacement: resolve(ROOT, 'src/ort.ts') },
       ],
     },
-    build: { write: false, outDir: resolve(ROOT, 'node_modules/.size-floor') },
+    build: { write: false },
   }));
-  const js = result.output.filter((f) => f.type === 'chunk').map((f) => Buffer.from(f.code));
-  return { minified: js.reduce((s, b) => s + b.length, 0), gzip: js.reduce((s, b) => s + gzipSync(b).length, 0) };
+  return jsSize(result.output.filter((f) => f.type === 'chunk').map((f) => Buffer.from(f.code)));
+}
+
+/**
+ * Minified bytes of some JS files, and their gzip bytes summed file by file (what a browser fetches).
+ * @param {Buffer[]} files
+ */
+export function jsSize(files) {
+  return { minified: files.reduce((s, b) => s + b.length, 0), gzip: files.reduce((s, b) => s + gzipSync(b).length, 0) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   /** @type {Variant[]} */
   const variants = ['shipped', 'no-messages', 'no-messages-no-shader'];
-  const rows = [];
-  for (const v of variants) rows.push({ variant: v, ...(await consumerSize(v)) });
-  if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
-  else for (const r of rows) console.log(`${r.variant.padEnd(24)} ${String(r.minified).padStart(7)} B minified ${String(r.gzip).padStart(7)} B gzip`);
+  for (const v of variants) {
+    const r = await consumerSize(v);
+    console.log(`${v.padEnd(24)} ${String(r.minified).padStart(7)} B minified ${String(r.gzip).padStart(7)} B gzip`);
+  }
 }

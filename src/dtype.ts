@@ -126,7 +126,7 @@ export function byteLengthOf(d: FixedDType, numel: number): number {
 /** Entries the host array of `numel` elements has: numel, 2 * numel for complex, packed bytes. */
 export function hostLength(d: DType, numel: number): number {
   const info = INFO[d];
-  return info.lanes === 0 ? Math.ceil((numel * info.bits) / 8) : numel * info.lanes;
+  return info.lanes === 0 ? byteLengthOf(d as FixedDType, numel) : numel * info.lanes;
 }
 
 export function hostArrayName(d: DType): string {
@@ -160,7 +160,7 @@ export function packedValue(d: PackedDType, bytes: Uint8Array, i: number): numbe
 }
 
 /** Bit `k` of a packed stream (LSB-first, or MSB-first within each byte). */
-export function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
+function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
   const lane = k % 8; // k may pass 2^32 (a 1 GiB tensor has 2^33 bits): no 32-bit bitwise arithmetic on it
   return ((bytes[(k - lane) / 8] ?? 0) >> (msbFirst ? 7 - lane : lane)) & 1;
 }

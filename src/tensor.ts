@@ -143,7 +143,7 @@ function gpuView(o: Record<string, unknown>, dtype: DType, shape: number[], nume
 }
 
 /** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
-export function isGpuBuffer(b: unknown): b is GPUBuffer {
+function isGpuBuffer(b: unknown): b is GPUBuffer {
   return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
 }
 

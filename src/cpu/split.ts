@@ -2,7 +2,7 @@
 // types). It serves strings always, complex host tensors, and every dtype on an engine with
 // `backend: 'cpu'`.
 
-import { type FixedDType, elementBits, hostDataFromBytes, isMsbFirst } from '../dtype.js';
+import { type FixedDType, byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst } from '../dtype.js';
 import type { HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 
@@ -14,7 +14,7 @@ export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (reado
     const bits = elementBits(dtype);
     const rowBits = size * plan.inner * bits;
     const srcBit = (o: number) => (o * plan.axisLen + plan.starts[i]!) * plan.inner * bits;
-    const out = new Uint8Array(Math.ceil((plan.outer * rowBits) / 8));
+    const out = new Uint8Array(byteLengthOf(dtype, plan.outer * size * plan.inner));
     if (bits % 8 === 0) {
       const n = rowBits / 8;
       for (let o = 0; o < plan.outer; o++) out.set(x.bytes.subarray(srcBit(o) / 8, srcBit(o) / 8 + n), o * n);

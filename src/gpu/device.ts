@@ -72,14 +72,6 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
   }
 }
 
-/** A real GPUDevice where the environment names the class; otherwise one that quacks like it. */
-export function isGpuDevice(d: unknown): d is GPUDevice {
-  const cls = (globalThis as { GPUDevice?: unknown }).GPUDevice;
-  if (typeof cls === 'function') return d instanceof (cls as new () => GPUDevice);
-  const x = d as Partial<GPUDevice> | null;
-  return typeof x === 'object' && x !== null && typeof x.createBuffer === 'function' && typeof x.queue === 'object' && typeof x.limits === 'object';
-}
-
 /** The device's numbers the planner needs. */
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;

@@ -2,12 +2,11 @@
 // encoder (Cleave's own, or a caller's). Records only: what to allocate and when to submit is the
 // executor's business.
 
-import type { ByteCopy, GpuPlan, OutputSlot } from '../planner/gpu.js';
+import { align4 } from '../planner/dispatch.js';
+import type { ByteCopy, GatherPlan, OutputSlot } from '../planner/gpu.js';
 import { BINDING, LAYOUT } from './layout.js';
 import { gatherBindGroupLayout } from './pipelines.js';
 import type { Table } from './tables.js';
-
-type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
 
 /** Records copy commands; with `separate` buffers each copy lands in its output's own buffer at offset 0. */
 export function encodeCopies(enc: GPUCommandEncoder, copies: readonly ByteCopy[], src: GPUBuffer, outputs: readonly OutputSlot[],
@@ -44,7 +43,7 @@ export function encodeGather(device: GPUDevice, enc: GPUCommandEncoder, gp: Gath
 /** Copies each output out of the shared buffer into its own (whole words: gathers zero an output's tail). */
 export function encodeUnshare(enc: GPUCommandEncoder, shared: GPUBuffer, outputs: readonly OutputSlot[], own: readonly GPUBuffer[]): void {
   outputs.forEach((o, i) => {
-    if (o.byteLength > 0) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, Math.ceil(o.byteLength / 4) * 4);
+    if (o.byteLength > 0) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, align4(o.byteLength));
   });
 }
 

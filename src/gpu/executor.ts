@@ -7,7 +7,8 @@ import { check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
-import { type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
+import { align4 } from '../planner/dispatch.js';
+import { type GatherPlan, type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { encodeCopies, encodeGather, encodeUnshare } from './encode.js';
 import { type Lease, checkLive, endAll, handOut, handOutAll, leaseFor, leaseOn, trackBuffer } from './leases.js';
@@ -35,7 +36,12 @@ export interface SplitResult<T> {
 }
 
 type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
-const align4 = (x: number) => Math.ceil(Math.max(x, 4) / 4) * 4;
+
+/** The output buffers a split takes: one per output with layout 'separate', and the shared one unless a separate copy needs none. */
+function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
+  const own = layout === 'separate' ? gp.outputs.map((o) => align4(o.byteLength)) : undefined;
+  return own && gp.strategy === 'copy' ? { own } : { own, shared: gp.bufferBytes };
+}
 
 export class GpuExecutor {
   readonly limits: GpuLimits;
@@ -103,9 +109,8 @@ export class GpuExecutor {
     // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
     // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
     // inside them.
-    const sizes = req.layout === 'separate' ? gp.outputs.map((o) => align4(o.byteLength)) : [];
-    if (req.layout === 'shared' || gp.strategy === 'gather') sizes.push(gp.bufferBytes);
-    const safe = owned && this.pool.has(sizes, TENSOR_USAGE);
+    const { own = [], shared } = outputBuffers(gp, req.layout);
+    const safe = owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
     const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false), !safe);
     value.scratch.forEach((b) => this.pool.give(b));
     return throwIfFailed('split', error).then(() => { this.guard('split'); return result(value.buffers, this.pool); },
@@ -146,15 +151,16 @@ export class GpuExecutor {
 
   /** Records copies or the gather into `enc`; returns the output buffers (one, or one per output) and scratch. */
   private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, layout: SplitRequest['layout'], encoded: boolean) {
-    const own = layout === 'separate' && gp.outputs.map((o) => this.pool.take(align4(o.byteLength), TENSOR_USAGE));
-    const shared = own && gp.strategy === 'copy' ? undefined : this.pool.take(gp.bufferBytes, TENSOR_USAGE);
+    const sizes = outputBuffers(gp, layout);
+    const own = sizes.own?.map((n) => this.pool.take(n, TENSOR_USAGE));
+    const shared = sizes.shared === undefined ? undefined : this.pool.take(sizes.shared, TENSOR_USAGE);
     if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, own || shared!);
     else this.gather(enc, gp, src, shared!, encoded);
     if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
     return own ? { buffers: own, scratch: shared ? [shared] : [] } : { buffers: [shared!], scratch: [] };
   }
 
-  private gather(enc: GPUCommandEncoder, gp: Extract<GpuPlan, { strategy: 'gather' }>, src: GPUBuffer, dst: GPUBuffer, encoded: boolean): void {
+  private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer, encoded: boolean): void {
     encodeGather(this.device, enc, gp, this.tables.get(gp.dispatches, gp.msbFirst, encoded), pipelineFor(this.device, gp.unitBits), src, dst);
   }
 

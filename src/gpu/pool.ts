@@ -25,14 +25,6 @@ export class BufferPool {
     return this.owned.size;
   }
 
-  get freeCount(): number {
-    return this.order.size;
-  }
-
-  owns(b: GPUBuffer): boolean {
-    return this.owned.has(b);
-  }
-
   /** A new buffer this pool owns (never a reused one: mapped-at-creation buffers are written once). */
   create(size: number, usage: GPUBufferUsageFlags, mappedAtCreation = false): GPUBuffer {
     const b = this.device.createBuffer({ label: 'cleave', size, usage, mappedAtCreation });

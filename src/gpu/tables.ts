@@ -5,7 +5,7 @@
 // submitted. Past `capacity` tables the least recently used is dropped: destroyed once the GPU is
 // done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
 
-import type { Dispatch } from '../planner/dispatch.js';
+import { type Dispatch, align } from '../planner/dispatch.js';
 import { LAYOUT, encodeParams, encodeRegion } from './layout.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from './usage.js';
@@ -20,12 +20,16 @@ export interface Table {
   encoded: boolean;
 }
 
-const align = (x: number, a: number) => Math.ceil(x / a) * a;
-
 export class TableCache {
   private readonly tables = new Map<string, Table>();
+  /** Bytes between two dispatches' params (the uniform offset alignment). */
+  private readonly slot: number;
+  private readonly storageAlignment: number;
 
-  constructor(private readonly device: GPUDevice, private readonly pool: BufferPool, private readonly capacity = 64) {}
+  constructor(private readonly device: GPUDevice, private readonly pool: BufferPool, private readonly capacity = 64) {
+    this.slot = align(LAYOUT.params.size, device.limits.minUniformBufferOffsetAlignment);
+    this.storageAlignment = device.limits.minStorageBufferOffsetAlignment;
+  }
 
   /** The table for these dispatches; `encoded` when it goes into a caller's encoder. */
   get(dispatches: readonly Dispatch[], msbFirst: boolean, encoded: boolean): Table {
@@ -54,9 +58,8 @@ export class TableCache {
   }
 
   private encode(dispatches: readonly Dispatch[], msbFirst: boolean): { bytes: Uint8Array; slot: number; regionsAt: number } {
-    const limits = this.device.limits;
-    const slot = align(LAYOUT.params.size, limits.minUniformBufferOffsetAlignment);
-    const regionsAt = align(slot * dispatches.length, limits.minStorageBufferOffsetAlignment);
+    const slot = this.slot;
+    const regionsAt = align(slot * dispatches.length, this.storageAlignment);
     const count = dispatches.reduce((n, d) => n + d.regions.length, 0);
     const bytes = new Uint8Array(regionsAt + Math.max(count, 1) * LAYOUT.region.stride);
     const view = new DataView(bytes.buffer);

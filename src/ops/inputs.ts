@@ -15,11 +15,11 @@ export interface TypeParam {
   readonly dtypes: readonly DType[];
 }
 
-/** Refuses a dtype the type parameter does not list; `elsewhere` says where it is allowed. */
-export function checkDType(v: TensorView, param: TypeParam, who: string, name: string, elsewhere?: string): void {
+/** Refuses a dtype the type parameter does not list; `elsewhere` says where it is allowed (worked out only then). */
+export function checkDType(v: TensorView, param: TypeParam, who: string, name: string, elsewhere?: () => string): void {
   if (!param.dtypes.includes(v.dtype)) {
     throw new SplitError('BAD_DTYPE', `${who}: input '${name}' has dtype ${v.dtype}, which ${param.name} does not allow ` +
-      `(allowed: ${param.dtypes.join(', ')})${elsewhere ? `; ${elsewhere}` : ''}`, `input:${name}.dtype`);
+      `(allowed: ${param.dtypes.join(', ')})${elsewhere ? `; ${elsewhere()}` : ''}`, `input:${name}.dtype`);
   }
 }
 

@@ -38,7 +38,7 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   const who = `Split-${version}`;
   checkAttributes(n, who, ATTRIBUTES[version], WHY);
   const [data, splitInput] = inputSlots(n, who, version === 1 || version >= 13 ? ['input', 'split'] : ['input'], 1) as [TensorView, TensorView?];
-  checkDType(data, T[version], who, 'input', laterVersion('Split', data.dtype, version, T));
+  checkDType(data, T[version], who, 'input', () => laterVersion('Split', data.dtype, version, T));
   const declared = declaredOutputs(n, who);
   const axis = intAttribute(n, 'axis', who) ?? 0;
   const dim = data.shape[normalizeAxis(axis, data.shape.length, who, 'attribute:axis')]!;

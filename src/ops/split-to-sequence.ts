@@ -24,7 +24,7 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
   const who = `SplitToSequence-${version}`;
   checkAttributes(n, who, ['axis', 'keepdims'], WHY);
   const [data, split] = inputSlots(n, who, ['input', 'split'], 1) as [TensorView, TensorView?];
-  checkDType(data, T[version]!, who, 'input', laterVersion('SplitToSequence', data.dtype, version, T));
+  checkDType(data, T[version]!, who, 'input', () => laterVersion('SplitToSequence', data.dtype, version, T));
   // The node declares one output, the sequence; a count equal to the sequence's length is read as
   // the number of tensors in it, which is what a caller comparing outputs usually means.
   const declared = declaredOutputs(n, who, 0);

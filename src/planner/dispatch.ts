@@ -18,17 +18,7 @@ export type UnitBits = 128 | 64 | 32 | 1;
  * windows: `count` equal regions `src_step` and `dst_step` apart form one run (4096 equal outputs
  * are one entry, not 4096), and `start` is the run's first thread.
  */
-export interface ShaderRegion {
-  readonly start: number;
-  readonly src: number;
-  readonly dst: number;
-  readonly row_len: number;
-  readonly src_stride: number;
-  readonly rows: number;
-  readonly count: number;
-  readonly src_step: number;
-  readonly dst_step: number;
-}
+export type ShaderRegion = { readonly [K in (typeof SHADER_REGION_MEMBERS)[number]]: number };
 
 /** Member names of the shader's Region struct that the planner fills (the layout is checked against them). */
 export const SHADER_REGION_MEMBERS = ['start', 'src', 'dst', 'row_len', 'src_stride', 'rows', 'count', 'src_step', 'dst_step'] as const;
@@ -44,7 +34,10 @@ export interface Dispatch {
 /** Shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
 export const WORDS_PER_THREAD = 8;
 
-const align = (x: number, a: number) => Math.ceil(x / a) * a;
+/** `x` rounded up to a multiple of `a`. */
+export const align = (x: number, a: number) => Math.ceil(x / a) * a;
+/** A buffer size for `x` bytes: a multiple of 4, at least 4 (WebGPU sizes and copies are in 4-byte words). */
+export const align4 = (x: number) => Math.max(4, align(x, 4));
 
 /**
  * Dispatches for `regions` (in bits) read from input bytes [srcBegin, srcEnd) into an output of

@@ -3,9 +3,9 @@
 // sub-byte tensors (whose chunks may start inside a byte) take the same path as every other dtype.
 
 import { check } from '../errors.js';
-import { type FixedDType, elementBits, isMsbFirst } from '../dtype.js';
+import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
 import type { SplitPlan } from './split.js';
-import { type Dispatch, type Region, type UnitBits, planDispatches } from './dispatch.js';
+import { type Dispatch, type Region, type UnitBits, align, align4, planDispatches } from './dispatch.js';
 
 /** Device numbers the layout depends on. */
 export interface GpuLimits {
@@ -55,6 +55,7 @@ export type GpuPlan =
   };
 
 export type Strategy = GpuPlan['strategy'];
+export type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
 
 export interface GpuPlanOptions {
   /** Byte offset of the input data in its buffer. */
@@ -74,13 +75,14 @@ export const ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS = 1024;
 /** Most row copies in one split: past it, encoding the commands costs more than the shader. */
 export const MAX_ROW_COPIES = 1 << 16;
 
-const align = (x: number, a: number) => Math.ceil(x / a) * a;
+/** A region of the input (in bits) on its way to output `output`, before the output's place is known. */
+type Run = Omit<Region, 'dst'> & { readonly output: number };
 
 /** Each non-empty output as a region of the input, in bits; a chunk whose rows are back to back is one row. */
-function regionsOf(plan: SplitPlan, srcByteOffset: number): (Omit<Region, 'dst'> & { output: number })[] {
+function regionsOf(plan: SplitPlan, srcByteOffset: number): Run[] {
   const bits = elementBits(plan.dtype as FixedDType);
   const rowBits = plan.axisLen * plan.inner * bits;
-  const runs: (Omit<Region, 'dst'> & { output: number })[] = [];
+  const runs: Run[] = [];
   for (let i = 0; i < plan.sizes.length; i++) {
     const rowLen = plan.sizes[i]! * plan.inner * bits;
     if (rowLen === 0 || plan.outer === 0) continue;
@@ -94,8 +96,8 @@ function regionsOf(plan: SplitPlan, srcByteOffset: number): (Omit<Region, 'dst'>
 }
 
 export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
-  const bits = elementBits(plan.dtype as FixedDType);
-  const outBytes = plan.sizes.map((s) => Math.ceil((plan.outer * s * plan.inner * bits) / 8));
+  const dtype = plan.dtype as FixedDType;
+  const outBytes = plan.sizes.map((s) => byteLengthOf(dtype, plan.outer * s * plan.inner));
   const want = opts.strategy ?? 'auto';
   const runs = regionsOf(plan, opts.srcByteOffset);
   const contiguous = runs.every((r) => r.rows === 1);
@@ -115,7 +117,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     outputs.push({ byteOffset: at, byteLength: n });
     end = at + n;
   }
-  const bufferBytes = Math.max(4, align(end, 4));
+  const bufferBytes = align4(end);
   check(bufferBytes <= limits.maxBufferBytes, 'TOO_LARGE',
     () => `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`);
   const regions: Region[] = runs.map((r) => ({ ...r, dst: outputs[r.output]!.byteOffset * 8 }));
@@ -130,14 +132,14 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   }
 
   const unitBits = chooseUnit(regions, limits.alignment);
-  const srcEnd = opts.srcByteOffset + Math.ceil((plan.outer * plan.axisLen * plan.inner * bits) / 8);
+  const srcEnd = opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
   return {
     strategy: 'gather', outputs, bufferBytes, unitBits, msbFirst: isMsbFirst(plan.dtype),
     dispatches: planDispatches(regions, opts.srcByteOffset, srcEnd, bufferBytes, unitBits, limits),
   };
 }
 
-function byteCopies(runs: readonly (Omit<Region, 'dst'> & { output: number })[], outputs: readonly OutputSlot[]): ByteCopy[] {
+function byteCopies(runs: readonly Run[], outputs: readonly OutputSlot[]): ByteCopy[] {
   const copies: ByteCopy[] = [];
   for (const r of runs) {
     const size = r.rowLen / 8;
