@@ -1,9 +1,9 @@
 // Issue 9, item 5: Cleave inside an ONNX Runtime Web pipeline, in headless Chromium with the real
 // onnxruntime-web (native WebGPU EP, ort.webgpu.min.mjs) and the built bundle (dist/cleave.js,
 // dist/ort.js). One GPUDevice, created by the page, is handed to Cleave's engine and to every ORT
-// session. The page side is test/browser/fixtures/ort-pipeline.mjs; models are built here with the
-// shared builder and served from memory. Any page error, console error, uncaptured GPU error or
-// device loss fails the test that caused it.
+// session. The page side is test/browser/fixtures/ort-pipeline.mjs; models come from the shared
+// attention builder (scripts/lib/attention.mjs) and are served from memory. Any page error,
+// console error, uncaptured GPU error or device loss fails the test that caused it.
 //
 // (a) A's MatMul -> Cleave splits Q, K, V -> B equals ORT's whole graph (own Split), bit for bit.
 // (b) 12 heads: ORT's WebGPU Split needs a storage buffer per output and fails; Cleave's pipeline
@@ -21,18 +21,16 @@ import type { Browser, Page } from 'puppeteer';
 import { launchBrowser } from '../helpers/browser.js';
 import { ISOLATED, type Served } from '../helpers/serve.js';
 import { serve } from '../../scripts/lib/serve.mjs';
-import { type NodeProto, buildModel, node, tensor } from '../../scripts/lib/onnx-model.mjs';
+import { buildModel, node, tensor } from '../../scripts/lib/onnx-model.mjs';
+import { attentionModels, attentionReference, draw, namesOf } from '../../scripts/lib/attention.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Sequence length, model width, attention width (Q, K and V each [1, S, H]); heads for (b). */
 const S = 8, D = 8, H = 16, HEADS = 4, DH = H / HEADS;
-const HEAD_NAMES = ['q', 'k', 'v'].flatMap((p) => Array.from({ length: HEADS }, (_, i) => `${p}${i}`));
 
 /** Deterministic integers in [lo, hi]. */
-function ints(n: number, seed: number, lo: number, hi: number): number[] {
-  let s = seed >>> 0;
-  return Array.from({ length: n }, () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return lo + (s >>> 8) % (hi - lo + 1); });
-}
+const ints = (n: number, seed: number, lo: number, hi: number) =>
+  [...draw(n, seed, Array.from({ length: hi - lo + 1 }, (_, i) => lo + i))];
 /** Deterministic floats in [-1, 1) with 19 fraction bits: rounding happens in every product sum. */
 const floats = (n: number, seed: number) => ints(n, seed, 0, (1 << 20) - 1).map((v) => v / (1 << 19) - 1);
 
@@ -42,68 +40,27 @@ const X_INT = ints(S * D, 3, -2, 2);
 const W_FLOAT = Float32Array.from(floats(D * 3 * H, 17));
 const X_FLOAT = floats(S * D, 23);
 
-const f32 = (name: string, shape: number[]) => ({ name, dtype: 'float32' as const, shape });
-
-/** One attention head without softmax: out = (q · kᵀ) · v. */
-const head = (p: string, q: string, k: string, v: string, out: string): NodeProto[] => [
-  node('Transpose', [k], [`${p}kt`], { perm: [0, 2, 1] }),
-  node('MatMul', [q, `${p}kt`], [`${p}s`]),
-  node('MatMul', [`${p}s`, v], [out]),
-];
-/** B of (a): y = (q · kᵀ) · v + v. */
-const B3 = [...head('', 'q', 'k', 'v', 'o'), node('Add', ['o', 'v'], ['y'])];
-/** B of (b): four heads, concatenated. */
-const B12 = [...Array.from({ length: HEADS }, (_, i) => head(`h${i}`, `q${i}`, `k${i}`, `v${i}`, `o${i}`)).flat(),
-  node('Concat', Array.from({ length: HEADS }, (_, i) => `o${i}`), ['y'], { axis: -1 })];
-
-/** x [1, s, D] -> MatMul by the initializer w [D, n] -> qkv [1, s, n], then `rest` on the split. */
-function graph(w: Float32Array, n: number, s: number, rest: { split: string[]; nodes: NodeProto[]; y: number[] } | undefined): Uint8Array {
-  const split = rest ? [node('Split', ['qkv'], rest.split, { axis: -1, num_outputs: rest.split.length }), ...rest.nodes] : [];
-  return buildModel({
-    opset: 18, nodes: [node('MatMul', ['x', 'w'], ['qkv']), ...split], initializers: [tensor('w', 'float32', [D, n], w)],
-    inputs: [f32('x', [1, s, D])], outputs: [rest ? f32('y', rest.y) : f32('qkv', [1, s, n])],
-  });
-}
+/** (a)'s pipeline: Q, K and V of one head each; (b)'s: 12 parts for four heads. */
+const ONE_HEAD = { seq: S, width: D, hidden: H, heads: 1 };
+const FOUR_HEADS = { ...ONE_HEAD, heads: HEADS };
+const HEAD_NAMES = namesOf(FOUR_HEADS);
 
 function models(): Map<string, Uint8Array> {
-  const whole3 = { split: ['q', 'k', 'v'], nodes: B3, y: [1, S, H] };
+  const [int3, float3, int12] = [attentionModels(ONE_HEAD, W_INT), attentionModels(ONE_HEAD, W_FLOAT), attentionModels(FOUR_HEADS, W_INT)];
+  // Rows of 64 float32 = 256 bytes: a split along axis 1 gives chunks 0.1 would have aliased.
+  const a256 = buildModel({
+    opset: 18, nodes: [node('MatMul', ['x', 'w'], ['qkv'])], initializers: [tensor('w', 'float32', [D, 64], Float32Array.from(ints(D * 64, 11, -2, 2)))],
+    inputs: [{ name: 'x', dtype: 'float32', shape: [1, 4, D] }], outputs: [{ name: 'qkv', dtype: 'float32', shape: [1, 4, 64] }],
+  });
   return new Map([
-    ['a', graph(W_INT, 3 * H, S, undefined)],
-    ['a-float', graph(W_FLOAT, 3 * H, S, undefined)],
-    // Rows of 64 float32 = 256 bytes: a split along axis 1 gives chunks 0.1 would have aliased.
-    ['a256', graph(Float32Array.from(ints(D * 64, 11, -2, 2)), 64, 4, undefined)],
-    ['b3', buildModel({ opset: 18, nodes: B3, inputs: ['q', 'k', 'v'].map((n) => f32(n, [1, S, H])), outputs: [f32('y', [1, S, H])] })],
-    ['b12', buildModel({ opset: 18, nodes: B12, inputs: HEAD_NAMES.map((n) => f32(n, [1, S, DH])), outputs: [f32('y', [1, S, H])] })],
-    ['whole3', graph(W_INT, 3 * H, S, whole3)],
-    ['whole3-float', graph(W_FLOAT, 3 * H, S, whole3)],
-    ['whole12', graph(W_INT, 3 * H, S, { split: HEAD_NAMES, nodes: B12, y: [1, S, H] })],
+    ['a', int3.a], ['a-float', float3.a], ['a256', a256], ['b3', int3.b], ['b12', int12.b],
+    ['whole3', int3.whole], ['whole3-float', float3.whole], ['whole12', int12.whole],
   ]);
 }
 
-/**
- * The independent oracle for integer inputs: the same attention in doubles (exact here), as
- * float32 bit patterns. `heads` 1 is (a)'s y = (q kᵀ) v + v; more is (b)'s concatenated heads.
- */
-function reference(x: number[], w: Float32Array, heads: number): number[] {
-  const n = 3 * H, dh = H / heads;
-  const qkv = Array.from({ length: S * n }, (_, i) => {
-    let sum = 0;
-    for (let d = 0; d < D; d++) sum += x[Math.floor(i / n) * D + d]! * w[d * n + (i % n)]!;
-    return sum;
-  });
-  const at = (part: number, h: number, s: number, j: number) => qkv[s * n + part * H + h * dh + j]!;
-  const y = new Float32Array(S * H);
-  for (let h = 0; h < heads; h++) {
-    for (let s = 0; s < S; s++) {
-      const scores = Array.from({ length: S }, (_, t) => Array.from({ length: dh }, (_, j) => at(0, h, s, j) * at(1, h, t, j)).reduce((a, b) => a + b));
-      for (let j = 0; j < dh; j++) {
-        const o = scores.reduce((acc, sc, t) => acc + sc * at(2, h, t, j), 0);
-        y[s * H + h * dh + j] = heads === 1 ? o + at(2, h, s, j) : o;
-      }
-    }
-  }
-  return [...new Uint32Array(y.buffer)];
-}
+/** The independent oracle for integer inputs (exact in doubles), as float32 bit patterns. */
+const reference = (x: number[], w: Float32Array, shape: typeof ONE_HEAD) =>
+  [...new Uint32Array(attentionReference(shape, Float32Array.from(x), w).y.buffer)];
 
 /** `data` (row-major `shape`) cut into chunks of `sizes` along `axis`, each row-major. */
 function chunks(data: readonly number[], shape: readonly number[], axis: number, sizes: readonly number[]): number[][] {
@@ -179,7 +136,7 @@ test('(a) A -> Cleave splits Q, K, V -> B equals ORT\'s whole graph with its own
   expect(r.layout).toEqual(Array(3).fill({ shape: [1, S, H], byteOffset: 0, distinct: true }));
   expect(r.webgpu.error).toBeUndefined();
   expect(r.viaCleave).toEqual(r.webgpu.bits);
-  expect(r.viaCleave).toEqual(reference(X_INT, W_INT, 1));
+  expect(r.viaCleave).toEqual(reference(X_INT, W_INT, ONE_HEAD));
   expect(r.wasm.bits).toEqual(r.viaCleave);
 });
 
@@ -204,7 +161,7 @@ test('(b) 12 heads: ORT\'s WebGPU Split fails for want of storage buffers; the p
   expect(r.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
   expect(r.wasm.error).toBeUndefined();
   expect(r.viaCleave).toEqual(r.wasm.bits);
-  expect(r.viaCleave).toEqual(reference(X_INT, W_INT, HEADS));
+  expect(r.viaCleave).toEqual(reference(X_INT, W_INT, FOUR_HEADS));
 });
 
 interface HazardResult {
@@ -274,7 +231,7 @@ test('(d) a late submit: the engine\'s own splits before the caller submits chan
 test('the README snippet runs; its device outlives both ORT sessions and dies with engine.destroy()', async () => {
   const r = await call<{ y: number[]; separateDevice: boolean; lostAfterRelease: string; afterRelease: number[]; lostAfterDestroy: string }>('readme', X_INT, [1, S, D]);
   expect(r.separateDevice).toBe(true);
-  expect(r.y).toEqual(reference(X_INT, W_INT, 1));
+  expect(r.y).toEqual(reference(X_INT, W_INT, ONE_HEAD));
   expect(r.lostAfterRelease).toBe('');
   expect(r.afterRelease).toEqual([1, 2]);
   expect(r.lostAfterDestroy).toBe('destroyed');

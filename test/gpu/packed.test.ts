@@ -10,6 +10,7 @@ import {
   createSplitEngine, inferShapes, resolveNode,
 } from '../../src/index.js';
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, referenceSplit, rng } from '../helpers/cases.js';
+import { downloadAll } from '../helpers/download.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { isPackedType, referencePackedSplit } from '../helpers/packed.js';
 
@@ -140,20 +141,10 @@ function checkGpuOutputs(c: Case, outs: readonly GpuTensor[], layout: 'shared' |
   });
 }
 
-/**
- * Downloads every output: engine.download of each one (fewer than 64), else one download of each
- * buffer, sliced (test/helpers/check.ts's downloadAll groups in O(n^2): too slow for 65536).
- */
+/** Downloads every output: engine.download of each one (fewer than 64), else one download of each buffer, sliced. */
 async function downloadOutputs(e: SplitEngine, outs: readonly GpuTensor[]): Promise<Uint8Array[]> {
-  if (outs.length < 64) return (await Promise.all(outs.map((o) => e.download(o)))).map((h) => h.data as Uint8Array);
-  const whole = new Map<GPUBuffer, Promise<Uint8Array>>();
-  for (const o of outs) {
-    if (!whole.has(o.buffer)) {
-      const { buffer } = o;
-      whole.set(buffer, e.download({ dtype: 'uint8', shape: [buffer.size], buffer, byteOffset: 0, byteLength: buffer.size }).then((h) => h.data));
-    }
-  }
-  return Promise.all(outs.map(async (o) => (await whole.get(o.buffer)!).subarray(o.byteOffset, o.byteOffset + o.byteLength)));
+  const hosts = outs.length < 64 ? await Promise.all(outs.map((o) => e.download(o))) : await downloadAll(e, outs);
+  return hosts.map((h) => h.data as Uint8Array);
 }
 
 /**

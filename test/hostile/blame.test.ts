@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { readAll, splitProblem } from './controls.js';
+import { splitProblem } from './controls.js';
+import { downloadAll } from '../helpers/download.js';
 import { type Outcome, describeOutcome, outcomeOf } from './harness.js';
 
 const USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST
@@ -60,7 +61,7 @@ function goodSplits(): { name: string; p: Promise<unknown>; check: (v: unknown) 
     return {
       name, p: e.split(gx, { axis: 1, sizes: [1, 63] }) as Promise<unknown>,
       check: async (v: unknown) => {
-        const problem = splitProblem(await readAll(e, v as GpuTensor[]), x, 1, [1, 63]);
+        const problem = splitProblem(await downloadAll(e, v as GpuTensor[]), x, 1, [1, 63]);
         for (const t of [...(v as GpuTensor[]), gx]) e.release(t);
         return problem;
       },

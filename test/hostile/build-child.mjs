@@ -4,6 +4,7 @@
 // Usage: node test/hostile/build-child.mjs <outDir>
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
+import { compactWgsl } from '../../scripts/lib/compact-wgsl.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = process.argv[2];
@@ -12,6 +13,7 @@ await build({
   configFile: false,
   root,
   logLevel: 'warn',
+  plugins: [compactWgsl()],
   build: {
     outDir, emptyOutDir: true, target: 'es2022', minify: false, sourcemap: false,
     lib: { entry: { child: 'test/hostile/child.ts' }, formats: ['es'], fileName: (_format, name) => `${name}.js` },

@@ -9,7 +9,8 @@ import {
 import { fromOrtTensor, toOrtTensor } from '../../src/ort.js';
 import { randomTensor } from '../helpers/cases.js';
 import type { BadCall, Fn, ValidCall } from './harness.js';
-import { readAll, roundTripProblem, splitProblem } from './controls.js';
+import { roundTripProblem, splitProblem } from './controls.js';
+import { downloadAll } from '../helpers/download.js';
 import { KINDS, type NodeBase, dtypesFor, nodeBase, nodeFault, nodeTwist } from './node-faults.js';
 import { type Opts, optionFault, optionTwist, unknownKey, validOptions } from './option-faults.js';
 import {
@@ -422,7 +423,7 @@ const gpuSplitTwist: Twist = (ctx, r) => {
     call: () => ctx.e.split(x as never, options as never),
     verify: async (outs) => {
       if (!Array.isArray(outs)) return 'not an array';
-      const problem = splitProblem(await readAll(ctx.e, outs as GpuTensor[]), b.host, b.axis, sizes);
+      const problem = splitProblem(await downloadAll(ctx.e, outs as GpuTensor[]), b.host, b.axis, sizes);
       for (const t of outs as GpuTensor[]) ctx.e.release(t);
       return problem;
     },

@@ -16,11 +16,12 @@ import {
 import { acquireDevice } from '../../src/gpu/device.js';
 import { fromOrtTensor, toOrtTensor } from '../../src/ort.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { readAll, roundTripProblem, splitProblem } from './controls.js';
+import { roundTripProblem, splitProblem } from './controls.js';
+import { downloadAll } from '../helpers/download.js';
 import { type Fn, describeOutcome, outcomeOf } from './harness.js';
 import { i64 } from './node-faults.js';
 import { type Rng, bytesOfHost } from './tensors.js';
-import { honestProxy, inMemory, lyingLength } from './values.js';
+import { detached, honestProxy, inMemory, lyingLength } from './values.js';
 
 interface Env {
   readonly e: SplitEngine;
@@ -126,18 +127,8 @@ function afterCall(env: Env, f32: HostTensor<'float32'>): ChildCase[] {
 
 function detachedCases(env: Env, f32: HostTensor<'float32'>): ChildCase[] {
   const { e, cpu } = env;
-  const gone = (): HostTensor<'float32'> => {
-    const ab = new ArrayBuffer(f32.data.byteLength);
-    const data = new Float32Array(ab);
-    structuredClone(ab, { transfer: [ab] });
-    return { ...f32, data };
-  };
-  const goneI64 = (): HostTensor<'int64'> => {
-    const ab = new ArrayBuffer(16);
-    const data = new BigInt64Array(ab);
-    structuredClone(ab, { transfer: [ab] });
-    return { dtype: 'int64', shape: [2], data };
-  };
+  const gone = (): HostTensor<'float32'> => ({ ...f32, data: detached((b) => new Float32Array(b), f32.data.byteLength) });
+  const goneI64 = (): HostTensor<'int64'> => ({ dtype: 'int64', shape: [2], data: detached((b) => new BigInt64Array(b), 16) });
   return [
     bad('split', 'detached memory: host split (GPU engine)', 'DATA_TYPE', () => e.split(gone(), { axis: 1, parts: 2 })),
     bad('split', 'detached memory: CPU backend', 'DATA_TYPE', () => cpu.split(gone(), { axis: 1, parts: 2 })),
@@ -177,7 +168,7 @@ function nativeCases(env: Env): ChildCase[] {
     bad('createSplitEngine', 'a forwarding Proxy of a GPUDevice', 'BAD_OPTIONS', () => createSplitEngine({ device: forwarding(device) })),
     bad('createSplitEngine', 'an empty-handler Proxy of a GPUDevice', 'BAD_OPTIONS', () => createSplitEngine({ device: plain(device) })),
     bad('createSplitEngine', 'an object with GPUDevice.prototype', 'BAD_OPTIONS', () => createSplitEngine({ device: Object.create(GPUDevice.prototype) })),
-    { fn: 'split', what: 'after all of that, a valid GPU-resident split', expect: 'exact', call: async () => readAll(e, await e.split(gt(real()), { axis: 1, sizes: [1, 31] })),
+    { fn: 'split', what: 'after all of that, a valid GPU-resident split', expect: 'exact', call: async () => downloadAll(e, await e.split(gt(real()), { axis: 1, sizes: [1, 31] })),
       verify: (v) => splitProblem(v, host, 1, [1, 31]) },
   ];
 }

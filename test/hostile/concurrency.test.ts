@@ -8,7 +8,8 @@ import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, cre
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { gpuTest } from '../helpers/gpu.js';
-import { readAll, roundTripProblem, splitProblem } from './controls.js';
+import { roundTripProblem, splitProblem } from './controls.js';
+import { downloadAll } from '../helpers/download.js';
 import { dtypesFor } from './node-faults.js';
 import { type Outcome, describeOutcome, outcomeOf } from './harness.js';
 import { chunks, validOptions } from './option-faults.js';
@@ -31,7 +32,7 @@ function job(e: SplitEngine, device: GPUDevice, r: Rng, i: number): Job {
   const resident = (outsP: Promise<unknown>, gx: GpuTensor): Job => ({
     name, p: outsP,
     check: async (v) => {
-      const problem = splitProblem(await readAll(e, v as GpuTensor[]), b.host, b.axis, sizes);
+      const problem = splitProblem(await downloadAll(e, v as GpuTensor[]), b.host, b.axis, sizes);
       for (const t of [...(v as GpuTensor[]), gx]) e.release(t);
       return problem;
     },
@@ -101,7 +102,7 @@ describe('concurrency', () => {
     const runs = Array.from({ length: 32 }, (_, i) => ({ axis: i % 2, parts: 1 + (i % 5), alias: pick(rng(i), ['owned', 'any', 'none'] as const) }));
     const outs = await Promise.all(runs.map((o) => e.split(gx, o)));
     e.release(gx);
-    const back = await Promise.all(outs.map((o) => readAll(e, o)));
+    const back = await Promise.all(outs.map((o) => downloadAll(e, o)));
     for (const [i, o] of runs.entries()) {
       const dim = x.shape[o.axis]!;
       expect(splitProblem(back[i], x, o.axis, chunks(dim, o.parts)), JSON.stringify(o)).toBeUndefined();

@@ -3,8 +3,9 @@
 // output is compared byte for byte with the reference split of test/helpers/cases.ts, which shares
 // no code with Cleave.
 
-import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, hostDataFromBytes } from '../../src/index.js';
+import type { FixedDType, GpuTensor, HostTensor } from '../../src/index.js';
 import { bitsOf, referenceSplit } from '../helpers/cases.js';
+import { downloadAll } from '../helpers/download.js';
 import { sameBytes } from './harness.js';
 import { validOptions } from './option-faults.js';
 import { KINDS, dtypesFor, nodeBase } from './node-faults.js';
@@ -39,20 +40,6 @@ export function roundTripProblem(back: HostTensor, x: HostTensor): string | unde
   return sameBytes(new Uint8Array(bitsOf(back) as number[]), bitsOf(x) as number[], 'round trip');
 }
 
-/** Reads GPU tensors back: one download of each buffer, sliced (the buffer as a uint8 tensor naming it). */
-export async function readAll(e: SplitEngine, outs: readonly GpuTensor[]): Promise<HostTensor[]> {
-  const bytes = new Map<GPUBuffer, Uint8Array>();
-  for (const o of outs) {
-    if (!bytes.has(o.buffer)) {
-      const all = await e.download({ dtype: 'uint8', shape: [o.buffer.size], buffer: o.buffer, byteOffset: 0, byteLength: o.buffer.size });
-      bytes.set(o.buffer, all.data);
-    }
-  }
-  return outs.map((o) => ({
-    dtype: o.dtype, shape: [...o.shape],
-    data: hostDataFromBytes(o.dtype, bytes.get(o.buffer)!.subarray(o.byteOffset, o.byteOffset + o.byteLength)),
-  }) as HostTensor);
-}
 
 export interface ControlResult {
   readonly kind: string;
@@ -81,7 +68,7 @@ export async function control(ctx: Ctx, r: Rng): Promise<ControlResult> {
         const alias = pick(r, [undefined, 'owned', 'any', 'none']);
         const gx = ctx.e.upload(x as HostTensor<FixedDType>);
         const outs = await ctx.e.split(gx, { ...options, ...(layout && { layout }), ...(alias && { alias }) } as never) as GpuTensor[];
-        const problem = splitProblem(await readAll(ctx.e, outs), x, b.axis, sizes);
+        const problem = splitProblem(await downloadAll(ctx.e, outs), x, b.axis, sizes);
         for (const t of [...outs, gx]) ctx.e.release(t);
         return { kind, repro: `${repro} layout ${layout} alias ${alias}`, problem };
       }
@@ -90,7 +77,7 @@ export async function control(ctx: Ctx, r: Rng): Promise<ControlResult> {
         const enc = ctx.device.createCommandEncoder();
         const outs = ctx.e.encodeSplit(enc, gx, options as never) as GpuTensor[];
         ctx.device.queue.submit([enc.finish()]);
-        const problem = splitProblem(await readAll(ctx.e, outs), x, b.axis, sizes);
+        const problem = splitProblem(await downloadAll(ctx.e, outs), x, b.axis, sizes);
         for (const t of [...outs, gx]) ctx.e.release(t);
         return { kind, repro, problem };
       }
@@ -107,7 +94,7 @@ export async function control(ctx: Ctx, r: Rng): Promise<ControlResult> {
         const data = kind === 'run (GPU node)' ? ctx.e.upload(nb0.host as HostTensor<FixedDType>) : nb0.host;
         const nb = nodeBase(k, nb0, data, r);
         const outs = await ctx.e.run(nb.node as never);
-        const host = kind === 'run (GPU node)' ? await readAll(ctx.e, outs as GpuTensor[]) : outs;
+        const host = kind === 'run (GPU node)' ? await downloadAll(ctx.e, outs as GpuTensor[]) : outs;
         const problem = splitProblem(host, nb0.host, nb.axis, nb.sizes, nb.shapes);
         if (kind === 'run (GPU node)') for (const t of [...outs as GpuTensor[], data as GpuTensor]) ctx.e.release(t);
         return { kind, repro: `${show(nb0.host, nb.node.attrs)} ${k}`, problem };

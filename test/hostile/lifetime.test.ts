@@ -12,7 +12,8 @@ import { toOrtTensor } from '../../src/ort.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { gpuTest } from '../helpers/gpu.js';
-import { readAll, splitProblem } from './controls.js';
+import { splitProblem } from './controls.js';
+import { downloadAll } from '../helpers/download.js';
 import { changingGetter } from './values.js';
 
 /** The SplitError a call gives (sync or async), or a failure naming what it did instead. */
@@ -90,7 +91,7 @@ describe('host data is read once, at the call', () => {
     expect([...(await e.download(gx)).data]).toEqual([...x.data]);
     const p = e.split(gx, { axis: 1, sizes: [3, 5] });
     g.device.queue.writeBuffer(gx.buffer, 0, new Uint8Array(gx.byteLength).fill(9)); // after the split's commands
-    expectSplitOf(await readAll(e, await p), x, 1, [3, 5]);
+    expectSplitOf(await downloadAll(e, await p), x, 1, [3, 5]);
   });
 });
 
@@ -102,12 +103,12 @@ describe('GPU inputs let go of right after the call', () => {
       const gx = e.upload(x);
       const p = e.split(gx, { axis: 1, sizes: [7, 33], layout });
       e.release(gx);
-      expectSplitOf(await readAll(e, await p), x, 1, [7, 33]);
+      expectSplitOf(await downloadAll(e, await p), x, 1, [7, 33]);
       const buffer = g.device.createBuffer({ size: x.data.byteLength, usage: 0x80 | 0x4 | 0x8 });
       g.device.queue.writeBuffer(buffer, 0, x.data);
       const q = e.split({ dtype: 'float32', shape: [4, 40], buffer, byteOffset: 0, byteLength: x.data.byteLength }, { axis: 1, sizes: [7, 33], layout });
       buffer.destroy();
-      expectSplitOf(await readAll(e, await q), x, 1, [7, 33]);
+      expectSplitOf(await downloadAll(e, await q), x, 1, [7, 33]);
     }
     const gx = e.upload(x);
     const d = e.download(gx);
@@ -127,7 +128,7 @@ describe('getters that change value', () => {
     const gx = e.upload(hostile() as never) as GpuTensor;
     expect(gx.shape).toEqual([2, 6]);
     const onGpu = changingGetter({ dtype: gx.dtype, buffer: gx.buffer, byteOffset: 0, byteLength: gx.byteLength }, 'shape', [[2, 6], [4, 3]]);
-    expectSplitOf(await readAll(e, await e.split(onGpu as never, { axis: 1, sizes: [2, 4] }) as unknown as GpuTensor[]), x, 1, [2, 4]);
+    expectSplitOf(await downloadAll(e, await e.split(onGpu as never, { axis: 1, sizes: [2, 4] }) as unknown as GpuTensor[]), x, 1, [2, 4]);
   });
 
   gpuTest("the caller's shape array mutated after the call changes neither the split nor its outputs' shapes", async (g) => {
@@ -149,7 +150,7 @@ describe('getters that change value', () => {
     expectSplitOf(await e.split(x, options as never), x, 1, [1, 3]);
     const gx = e.upload(x);
     const moving = changingGetter({ dtype: gx.dtype, shape: gx.shape, buffer: gx.buffer, byteLength: gx.byteLength }, 'byteOffset', [0, 4, -1]);
-    expectSplitOf(await readAll(e, await e.split(moving as never, { axis: 0, sizes: [2, 2] }) as unknown as GpuTensor[]), x, 0, [2, 2]);
+    expectSplitOf(await downloadAll(e, await e.split(moving as never, { axis: 0, sizes: [2, 2] }) as unknown as GpuTensor[]), x, 0, [2, 2]);
   });
 });
 
@@ -181,7 +182,7 @@ describe('released tensors and their copies are refused by every engine', () => 
     const again = await A.split(gy, { axis: 1, parts: 2 }); // same sizes: the pooled buffers come back
     expect([gy.buffer, ...again.map((t) => t.buffer)], 'the released buffer is reused').toContain(outs[0]!.buffer);
     await refuseAll('after the buffer was reused', true);
-    expectSplitOf(await readAll(A, again), x, 1, [32, 32]);
+    expectSplitOf(await downloadAll(A, again), x, 1, [32, 32]);
   });
 
   gpuTest('cleave/ort: toOrtTensor refuses a released tensor and its copies (RELEASED), before and after the buffer is reused', async (g) => {
@@ -248,7 +249,7 @@ describe("a tensor released by another engine goes home to its own engine's pool
     expect(A.stats.liveBuffers).toBe(live);
     const again = await A.split(gx, { axis: 1, sizes: [10, 54] });
     expect(again[0]!.buffer, 'reused from A\'s pool').toBe(outs[0]!.buffer);
-    expectSplitOf(await readAll(A, again), x, 1, [10, 54]);
+    expectSplitOf(await downloadAll(A, again), x, 1, [10, 54]);
   });
 });
 
@@ -268,7 +269,7 @@ describe('the pool is bounded by count', () => {
     expect(most, 'live buffers at most, during the loops').toBeLessThanOrEqual(16);
     expect(g.live.size - start, 'buffers alive on the device').toBeLessThanOrEqual(16);
     const outs = await e.split(e.upload(x), { axis: 1, sizes: [5, 11] });
-    expectSplitOf(await readAll(e, outs), x, 1, [5, 11]);
+    expectSplitOf(await downloadAll(e, outs), x, 1, [5, 11]);
   }, 120_000);
 
   gpuTest('600 uploads of distinct sizes, each released: the free list stops at its count bound', async (g) => {
@@ -355,7 +356,7 @@ describe('policies (item 9)', () => {
       expectSplitOf(await e.split(x, { axis: 0, sizes }), reference, 0, sizes);
       const gx = e.upload(x as HostTensor<FixedDType>);
       expect([...new Uint8Array((await e.download(gx)).data as Uint8Array)]).toEqual([...bytes]);
-      expectSplitOf(await readAll(e, await e.split(gx, { axis: 0, sizes })), reference, 0, sizes);
+      expectSplitOf(await downloadAll(e, await e.split(gx, { axis: 0, sizes })), reference, 0, sizes);
     }
     expect((await refusal(() => e.split({ dtype: 'int8', shape: [24], data: Buffer.from(bytes) } as never, { parts: 2 }))).code).toBe('DATA_TYPE');
   });
@@ -367,7 +368,7 @@ describe('policies (item 9)', () => {
     const sizes = [3, 5];
     expectSplitOf(await e.split(x, { axis: 1, sizes }), x, 1, sizes);
     expectSplitOf(await cpu.split(x, { axis: 1, sizes }), x, 1, sizes);
-    expectSplitOf(await readAll(e, await e.split(e.upload(x), { axis: 1, sizes, layout: 'separate' })), x, 1, sizes);
+    expectSplitOf(await downloadAll(e, await e.split(e.upload(x), { axis: 1, sizes, layout: 'separate' })), x, 1, sizes);
     expectSplitOf(await e.run({ op: 'Split', opset: 13, inputs: [x, { dtype: 'int64', shape: [2], data: BigInt64Array.of(3n, 5n) }], attrs: { axis: 1 } }) as HostTensor[], x, 1, sizes);
     const problem = splitProblem(await e.split(x, { axis: 0, parts: 4 }), x, 0, [1, 1, 1, 1]);
     expect(problem).toBeUndefined();
