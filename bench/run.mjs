@@ -13,8 +13,17 @@ import { CHROMIUM, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/b
 import { ISOLATED, serve } from '../scripts/lib/serve.mjs';
 import { evaluateTargets } from './lib/targets.mjs';
 import { renderHtml } from './lib/report/html.mjs';
-import { callCostLine, pipelineLine, progressLine, renderCallCosts, renderFindings, renderPipelines, renderTable, renderTargets,
-  renderThroughput } from './lib/report/text.mjs';
+import {
+  callCostLine,
+  pipelineLine,
+  progressLine,
+  renderCallCosts,
+  renderFindings,
+  renderPipelines,
+  renderTable,
+  renderTargets,
+  renderThroughput,
+} from './lib/report/text.mjs';
 
 /** @import { BenchCase, BenchPipeline, CallCostRecord, CallCostSpec, CaseRecord, PageEnv, PipelineRecord, Report, Settings, SystemResult } from './types.js' */
 /** @typedef {{ cases: readonly BenchCase[], pipelines: readonly BenchPipeline[], callCosts: readonly CallCostSpec[] }} Selected */
@@ -42,7 +51,14 @@ const USAGE = `usage: npm run bench [-- options]
 /** @param {readonly string[]} argv @returns {Args} */
 function parseArgs(argv) {
   /** @type {Args} */
-  const a = { quick: false, filter: undefined, out: join(ROOT, 'bench', 'results'), budget: undefined, browser: CHROMIUM, render: undefined };
+  const a = {
+    quick: false,
+    filter: undefined,
+    out: join(ROOT, 'bench', 'results'),
+    budget: undefined,
+    browser: CHROMIUM,
+    render: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = /** @type {string} */ (argv[i]);
     const value = () => argv[++i] ?? fail(`${k} needs a value`);
@@ -53,8 +69,10 @@ function parseArgs(argv) {
     else if (k === '--budget') a.budget = Number(value());
     else if (k === '--browser') a.browser = value();
     else if (k === '--render') a.render = resolve(value());
-    else if (k === '--help' || k === '-h') { console.log(USAGE); process.exit(0); }
-    else fail(`unknown option ${k}`);
+    else if (k === '--help' || k === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else fail(`unknown option ${k}`);
   }
   return a;
 }
@@ -73,10 +91,38 @@ function fail(m) {
 function settingsFor(args) {
   const common = { maxLiveBytes: 256 << 20 };
   return args.quick
-    ? { ...common, budgetMs: args.budget ?? 150, minReps: 5, maxReps: 11, batchMs: 8, warmupMs: 20, warmupIters: 2, maxBatch: 200, coldReps: 2, scopeLoops: 100, scopeReps: 5,
-      calls: 1000, callRounds: 5, pipelineMinReps: 5 }
-    : { ...common, budgetMs: args.budget ?? 1500, minReps: 9, maxReps: 41, batchMs: 20, warmupMs: 150, warmupIters: 3, maxBatch: 400, coldReps: 5, scopeLoops: 400, scopeReps: 11,
-      calls: undefined, callRounds: 10, pipelineMinReps: 21 };
+    ? {
+        ...common,
+        budgetMs: args.budget ?? 150,
+        minReps: 5,
+        maxReps: 11,
+        batchMs: 8,
+        warmupMs: 20,
+        warmupIters: 2,
+        maxBatch: 200,
+        coldReps: 2,
+        scopeLoops: 100,
+        scopeReps: 5,
+        calls: 1000,
+        callRounds: 5,
+        pipelineMinReps: 5,
+      }
+    : {
+        ...common,
+        budgetMs: args.budget ?? 1500,
+        minReps: 9,
+        maxReps: 41,
+        batchMs: 20,
+        warmupMs: 150,
+        warmupIters: 3,
+        maxBatch: 400,
+        coldReps: 5,
+        scopeLoops: 400,
+        scopeReps: 11,
+        calls: undefined,
+        callRounds: 10,
+        pipelineMinReps: 21,
+      };
 }
 
 // ---- output ------------------------------------------------------------------------------------
@@ -91,7 +137,10 @@ function status(line) {
 }
 /** @param {string} line */
 function log(line) {
-  if (statusShown) { process.stdout.write('\r\x1b[2K'); statusShown = false; }
+  if (statusShown) {
+    process.stdout.write('\r\x1b[2K');
+    statusShown = false;
+  }
   console.log(line);
 }
 
@@ -110,8 +159,15 @@ function errorsOf(r) {
 
 /** @param {Report} report */
 function printReport(report) {
-  for (const part of [renderFindings(report), renderTable(report), renderThroughput(report), renderPipelines(report), renderCallCosts(report),
-    renderTargets(report)]) if (part) log(`\n${part}`);
+  for (const part of [
+    renderFindings(report),
+    renderTable(report),
+    renderThroughput(report),
+    renderPipelines(report),
+    renderCallCosts(report),
+    renderTargets(report),
+  ])
+    if (part) log(`\n${part}`);
 }
 
 // ---- the run -----------------------------------------------------------------------------------
@@ -121,7 +177,9 @@ async function openPage(browser, url) {
   const page = await browser.newPage();
   page.on('pageerror', (e) => log(`  [page error] ${e instanceof Error ? e.message : String(e)}`));
   // ORT colours its log lines: the escapes go, every word of the text stays.
-  page.on('console', (m) => { if (m.type() === 'error') log(`  [page console] ${m.text().replace(/\x1b\[[0-9;]*m/g, '')}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') log(`  [page console] ${m.text().replace(/\x1b\[[0-9;]*m/g, '')}`);
+  });
   await page.exposeFunction('__benchProgress', (/** @type {string} */ t) => status(t));
   await page.goto(`${url}bench/page/index.html`);
   await page.waitForFunction('window.benchReady === true || window.benchLoadError !== undefined', { timeout: 60_000 });
@@ -150,18 +208,30 @@ async function openPage(browser, url) {
 
 /** @type {Kind<BenchCase, CaseRecord>} */
 const CASE_KIND = {
-  method: 'runCase', record: (c, r) => ({ case: c, ...r }), crashed: (c, crashed) => ({ case: c, id: c.id, systems: {}, notes: [], crashed }),
-  line: (r) => progressLine(r.case, r), errors: errorsOf,
+  method: 'runCase',
+  record: (c, r) => ({ case: c, ...r }),
+  crashed: (c, crashed) => ({ case: c, id: c.id, systems: {}, notes: [], crashed }),
+  line: (r) => progressLine(r.case, r),
+  errors: errorsOf,
 };
 /** @type {Kind<BenchPipeline, PipelineRecord>} */
 const PIPELINE_KIND = {
-  method: 'runPipeline', record: (p, r) => ({ pipeline: p, ...r }),
-  crashed: (p, crashed) => ({ pipeline: p, id: p.id, systems: {}, bitExact: {}, notes: [], crashed }), line: pipelineLine, errors: errorsOf,
+  method: 'runPipeline',
+  record: (p, r) => ({ pipeline: p, ...r }),
+  crashed: (p, crashed) => ({ pipeline: p, id: p.id, systems: {}, bitExact: {}, notes: [], crashed }),
+  line: pipelineLine,
+  errors: errorsOf,
 };
 /** @type {Kind<CallCostSpec, CallCostRecord>} */
 const CALL_COST_KIND = {
-  method: 'runCallCost', record: (c, r) => ({ spec: c, ...r }), crashed: (c, crashed) => ({ spec: c, id: c.id, rows: [], crashed }),
-  line: callCostLine, errors: (r) => [...r.rows.flatMap((x) => (x.error ? [x.error] : [])), ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`)],
+  method: 'runCallCost',
+  record: (c, r) => ({ spec: c, ...r }),
+  crashed: (c, crashed) => ({ spec: c, id: c.id, rows: [], crashed }),
+  line: callCostLine,
+  errors: (r) => [
+    ...r.rows.flatMap((x) => (x.error ? [x.error] : [])),
+    ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`),
+  ],
 };
 
 /**
@@ -178,12 +248,25 @@ async function runEach(s, items, kind, settings) {
     status(`${prefix} ${item.id}: starting`);
     let r;
     try {
-      r = kind.record(item, await s.page.evaluate((m, x, o) => /** @type {(x: unknown, o: Settings) => Promise<unknown>} */ (window.bench[m])(x, o),
-        kind.method, /** @type {any} */ (item), settings));
+      r = kind.record(
+        item,
+        await s.page.evaluate(
+          (m, x, o) => /** @type {(x: unknown, o: Settings) => Promise<unknown>} */ (window.bench[m])(x, o),
+          kind.method,
+          /** @type {any} */ (item),
+          settings,
+        ),
+      );
     } catch (e) {
       r = kind.crashed(item, e instanceof Error ? e.message : String(e));
-      log(`  ${item.id}: the page failed (${e instanceof Error ? e.message : String(e)}); reloading it for the next item`);
-      try { await s.page.close(); } catch { /* already gone */ }
+      log(
+        `  ${item.id}: the page failed (${e instanceof Error ? e.message : String(e)}); reloading it for the next item`,
+      );
+      try {
+        await s.page.close();
+      } catch {
+        /* already gone */
+      }
       Object.assign(s, await openPage(s.browser, s.url));
     }
     out.push(r);
@@ -198,10 +281,17 @@ async function runEach(s, items, kind, settings) {
  * @param {import('puppeteer').Browser} browser @param {string} url @param {Selected} work @param {Settings} settings
  */
 async function runAll(browser, url, work, settings) {
-  const s = /** @type {Session} */ ({ browser, url, ...await openPage(browser, url), done: 0,
-    total: work.cases.length + work.pipelines.length + work.callCosts.length });
+  const s = /** @type {Session} */ ({
+    browser,
+    url,
+    ...(await openPage(browser, url)),
+    done: 0,
+    total: work.cases.length + work.pipelines.length + work.callCosts.length,
+  });
   const a = s.env.adapter;
-  log(`adapter: ${a.vendor}/${a.architecture} (${a.description ?? ''}); ORT ${s.env.ort['web']}; timestamp-query ${s.env.timestampQuery ? 'yes' : 'no'}; cross-origin isolated ${s.env.crossOriginIsolated}`);
+  log(
+    `adapter: ${a.vendor}/${a.architecture} (${a.description ?? ''}); ORT ${s.env.ort['web']}; timestamp-query ${s.env.timestampQuery ? 'yes' : 'no'}; cross-origin isolated ${s.env.crossOriginIsolated}`,
+  );
   const results = await runEach(s, work.cases, CASE_KIND, settings);
   const pipelines = await runEach(s, work.pipelines, PIPELINE_KIND, settings);
   const callCosts = await runEach(s, work.callCosts, CALL_COST_KIND, settings);
@@ -211,7 +301,8 @@ async function runAll(browser, url, work, settings) {
 
 /** @param {Args} args */
 async function run(args) {
-  if (!existsSync(join(ROOT, 'dist', 'cleave.js'))) fail('dist/cleave.js is missing: run `npm run build` (npm run bench does)');
+  if (!existsSync(join(ROOT, 'dist', 'cleave.js')))
+    fail('dist/cleave.js is missing: run `npm run build` (npm run bench does)');
   // After the check: resolving cases reads the library's dtype table from dist/.
   const { buildModels, selectCases } = await import('./lib/cases.mjs');
   const selected = selectCases({ quick: args.quick, filter: args.filter });
@@ -220,13 +311,23 @@ async function run(args) {
   const settings = settingsFor(args);
   const started = new Date();
   const { models, pipelines } = buildModels(cases, selected.pipelines);
-  const server = await serve({ root: ROOT, headers: ISOLATED, only: ['/dist/', '/bench/page/', '/node_modules/onnxruntime-web/dist/'],
-    memory: (path) => (path.startsWith('/model/') ? models.get(path.slice('/model/'.length)) : undefined) });
-  const browser = await launchBrowser({ executablePath: args.browser, extraArgs: WEBGPU_DEVELOPER_ARGS, protocolTimeout: 30 * 60_000 });
+  const server = await serve({
+    root: ROOT,
+    headers: ISOLATED,
+    only: ['/dist/', '/bench/page/', '/node_modules/onnxruntime-web/dist/'],
+    memory: (path) => (path.startsWith('/model/') ? models.get(path.slice('/model/'.length)) : undefined),
+  });
+  const browser = await launchBrowser({
+    executablePath: args.browser,
+    extraArgs: WEBGPU_DEVELOPER_ARGS,
+    protocolTimeout: 30 * 60_000,
+  });
   let measured;
   try {
-    log(`cleave bench: ${cases.length} case(s), ${pipelines.length} pipeline(s), ${callCosts.length} per-call cost case(s)${args.quick ? ' (quick)' : ''}, `
-      + `${await browser.version()}, serving ${server.url}`);
+    log(
+      `cleave bench: ${cases.length} case(s), ${pipelines.length} pipeline(s), ${callCosts.length} per-call cost case(s)${args.quick ? ' (quick)' : ''}, ` +
+        `${await browser.version()}, serving ${server.url}`,
+    );
     measured = await runAll(browser, server.url, { cases, pipelines, callCosts }, settings);
   } finally {
     await browser.close();
@@ -252,10 +353,26 @@ async function main() {
   const { started, settings, results, pipelines, callCosts, env, final } = await run(args);
   /** @type {Report} */
   const report = {
-    startedAt: started.toISOString(), finishedAt: new Date().toISOString(), seconds: (Date.now() - started.getTime()) / 1000,
-    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(), quick: args.quick, filter: args.filter?.source, settings,
-    machine: { node: process.version, platform: `${os.platform()} ${os.release()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, loadavg: os.loadavg() },
-    env: /** @type {PageEnv} */ (env), final, targets: evaluateTargets(results, final, pipelines), results, pipelines, callCosts,
+    startedAt: started.toISOString(),
+    finishedAt: new Date().toISOString(),
+    seconds: (Date.now() - started.getTime()) / 1000,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    quick: args.quick,
+    filter: args.filter?.source,
+    settings,
+    machine: {
+      node: process.version,
+      platform: `${os.platform()} ${os.release()}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      loadavg: os.loadavg(),
+    },
+    env: /** @type {PageEnv} */ (env),
+    final,
+    targets: evaluateTargets(results, final, pipelines),
+    results,
+    pipelines,
+    callCosts,
   };
   await mkdir(args.out, { recursive: true });
   const jsonPath = join(args.out, `${started.toISOString().replace(/[:.]/g, '-')}.json`);

@@ -13,7 +13,10 @@ const engine = await createSplitEngine({ backend: 'webgpu' });
 /** @type {import('cleave').HostTensor<'float32'>} */
 const x = { dtype: 'float32', shape: [64, 64], data: Float32Array.from({ length: 4096 }, (_, i) => i) };
 const gc = /** @type {{ gc?: () => void }} */ (globalThis).gc;
-const rss = () => { gc?.(); return `${(process.memoryUsage().rss / 2 ** 20).toFixed(1)} MiB`; };
+const rss = () => {
+  gc?.();
+  return `${(process.memoryUsage().rss / 2 ** 20).toFixed(1)} MiB`;
+};
 
 /** One loop: the upload, a strided split (one gather dispatch), both outputs and the input released. */
 async function once() {
@@ -24,8 +27,10 @@ async function once() {
 
 for (let i = 0; i < 100; i++) await once(); // warm: pipelines, pool, tables
 const t0 = performance.now();
-console.log(`soak: ${loops} loops of upload [64, 64] float32 -> split axis 1 [16, 48] -> release (${engine.adapterInfo?.architecture}` +
-  `${gc ? ', RSS after a full GC' : ''})`);
+console.log(
+  `soak: ${loops} loops of upload [64, 64] float32 -> split axis 1 [16, 48] -> release (${engine.adapterInfo?.architecture}` +
+    `${gc ? ', RSS after a full GC' : ''})`,
+);
 console.log(`start: ${engine.stats.liveBuffers} live buffers, RSS ${rss()}`);
 for (let i = 1; i <= loops; i++) {
   await once();
@@ -34,7 +39,9 @@ for (let i = 1; i <= loops; i++) {
   }
 }
 const seconds = (performance.now() - t0) / 1000;
-console.log(`end: ${engine.stats.liveBuffers} live buffers, RSS ${rss()} ` +
-  `(${(seconds * 1e6 / loops).toFixed(0)} µs per loop, ${seconds.toFixed(1)} s)`);
+console.log(
+  `end: ${engine.stats.liveBuffers} live buffers, RSS ${rss()} ` +
+    `(${((seconds * 1e6) / loops).toFixed(0)} µs per loop, ${seconds.toFixed(1)} s)`,
+);
 engine.destroy();
 process.exit(0);

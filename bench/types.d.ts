@@ -4,7 +4,8 @@
 
 import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../src/index.js';
 
-export type SystemKey = 'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
+export type SystemKey =
+  'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
 
 /** The systems of a pipeline case: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
 export type PipelineKey = 'ort-whole' | 'cleave-pipeline' | 'ort-whole-cpu';
@@ -45,26 +46,53 @@ export interface BenchCase extends CaseSpec {
 }
 
 export interface Settings {
-  budgetMs: number; minReps: number; maxReps: number; batchMs: number; warmupMs: number; warmupIters: number;
-  maxBatch: number; maxLiveBytes: number; coldReps: number; scopeLoops: number; scopeReps: number;
+  budgetMs: number;
+  minReps: number;
+  maxReps: number;
+  batchMs: number;
+  warmupMs: number;
+  warmupIters: number;
+  maxBatch: number;
+  maxLiveBytes: number;
+  coldReps: number;
+  scopeLoops: number;
+  scopeReps: number;
   /** Per-call cost: calls timed per variant (a case's own `calls` in a full run), in this many rounds. */
-  calls?: number | undefined; callRounds: number;
+  calls?: number | undefined;
+  callRounds: number;
   /** Pipelines: at least this many reps (an inference takes long, and pipeline and whole graph differ by little). */
   pipelineMinReps: number;
 }
 
-export interface Summary { median: number; min: number; max: number; n: number }
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
 
 export interface CallCounts {
-  submits: number; commandBuffers: number; copies: number; dispatches: number; passes: number;
-  buffersCreated: number; bindGroups: number; writeBuffers: number; mapAsyncs: number;
+  submits: number;
+  commandBuffers: number;
+  copies: number;
+  dispatches: number;
+  passes: number;
+  buffersCreated: number;
+  bindGroups: number;
+  writeBuffers: number;
+  mapAsyncs: number;
   /** pushErrorScope calls (absent in runs saved before they were counted). */
   errorScopes?: number;
 }
 
 /** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
 export interface PlanStats {
-  strategy: string; unitBits: number; dispatches: number; copies: number; commands: number; pipelines: number;
+  strategy: string;
+  unitBits: number;
+  dispatches: number;
+  copies: number;
+  commands: number;
+  pipelines: number;
 }
 
 export interface SystemResult {
@@ -116,7 +144,9 @@ export interface CaseResult {
   errorScopes?: ScopeCost | undefined;
 }
 
-export interface CaseRecord extends CaseResult { case: BenchCase }
+export interface CaseRecord extends CaseResult {
+  case: BenchCase;
+}
 
 /** One pipeline of bench/cases.mjs (its fields are documented there). */
 export interface PipelineSpec {
@@ -136,7 +166,13 @@ export interface BenchPipeline extends PipelineSpec {
   /** B's inputs (and the whole graph's Split outputs), in the split's order. */
   readonly names: readonly string[];
   /** Served at /model/<name>: models A, B and the whole graph; the input x and the reference y as float32 bytes. */
-  readonly files: { readonly a: string; readonly b: string; readonly whole: string; readonly x: string; readonly ref: string };
+  readonly files: {
+    readonly a: string;
+    readonly b: string;
+    readonly whole: string;
+    readonly x: string;
+    readonly ref: string;
+  };
   /** The largest sum of |terms| of any dot product in the graph: below 2^24, float32 is exact in any order. */
   readonly maxTermSum: number;
   readonly exact: boolean;
@@ -161,7 +197,9 @@ export interface PipelineResult {
   seconds?: number;
 }
 
-export interface PipelineRecord extends PipelineResult { pipeline: BenchPipeline }
+export interface PipelineRecord extends PipelineResult {
+  pipeline: BenchPipeline;
+}
 
 /** One per-call cost case of bench/cases.mjs (its fields are documented there). */
 export interface CallCostSpec {
@@ -202,7 +240,9 @@ export interface CallCostResult {
   seconds?: number;
 }
 
-export interface CallCostRecord extends CallCostResult { spec: CallCostSpec }
+export interface CallCostRecord extends CallCostResult {
+  spec: CallCostSpec;
+}
 
 export interface PageEnv {
   userAgent: string;
@@ -227,11 +267,22 @@ export interface FinalState {
 
 /** A target of issue 4: reported, never asserted. met null: not measured in this run. */
 export interface Target {
-  id: string; name: string; goal: string; value: string; met: boolean | null; ratio?: number | undefined; details: string[];
+  id: string;
+  name: string;
+  goal: string;
+  value: string;
+  met: boolean | null;
+  ratio?: number | undefined;
+  details: string[];
 }
 
 export interface Report {
-  startedAt: string; finishedAt: string; seconds: number; command: string; quick: boolean; filter?: string | undefined;
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
+  command: string;
+  quick: boolean;
+  filter?: string | undefined;
   settings: Settings;
   machine: { node: string; platform: string; cpus: number; cpuModel?: string | undefined; loadavg: number[] };
   env?: PageEnv | undefined;

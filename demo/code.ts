@@ -12,8 +12,12 @@ const MAX_LITERAL = 24;
 /** The call that runs `node`, with `input` (the node's first input) built by sampleTensor. */
 export function nodeCode(node: SplitNode): string {
   const head = [`op: '${node.op}'`, ...(node.opset === undefined ? [] : [`opset: ${node.opset}`])].join(', ');
-  const inputs = node.inputs.map((t, i) => `    ${t === undefined ? 'undefined' : tensorCode(t as HostTensor, i === 0)},${i === 0 ? packedNote(t) : ''}`);
-  const attrs = Object.entries(node.attrs ?? {}).filter(([, v]) => v !== undefined)
+  const inputs = node.inputs.map(
+    (t, i) =>
+      `    ${t === undefined ? 'undefined' : tensorCode(t as HostTensor, i === 0)},${i === 0 ? packedNote(t) : ''}`,
+  );
+  const attrs = Object.entries(node.attrs ?? {})
+    .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : String(v)}`);
   return [
     'const outputs = await engine.run({',

@@ -6,7 +6,17 @@
 import type { SplitError, SplitSubject } from '../src/index.js';
 import { el } from './dom.js';
 import {
-  type Choices, DEFAULTS, FIELDS, type Field, type FormState, ORDER, PRESETS, type Preset, VERSIONS, type Version, versionOf,
+  type Choices,
+  DEFAULTS,
+  FIELDS,
+  type Field,
+  type FormState,
+  ORDER,
+  PRESETS,
+  type Preset,
+  VERSIONS,
+  type Version,
+  versionOf,
 } from './presets.js';
 import { type NodeRequest, readRequest } from './request.js';
 
@@ -21,8 +31,14 @@ export class Controls {
   private readonly rows = new Map<Field, Row>();
   private readonly preset = presetSelect();
 
-  constructor(form: HTMLFormElement, private readonly onChange: (now: boolean) => void) {
-    form.addEventListener('submit', (e) => { e.preventDefault(); onChange(true); });
+  constructor(
+    form: HTMLFormElement,
+    private readonly onChange: (now: boolean) => void,
+  ) {
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      onChange(true);
+    });
     this.preset.addEventListener('change', () => {
       const p = PRESETS[Number(this.preset.value)];
       if (this.preset.value !== '' && p) this.apply(p);
@@ -96,11 +112,20 @@ export class Controls {
     const row = el('div', { className: 'field', id: `field-${name}` }, label, input, err);
     row.dataset.field = name;
     this.rows.set(name, { row, input, label, err });
-    const edited = () => { this.preset.value = ''; this.layout(); };
+    const edited = () => {
+      this.preset.value = '';
+      this.layout();
+    };
     if (input instanceof HTMLSelectElement) {
-      input.addEventListener('change', () => { edited(); this.onChange(true); });
+      input.addEventListener('change', () => {
+        edited();
+        this.onChange(true);
+      });
     } else {
-      input.addEventListener('input', () => { edited(); this.onChange(false); });
+      input.addEventListener('input', () => {
+        edited();
+        this.onChange(false);
+      });
     }
     return row;
   }
@@ -126,8 +151,13 @@ function presetSelect(): HTMLSelectElement {
   for (const v of VERSIONS) {
     const presets = PRESETS.filter((p) => versionOf(p) === v.id);
     if (presets.length === 0) continue;
-    select.append(el('optgroup', { label: v.id },
-      ...presets.map((p) => el('option', { value: String(PRESETS.indexOf(p)), title: `${v.id}: ${p.name}` }, p.name))));
+    select.append(
+      el(
+        'optgroup',
+        { label: v.id },
+        ...presets.map((p) => el('option', { value: String(PRESETS.indexOf(p)), title: `${v.id}: ${p.name}` }, p.name)),
+      ),
+    );
   }
   return select;
 }
@@ -149,7 +179,12 @@ export function fieldOfSubject(subject: SplitSubject | undefined, v: Version): F
   if (!subject) return 'version';
   const { kind, name, part } = subject;
   if (kind === 'attribute') {
-    const byName: Record<string, Field> = { axis: 'axis', split: 'splitAttr', num_outputs: 'numOutputs', keepdims: 'keepdims' };
+    const byName: Record<string, Field> = {
+      axis: 'axis',
+      split: 'splitAttr',
+      num_outputs: 'numOutputs',
+      keepdims: 'keepdims',
+    };
     return byName[name] ?? 'version';
   }
   if (kind === 'node') return name === 'outputs' ? 'outputs' : 'version';

@@ -26,7 +26,18 @@ const MAX_ROW_HEIGHT = 26;
 const MIN_CARD_CELL = 32;
 /** Output grids drawn; the rest are summarised by shape. */
 export const MAX_CARDS = 24;
-const PALETTE = ['#8ab4f8', '#f6ae6f', '#81c995', '#f28b82', '#c58af9', '#fdd663', '#78d9ec', '#ff8bcb', '#b8c26a', '#d7aefb'];
+const PALETTE = [
+  '#8ab4f8',
+  '#f6ae6f',
+  '#81c995',
+  '#f28b82',
+  '#c58af9',
+  '#fdd663',
+  '#78d9ec',
+  '#ff8bcb',
+  '#b8c26a',
+  '#d7aefb',
+];
 
 /** What the picture shows: the input in its view and, after a run, the outputs and their chunks. */
 export interface Picture {
@@ -121,7 +132,10 @@ function drawGrid(g: Grid, tip: Tooltip): { svg: SVGSVGElement; cellWidth: numbe
   return { svg, cellWidth: L.cw };
 }
 
-const colorAt = (g: Grid, a: number) => { const c = g.chunkAt(a); return c < 0 ? '#d5d9e0' : g.color(c); };
+const colorAt = (g: Grid, a: number) => {
+  const c = g.chunkAt(a);
+  return c < 0 ? '#d5d9e0' : g.color(c);
+};
 
 // White edges separate cells, but would wash out cells only a few pixels wide.
 const cellClass = (width: number, height: number) => (width >= 6 && height >= 6 ? 'cell edged' : 'cell');
@@ -132,10 +146,18 @@ function drawCells(g: Grid, L: Layout, add: Add): void {
   for (let o = 0; o < g.rows; o++) {
     for (let c = 0; c < L.cols; c++) {
       const a = Math.floor(c / L.innerCols);
-      add('rect', { x: c * L.cw, y: o * L.rh, width: L.cw, height: L.rh, fill: colorAt(g, a), class: cellClass(L.cw, L.rh) });
+      add('rect', {
+        x: c * L.cw,
+        y: o * L.rh,
+        width: L.cw,
+        height: L.rh,
+        fill: colorAt(g, a),
+        class: cellClass(L.cw, L.rh),
+      });
       if (!showValues) continue;
       const text = g.value!((o * g.axisLen + a) * g.inner + (c % L.innerCols));
-      if (text.length * 6.4 <= L.cw - 3) add('text', { x: c * L.cw + L.cw / 2, y: o * L.rh + L.rh / 2, class: 'v' }, text);
+      if (text.length * 6.4 <= L.cw - 3)
+        add('text', { x: c * L.cw + L.cw / 2, y: o * L.rh + L.rh / 2, class: 'v' }, text);
     }
   }
 }
@@ -150,7 +172,14 @@ function drawBands(g: Grid, L: Layout, add: Add): void {
       let b = a + 1;
       while (b < g.axisLen && g.chunkAt(b) === g.chunkAt(a)) b++;
       const width = (b - a) * L.groupWidth;
-      add('rect', { x: a * L.groupWidth, y: o * bh, width, height: bh, fill: colorAt(g, a), class: cellClass(width, bh) });
+      add('rect', {
+        x: a * L.groupWidth,
+        y: o * bh,
+        width,
+        height: bh,
+        fill: colorAt(g, a),
+        class: cellClass(width, bh),
+      });
       a = b;
     }
   }
@@ -188,23 +217,36 @@ export function drawPicture(inputRoot: HTMLElement, outputRoot: HTMLElement, p: 
   const numel = p.outer * p.axisLen * p.inner;
   const maxWidth = Math.max(inputRoot.clientWidth, 120);
   if (numel === 0) {
-    inputRoot.replaceChildren(caption(p, 0, maxWidth),
-      el('p', { className: 'empty' }, `no elements: shape ${fmtShape(input.shape)} holds nothing, so every output is empty too`));
+    inputRoot.replaceChildren(
+      caption(p, 0, maxWidth),
+      el(
+        'p',
+        { className: 'empty' },
+        `no elements: shape ${fmtShape(input.shape)} holds nothing, so every output is empty too`,
+      ),
+    );
     drawOutputs(outputRoot, p, tip, MAX_CELL_WIDTH);
     return;
   }
-  const { svg, cellWidth } = drawGrid({
-    rows: p.outer, axisLen: p.axisLen, inner: p.inner,
-    chunkAt: (a) => chunkOfAxis[a]!,
-    color: (c) => chunkColor(c, n),
-    ...(numel <= MAX_CELLS ? { value: (f: number) => formatValue(input, f) } : {}),
-    tip: (flat, collapsed) => {
-      const k = chunkOfAxis[Math.floor(flat / p.inner) % p.axisLen]!;
-      const text = cellText('input', input, flat, collapsed);
-      return (collapsed ? `${text}: first of a run of ${p.inner}` : text) + (k >= 0 ? ` → ${p.outputName} ${k}` : '');
+  const { svg, cellWidth } = drawGrid(
+    {
+      rows: p.outer,
+      axisLen: p.axisLen,
+      inner: p.inner,
+      chunkAt: (a) => chunkOfAxis[a]!,
+      color: (c) => chunkColor(c, n),
+      ...(numel <= MAX_CELLS ? { value: (f: number) => formatValue(input, f) } : {}),
+      tip: (flat, collapsed) => {
+        const k = chunkOfAxis[Math.floor(flat / p.inner) % p.axisLen]!;
+        const text = cellText('input', input, flat, collapsed);
+        return (collapsed ? `${text}: first of a run of ${p.inner}` : text) + (k >= 0 ? ` → ${p.outputName} ${k}` : '');
+      },
+      maxWidth,
+      maxHeight: 240,
+      minChunk: Math.min(p.axisLen, ...(sizes ?? []).filter((x) => x > 0)),
     },
-    maxWidth, maxHeight: 240, minChunk: Math.min(p.axisLen, ...(sizes ?? []).filter((x) => x > 0)),
-  }, tip);
+    tip,
+  );
   inputRoot.replaceChildren(caption(p, svg.width.baseVal.value, maxWidth), el('div', { className: 'grid' }, svg));
   drawOutputs(outputRoot, p, tip, cellWidth);
 }
@@ -218,14 +260,22 @@ function caption(p: Picture, svgWidth: number, width: number): HTMLElement {
     ? ` ${input.dtype} values are ${elementBits(input.dtype)} bits each, packed into bytes ${isMsbFirst(input.dtype) ? 'MSB-first' : 'LSB-first'}: ` +
       'chunk boundaries can fall inside a byte, and each output starts at bit 0 of its own first byte.'
     : '';
-  return el('p', { className: 'caption' },
-    'input ', el('code', {}, `${input.dtype} ${fmtShape(input.shape)}`), ' seen as ',
+  return el(
+    'p',
+    { className: 'caption' },
+    'input ',
+    el('code', {}, `${input.dtype} ${fmtShape(input.shape)}`),
+    ' seen as ',
     el('code', {}, `[outer ${p.outer}, axis ${p.axisLen}, inner ${p.inner}]`),
     `: ${p.outer === 1 ? 'one row' : `${p.outer} rows`}, ${p.axisLen} positions along axis ${p.axis}` +
-    (p.inner > 1 ? `, each holding ${p.inner} elements` : '') +
-    (p.axisLen * p.inner > MAX_COLUMNS && p.inner > 1 ? ' (one cell per position)' : '') +
-    (numel === 0 ? '.' : `. ${sizes ? 'Each colour is one output; hover or tap' : 'Hover or tap'} a cell for its index and value` +
-      (scrolls ? ' (the grid scrolls sideways).' : '.')) + packed);
+      (p.inner > 1 ? `, each holding ${p.inner} elements` : '') +
+      (p.axisLen * p.inner > MAX_COLUMNS && p.inner > 1 ? ' (one cell per position)' : '') +
+      (numel === 0
+        ? '.'
+        : `. ${sizes ? 'Each colour is one output; hover or tap' : 'Hover or tap'} a cell for its index and value` +
+          (scrolls ? ' (the grid scrolls sideways).' : '.')) +
+      packed,
+  );
 }
 
 function drawOutputs(root: HTMLElement, p: Picture, tip: Tooltip, cellWidth: number): void {
@@ -235,8 +285,13 @@ function drawOutputs(root: HTMLElement, p: Picture, tip: Tooltip, cellWidth: num
   // A card's border and padding take 18 px; its grid scrolls inside it when wider.
   const maxWidth = Math.max(Math.min(420, root.clientWidth - 18), 100);
   const cards = outputs.slice(0, MAX_CARDS).map((t, i) => {
-    const head = el('header', {},
-      el('span', { className: 'swatch' }), `${p.outputName} ${i} `, el('code', { className: 'shape' }, fmtShape(t.shape)));
+    const head = el(
+      'header',
+      {},
+      el('span', { className: 'swatch' }),
+      `${p.outputName} ${i} `,
+      el('code', { className: 'shape' }, fmtShape(t.shape)),
+    );
     (head.firstChild as HTMLElement).style.background = chunkColor(i, n);
     const card = el('div', { className: 'card' }, head);
     card.dataset.index = String(i);
@@ -246,13 +301,22 @@ function drawOutputs(root: HTMLElement, p: Picture, tip: Tooltip, cellWidth: num
       card.append(el('div', { className: 'empty' }, 'empty'));
       return card;
     }
-    const { svg } = drawGrid({
-      rows: p.outer, axisLen: sizes[i]!, inner: p.inner,
-      chunkAt: () => i, color: () => chunkColor(i, n),
-      ...(count <= MAX_CELLS ? { value: (f: number) => formatValue(t, f) } : {}),
-      tip: (flat, collapsed) => cellText(`${p.outputName} ${i}`, t, flat, collapsed),
-      maxWidth, maxHeight: 160, cellWidth: Math.max(cellWidth, MIN_CARD_CELL), minChunk: sizes[i]!,
-    }, tip);
+    const { svg } = drawGrid(
+      {
+        rows: p.outer,
+        axisLen: sizes[i]!,
+        inner: p.inner,
+        chunkAt: () => i,
+        color: () => chunkColor(i, n),
+        ...(count <= MAX_CELLS ? { value: (f: number) => formatValue(t, f) } : {}),
+        tip: (flat, collapsed) => cellText(`${p.outputName} ${i}`, t, flat, collapsed),
+        maxWidth,
+        maxHeight: 160,
+        cellWidth: Math.max(cellWidth, MIN_CARD_CELL),
+        minChunk: sizes[i]!,
+      },
+      tip,
+    );
     card.append(el('div', { className: 'grid' }, svg));
     return card;
   });

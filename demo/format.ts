@@ -2,7 +2,15 @@
 // and other packed types decoded to the numbers they stand for), where a packed value sits in its
 // tensor's bytes, and the multi-index of a flat index.
 
-import { type DType, type HostTensor, elementBits, halfToNumber, isMsbFirst, isPacked, packedValue } from '../src/index.js';
+import {
+  type DType,
+  type HostTensor,
+  elementBits,
+  halfToNumber,
+  isMsbFirst,
+  isPacked,
+  packedValue,
+} from '../src/index.js';
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
@@ -25,20 +33,27 @@ function smallFloat(bits: number, e: number, m: number): number {
   const exp = (bits >> m) & ((1 << e) - 1);
   const mant = bits & ((1 << m) - 1);
   const bias = (1 << (e - 1)) - 1;
-  return sign * (exp === 0 ? mant / 2 ** m * 2 ** (1 - bias) : (1 + mant / 2 ** m) * 2 ** (exp - bias));
+  return sign * (exp === 0 ? (mant / 2 ** m) * 2 ** (1 - bias) : (1 + mant / 2 ** m) * 2 ** (exp - bias));
 }
 
 /** The number an OpenVINO 8-bit or packed code stands for. */
 function decode(dtype: DType, code: number): number {
   switch (dtype) {
-    case 'int4': return code >= 8 ? code - 16 : code;
-    case 'nf4': return NF4[code]!;
-    case 'float4e2m1': return smallFloat(code, 2, 1);
+    case 'int4':
+      return code >= 8 ? code - 16 : code;
+    case 'nf4':
+      return NF4[code]!;
+    case 'float4e2m1':
+      return smallFloat(code, 2, 1);
     // e4m3fn has no infinities: only S.1111.111 is NaN. e5m2 follows IEEE. e8m0 is a power of two.
-    case 'float8e4m3fn': return (code & 0x7f) === 0x7f ? NaN : smallFloat(code, 4, 3);
-    case 'float8e5m2': return (code & 0x7c) === 0x7c ? ((code & 3) ? NaN : (code & 0x80 ? -Infinity : Infinity)) : smallFloat(code, 5, 2);
-    case 'float8e8m0': return code === 0xff ? NaN : 2 ** (code - 127);
-    default: return code;
+    case 'float8e4m3fn':
+      return (code & 0x7f) === 0x7f ? NaN : smallFloat(code, 4, 3);
+    case 'float8e5m2':
+      return (code & 0x7c) === 0x7c ? (code & 3 ? NaN : code & 0x80 ? -Infinity : Infinity) : smallFloat(code, 5, 2);
+    case 'float8e8m0':
+      return code === 0xff ? NaN : 2 ** (code - 127);
+    default:
+      return code;
   }
 }
 
@@ -51,10 +66,14 @@ function num(v: number): string {
 export function formatValue(t: HostTensor, i: number): string {
   if (isPacked(t.dtype)) return num(decode(t.dtype, packedValue(t.dtype, t.data as Uint8Array, i)));
   switch (t.dtype) {
-    case 'string': return t.data[i] ?? '';
-    case 'bool': return t.data[i] ? 'true' : 'false';
-    case 'float16': return num(halfToNumber(t.data[i]!));
-    case 'bfloat16': return num(fromBfloat16Bits(t.data[i]!));
+    case 'string':
+      return t.data[i] ?? '';
+    case 'bool':
+      return t.data[i] ? 'true' : 'false';
+    case 'float16':
+      return num(halfToNumber(t.data[i]!));
+    case 'bfloat16':
+      return num(fromBfloat16Bits(t.data[i]!));
     case 'complex64':
     case 'complex128': {
       const re = t.data[2 * i]!;
@@ -62,9 +81,14 @@ export function formatValue(t: HostTensor, i: number): string {
       return `${num(re)}${im < 0 || Object.is(im, -0) ? '−' : '+'}${num(Math.abs(im))}i`;
     }
     case 'int64':
-    case 'uint64': return String(t.data[i]);
-    case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return num(decode(t.dtype, t.data[i]!));
-    default: return num(t.data[i] as number);
+    case 'uint64':
+      return String(t.data[i]);
+    case 'float8e4m3fn':
+    case 'float8e5m2':
+    case 'float8e8m0':
+      return num(decode(t.dtype, t.data[i]!));
+    default:
+      return num(t.data[i] as number);
   }
 }
 
@@ -93,7 +117,10 @@ export function unravel(flat: number, shape: readonly number[]): number[] {
   const idx = new Array<number>(shape.length).fill(0);
   for (let d = shape.length - 1; d >= 0; d--) {
     const n = shape[d]!;
-    if (n > 0) { idx[d] = flat % n; flat = Math.floor(flat / n); }
+    if (n > 0) {
+      idx[d] = flat % n;
+      flat = Math.floor(flat / n);
+    }
   }
   return idx;
 }

@@ -3,7 +3,15 @@
 // the page: a SplitError next to the control its subject names, anything else in the result line.
 
 import './style.css';
-import { type EngineStats, type HostTensor, type SplitEngine, SplitError, createSplitEngine, planSplit, resolveNode } from '../src/index.js';
+import {
+  type EngineStats,
+  type HostTensor,
+  type SplitEngine,
+  SplitError,
+  createSplitEngine,
+  planSplit,
+  resolveNode,
+} from '../src/index.js';
 import { CodeView, nodeCode } from './code.js';
 import { Controls } from './controls.js';
 import { byId, el } from './dom.js';
@@ -29,16 +37,20 @@ const main = gpu.engine ?? cpu;
 
 if (gpu.engine) {
   const info = gpu.engine.adapterInfo;
-  byId('adapter').textContent = `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
+  byId('adapter').textContent =
+    `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
   if (/swiftshader/i.test(info?.architecture ?? '')) {
-    byId('timing-note').append(' This adapter is SwiftShader, which runs GPU work on the CPU: compare the paths with each other here, ' +
-      'not with a hardware GPU.');
+    byId('timing-note').append(
+      ' This adapter is SwiftShader, which runs GPU work on the CPU: compare the paths with each other here, ' +
+        'not with a hardware GPU.',
+    );
   }
 } else {
   byId('adapter').textContent = 'CPU path';
   byId('adapter').classList.add('cpu');
   const notice = byId('notice');
-  notice.textContent = `No WebGPU in this browser (${gpu.why}): every split runs on Cleave's CPU path. ` +
+  notice.textContent =
+    `No WebGPU in this browser (${gpu.why}): every split runs on Cleave's CPU path. ` +
     'Open the page in Chrome or Edge 113+ (or Chromium with --enable-unsafe-webgpu) to see the GPU path.';
   notice.hidden = false;
 }
@@ -58,12 +70,21 @@ const controls = new Controls(byId('controls') as HTMLFormElement, (now) => {
   clearTimeout(timer);
   pending = true;
   document.body.dataset.state = 'pending';
-  timer = setTimeout(() => { pending = false; schedule(); }, now ? 0 : 300);
+  timer = setTimeout(
+    () => {
+      pending = false;
+      schedule();
+    },
+    now ? 0 : 300,
+  );
 });
 
 /** Runs one update at a time; edits made meanwhile are picked up by one more update. */
 function schedule(): void {
-  if (busy) { again = true; return; }
+  if (busy) {
+    again = true;
+    return;
+  }
   busy = true;
   document.body.dataset.state = 'running';
   void (async () => {
@@ -95,7 +116,7 @@ async function update(): Promise<void> {
   let outs: HostTensor[];
   let stats: EngineStats;
   try {
-    outs = await main.run(req.node) as HostTensor[];
+    outs = (await main.run(req.node)) as HostTensor[];
     stats = main.stats;
   } catch (e) {
     if (!(e instanceof SplitError)) throw e;
@@ -127,7 +148,9 @@ function refused(message: string, req: NodeRequest | undefined): void {
     draw(picture);
   } else {
     shown = undefined;
-    byId('input').replaceChildren(el('p', { className: 'empty' }, 'The input is drawn once its shape and axis are valid.'));
+    byId('input').replaceChildren(
+      el('p', { className: 'empty' }, 'The input is drawn once its shape and axis are valid.'),
+    );
   }
 }
 

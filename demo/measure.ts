@@ -61,20 +61,39 @@ const hostBatch = (engine: SplitEngine, node: SplitNode) => async (k: number) =>
  * Measures every path of a node the GPU engine already ran once (`outs`, `stats`). `gpu` is
  * undefined when this browser has no WebGPU.
  */
-export async function measure(gpu: SplitEngine | undefined, cpu: SplitEngine, node: SplitNode, outs: HostTensor[],
-  stats: EngineStats): Promise<Measured> {
-  const cpuOuts = await cpu.run(node) as HostTensor[];
+export async function measure(
+  gpu: SplitEngine | undefined,
+  cpu: SplitEngine,
+  node: SplitNode,
+  outs: HostTensor[],
+  stats: EngineStats,
+): Promise<Measured> {
+  const cpuOuts = (await cpu.run(node)) as HostTensor[];
   const cpuTime = await timePerRun(hostBatch(cpu, node));
-  if (!gpu) return { resident: { skipped: 'not available: no WebGPU' }, host: { skipped: 'not available: no WebGPU' }, cpu: cpuTime, same: undefined };
+  if (!gpu)
+    return {
+      resident: { skipped: 'not available: no WebGPU' },
+      host: { skipped: 'not available: no WebGPU' },
+      cpu: cpuTime,
+      same: undefined,
+    };
   const agree = (ts: HostTensor[]) => ts.length === cpuOuts.length && ts.every((t, i) => sameTensor(t, cpuOuts[i]!));
-  const host: PathResult = stats.strategy === 'cpu'
-    ? { skipped: `not used: ${node.inputs[0]!.dtype} host tensors are split on the CPU path` }
-    : { time: await timePerRun(hostBatch(gpu, node)), stats };
+  const host: PathResult =
+    stats.strategy === 'cpu'
+      ? { skipped: `not used: ${node.inputs[0]!.dtype} host tensors are split on the CPU path` }
+      : { time: await timePerRun(hostBatch(gpu, node)), stats };
   const x = node.inputs[0] as HostTensor;
-  if (x.dtype === 'string') return { resident: { skipped: 'not possible: string tensors cannot live on the GPU' }, host, cpu: cpuTime, same: agree(outs) };
+  if (x.dtype === 'string')
+    return {
+      resident: { skipped: 'not possible: string tensors cannot live on the GPU' },
+      host,
+      cpu: cpuTime,
+      same: agree(outs),
+    };
   const r = await measureResident(gpu, node, x);
   const wanted = sampled(cpuOuts);
-  const same = agree(outs) && r.outputs.length === wanted.length && r.outputs.every((t, i) => sameTensor(t, wanted[i]!));
+  const same =
+    agree(outs) && r.outputs.length === wanted.length && r.outputs.every((t, i) => sameTensor(t, wanted[i]!));
   return { resident: r.result, host, cpu: cpuTime, same, readBack: { checked: r.outputs.length, of: cpuOuts.length } };
 }
 
@@ -84,7 +103,11 @@ function sampled<T>(xs: readonly T[]): T[] {
 }
 
 /** The GPU-resident path: one upload, then runs whose outputs are released as soon as they exist. */
-async function measureResident(gpu: SplitEngine, node: SplitNode, x: HostTensor): Promise<{ result: PathResult; outputs: HostTensor[] }> {
+async function measureResident(
+  gpu: SplitEngine,
+  node: SplitNode,
+  x: HostTensor,
+): Promise<{ result: PathResult; outputs: HostTensor[] }> {
   const gx = gpu.upload(x as HostTensor<FixedDType>);
   try {
     const resident = { ...node, inputs: [gx, ...node.inputs.slice(1)] as [GpuTensor, ...SplitNode['inputs']] };
@@ -106,7 +129,8 @@ async function measureResident(gpu: SplitEngine, node: SplitNode, x: HostTensor)
 
 /** Whether two host tensors hold the same dtype, shape and bits. */
 function sameTensor(a: HostTensor, b: HostTensor): boolean {
-  if (a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, i) => d !== b.shape[i])) return false;
+  if (a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, i) => d !== b.shape[i]))
+    return false;
   if (Array.isArray(a.data) || Array.isArray(b.data)) {
     const x = a.data as string[];
     const y = b.data as string[];

@@ -5,8 +5,18 @@
 import { DTYPES, type OpName, ONNX_DTYPES } from '../src/index.js';
 
 export type Field =
-  | 'version' | 'dtype' | 'shape' | 'axis' | 'axisShape'
-  | 'splitAttr' | 'split' | 'splitShape' | 'indexDtype' | 'numOutputs' | 'outputs' | 'keepdims';
+  | 'version'
+  | 'dtype'
+  | 'shape'
+  | 'axis'
+  | 'axisShape'
+  | 'splitAttr'
+  | 'split'
+  | 'splitShape'
+  | 'indexDtype'
+  | 'numOutputs'
+  | 'outputs'
+  | 'keepdims';
 
 export type FormState = Record<Field, string>;
 
@@ -21,14 +31,43 @@ export interface Version {
 }
 
 export const VERSIONS: readonly Version[] = [
-  { id: 'Split-1', op: 'Split', opset: 1, fields: ['splitAttr', 'split', 'outputs'], splitLabel: "'split' input (typed like the data)" },
+  {
+    id: 'Split-1',
+    op: 'Split',
+    opset: 1,
+    fields: ['splitAttr', 'split', 'outputs'],
+    splitLabel: "'split' input (typed like the data)",
+  },
   { id: 'Split-2', op: 'Split', opset: 2, fields: ['splitAttr', 'outputs'] },
   { id: 'Split-11', op: 'Split', opset: 11, fields: ['splitAttr', 'outputs'] },
   { id: 'Split-13', op: 'Split', opset: 13, fields: ['split', 'outputs'], splitLabel: "'split' input (int64)" },
-  { id: 'Split-18', op: 'Split', opset: 18, fields: ['split', 'numOutputs', 'outputs'], splitLabel: "'split' input (int64)" },
-  { id: 'SplitToSequence-11', op: 'SplitToSequence', opset: 11, fields: ['split', 'splitShape', 'indexDtype', 'keepdims'], splitLabel: "'split' input" },
-  { id: 'SplitToSequence-24', op: 'SplitToSequence', opset: 24, fields: ['split', 'splitShape', 'indexDtype', 'keepdims'], splitLabel: "'split' input" },
-  { id: 'VariadicSplit-1', op: 'VariadicSplit', fields: ['axisShape', 'split', 'indexDtype'], splitLabel: 'split_lengths input' },
+  {
+    id: 'Split-18',
+    op: 'Split',
+    opset: 18,
+    fields: ['split', 'numOutputs', 'outputs'],
+    splitLabel: "'split' input (int64)",
+  },
+  {
+    id: 'SplitToSequence-11',
+    op: 'SplitToSequence',
+    opset: 11,
+    fields: ['split', 'splitShape', 'indexDtype', 'keepdims'],
+    splitLabel: "'split' input",
+  },
+  {
+    id: 'SplitToSequence-24',
+    op: 'SplitToSequence',
+    opset: 24,
+    fields: ['split', 'splitShape', 'indexDtype', 'keepdims'],
+    splitLabel: "'split' input",
+  },
+  {
+    id: 'VariadicSplit-1',
+    op: 'VariadicSplit',
+    fields: ['axisShape', 'split', 'indexDtype'],
+    splitLabel: 'split_lengths input',
+  },
 ];
 
 const INDEX_DTYPES = ['int64', 'int32', 'int16', 'int8', 'uint64', 'uint32', 'uint16', 'uint8', 'float32'];
@@ -69,12 +108,33 @@ export const FIELDS: Record<Field, FieldSpec> = {
 };
 
 export const ORDER: readonly Field[] = [
-  'version', 'dtype', 'shape', 'axis', 'axisShape', 'splitAttr', 'split', 'splitShape', 'indexDtype', 'numOutputs', 'outputs', 'keepdims',
+  'version',
+  'dtype',
+  'shape',
+  'axis',
+  'axisShape',
+  'splitAttr',
+  'split',
+  'splitShape',
+  'indexDtype',
+  'numOutputs',
+  'outputs',
+  'keepdims',
 ];
 
 export const DEFAULTS: FormState = {
-  version: 'Split-18', dtype: 'float32', shape: '2, 8', axis: '1', axisShape: 'scalar', splitAttr: '', split: '',
-  splitShape: '1-D', indexDtype: 'int64', numOutputs: '3', outputs: '', keepdims: '1',
+  version: 'Split-18',
+  dtype: 'float32',
+  shape: '2, 8',
+  axis: '1',
+  axisShape: 'scalar',
+  splitAttr: '',
+  split: '',
+  splitShape: '1-D',
+  indexDtype: 'int64',
+  numOutputs: '3',
+  outputs: '',
+  keepdims: '1',
 };
 
 export interface Preset {
@@ -93,16 +153,41 @@ export const PRESETS: readonly Preset[] = [
   // Enough bytes that keeping the data on the GPU beats a host round trip even on SwiftShader; rows
   // of 4000 bytes put the chunks at offsets that are not 256-aligned, so the GPU copies (no views).
   { name: '4 MB float32 [1000, 1000] into 3', state: { shape: '1000, 1000', axis: '0' } },
-  { name: '[2, 6] split [2, 4] along axis 1', state: { version: 'Split-13', shape: '2, 6', split: '2, 4', numOutputs: '' } },
-  { name: 'empty tensor into [0, 0, 0]', state: { version: 'Split-13', shape: '0', axis: '0', split: '0, 0, 0', numOutputs: '' } },
-  { name: 'int64 data, negative axis', state: { version: 'Split-11', dtype: 'int64', shape: '2, 3, 4', axis: '-1', splitAttr: '1, 3', numOutputs: '' } },
-  { name: 'split as a second float input', state: { version: 'Split-1', shape: '6', axis: '0', split: '2, 4', numOutputs: '' } },
+  {
+    name: '[2, 6] split [2, 4] along axis 1',
+    state: { version: 'Split-13', shape: '2, 6', split: '2, 4', numOutputs: '' },
+  },
+  {
+    name: 'empty tensor into [0, 0, 0]',
+    state: { version: 'Split-13', shape: '0', axis: '0', split: '0, 0, 0', numOutputs: '' },
+  },
+  {
+    name: 'int64 data, negative axis',
+    state: { version: 'Split-11', dtype: 'int64', shape: '2, 3, 4', axis: '-1', splitAttr: '1, 3', numOutputs: '' },
+  },
+  {
+    name: 'split as a second float input',
+    state: { version: 'Split-1', shape: '6', axis: '0', split: '2, 4', numOutputs: '' },
+  },
   {
     name: 'strings in chunks of 2',
-    state: { version: 'SplitToSequence-11', dtype: 'string', shape: '2, 5', split: '2', splitShape: 'scalar', numOutputs: '' },
+    state: {
+      version: 'SplitToSequence-11',
+      dtype: 'string',
+      shape: '2, 5',
+      split: '2',
+      splitShape: 'scalar',
+      numOutputs: '',
+    },
   },
-  { name: 'keepdims=0 drops the axis', state: { version: 'SplitToSequence-11', shape: '3, 4', axis: '0', keepdims: '0', numOutputs: '' } },
-  { name: 'split_lengths [-1, 2]', state: { version: 'VariadicSplit-1', shape: '6, 12, 10, 24', axis: '0', split: '-1, 2', numOutputs: '' } },
+  {
+    name: 'keepdims=0 drops the axis',
+    state: { version: 'SplitToSequence-11', shape: '3, 4', axis: '0', keepdims: '0', numOutputs: '' },
+  },
+  {
+    name: 'split_lengths [-1, 2]',
+    state: { version: 'VariadicSplit-1', shape: '6, 12, 10, 24', axis: '0', split: '-1, 2', numOutputs: '' },
+  },
   {
     name: 'uint4 tensor, chunk boundaries inside bytes',
     state: { version: 'VariadicSplit-1', dtype: 'uint4', shape: '2, 9', axis: '1', split: '3, -1, 1', numOutputs: '' },

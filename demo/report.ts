@@ -15,22 +15,37 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
 /** What a split did, from engine.stats, in words. */
 function workWords(s: EngineStats, dtype: string): string {
   switch (s.strategy) {
-    case 'cpu': return cpuWords(dtype);
-    case 'alias': return 'no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of the input buffer';
-    case 'copy': return `${plural(s.copies, 'buffer copy', 'buffer copies')} (copyBufferToBuffer), no shader`;
+    case 'cpu':
+      return cpuWords(dtype);
+    case 'alias':
+      return 'no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of the input buffer';
+    case 'copy':
+      return `${plural(s.copies, 'buffer copy', 'buffer copies')} (copyBufferToBuffer), no shader`;
     case 'gather': {
-      const variant = s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
-      const dispatches = s.dispatches === 1 ? 'one dispatch' : `${s.dispatches} dispatches (one per tile: the tensor is larger than one storage binding)`;
-      return `${dispatches} of the gather shader (${variant}) writes every output` +
-        (s.copies ? `, then ${plural(s.copies, 'copy', 'copies')} into separate buffers` : '');
+      const variant =
+        s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
+      const dispatches =
+        s.dispatches === 1
+          ? 'one dispatch'
+          : `${s.dispatches} dispatches (one per tile: the tensor is larger than one storage binding)`;
+      return (
+        `${dispatches} of the gather shader (${variant}) writes every output` +
+        (s.copies ? `, then ${plural(s.copies, 'copy', 'copies')} into separate buffers` : '')
+      );
     }
   }
 }
 
-const cpuWords = (dtype: string) => `split on the CPU: ${dtype} host tensors take the CPU path even when WebGPU is there`;
+const cpuWords = (dtype: string) =>
+  `split on the CPU: ${dtype} host tensors take the CPU path even when WebGPU is there`;
 
 const PATHS = [
-  { key: 'resident', id: 't-resident', name: 'GPU-resident', how: 'data already on the GPU (uploaded once), outputs stay there' },
+  {
+    key: 'resident',
+    id: 't-resident',
+    name: 'GPU-resident',
+    how: 'data already on the GPU (uploaded once), outputs stay there',
+  },
   { key: 'host', id: 't-host', name: 'host → GPU → host', how: 'upload, split, read every output back' },
   { key: 'cpu', id: 't-cpu', name: 'CPU path', how: 'plain JavaScript, no GPU' },
 ] as const;
@@ -42,12 +57,25 @@ export function statsRows(m: Measured, dtype: string): HTMLElement[] {
   const rows = PATHS.map((p) => {
     const t = times[p.key];
     const result = p.key === 'cpu' ? undefined : m[p.key];
-    return statRow(p.name, t ? timeCell(t, p.how, slowest) : result && 'skipped' in result ? result.skipped : '—', p.id);
+    return statRow(
+      p.name,
+      t ? timeCell(t, p.how, slowest) : result && 'skipped' in result ? result.skipped : '—',
+      p.id,
+    );
   });
   rows.push(statRow('GPU work', gpuWork(m, dtype), 'work'));
   if (m.same !== undefined) {
-    const sample = m.readBack && m.readBack.checked < m.readBack.of ? ` (GPU-resident: ${m.readBack.checked} of ${m.readBack.of} outputs read back)` : '';
-    rows.push(statRow('check', m.same ? `every path gave the CPU path\u2019s outputs, bit for bit ✓${sample}` : 'the paths DIFFER ✗', 'agree'));
+    const sample =
+      m.readBack && m.readBack.checked < m.readBack.of
+        ? ` (GPU-resident: ${m.readBack.checked} of ${m.readBack.of} outputs read back)`
+        : '';
+    rows.push(
+      statRow(
+        'check',
+        m.same ? `every path gave the CPU path\u2019s outputs, bit for bit ✓${sample}` : 'the paths DIFFER ✗',
+        'agree',
+      ),
+    );
   }
   return rows;
 }
@@ -59,9 +87,12 @@ function timeOf(p: PathResult): Timing | undefined {
 function timeCell(t: Timing, how: string, slowest: number): HTMLElement {
   const bar = el('span', { className: 'bar' });
   bar.style.width = `${Math.max(1, (100 * t.ms) / slowest).toFixed(1)}%`;
-  return el('span', { className: 'timing' },
+  return el(
+    'span',
+    { className: 'timing' },
     el('span', { className: 'track' }, bar),
-    el('span', {}, el('b', { className: 'ms' }, fmtTime(t.ms)), ` per split (median of ${t.runs} runs; ${how})`));
+    el('span', {}, el('b', { className: 'ms' }, fmtTime(t.ms)), ` per split (median of ${t.runs} runs; ${how})`),
+  );
 }
 
 /** One line when both GPU paths did the same, else one per path. */

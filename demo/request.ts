@@ -8,7 +8,10 @@ import { isIntegerDType, sampleTensor, tensorOf } from './values.js';
 
 /** An input the page itself cannot turn into a tensor (not a number, too large to draw). */
 export class FieldError extends Error {
-  constructor(readonly field: Field, message: string) {
+  constructor(
+    readonly field: Field,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -32,13 +35,20 @@ export function readRequest(s: FormState, v: Version): NodeRequest {
   const valid = shape.every((d) => Number.isSafeInteger(d) && d >= 0);
   const n = valid ? shape.reduce((a, b) => a * b, 1) : 0;
   if (n > MAX_ELEMENTS) {
-    throw new FieldError('shape', `the page draws every element, so it stops at ${MAX_ELEMENTS.toLocaleString('en')}; this shape has ${n.toLocaleString('en')}`);
+    throw new FieldError(
+      'shape',
+      `the page draws every element, so it stops at ${MAX_ELEMENTS.toLocaleString('en')}; this shape has ${n.toLocaleString('en')}`,
+    );
   }
   // An invalid shape still reaches the engine (with no data), so the engine's own rule names it.
   const input = sampleTensor(dtype, shape, n);
   const axis = s.axis === '' ? undefined : one(s.axis, 'axis');
-  const node = v.op === 'VariadicSplit' ? variadicSplit(s, input, axis)
-    : v.op === 'SplitToSequence' ? splitToSequence(s, v, input, axis) : split(s, v, input, axis);
+  const node =
+    v.op === 'VariadicSplit'
+      ? variadicSplit(s, input, axis)
+      : v.op === 'SplitToSequence'
+        ? splitToSequence(s, v, input, axis)
+        : split(s, v, input, axis);
   return { version: v, node, input, axis };
 }
 
@@ -55,24 +65,42 @@ function splitToSequence(s: FormState, v: Version, input: HostTensor, axis: numb
   if (lengths && s.splitShape === 'scalar' && lengths.length !== 1) {
     throw new FieldError('split', `a scalar 'split' holds one value, got ${lengths.length}`);
   }
-  const splitT = lengths === undefined ? undefined
-    : indexTensor('split', s.indexDtype as DType, s.splitShape === 'scalar' ? [] : [lengths.length], lengths);
-  return { op: 'SplitToSequence', opset: v.opset, inputs: trimmed([input, splitT]), attrs: defined({ axis, keepdims: count(s, 'keepdims') }) };
+  const splitT =
+    lengths === undefined
+      ? undefined
+      : indexTensor('split', s.indexDtype as DType, s.splitShape === 'scalar' ? [] : [lengths.length], lengths);
+  return {
+    op: 'SplitToSequence',
+    opset: v.opset,
+    inputs: trimmed([input, splitT]),
+    attrs: defined({ axis, keepdims: count(s, 'keepdims') }),
+  };
 }
 
 function split(s: FormState, v: Version, input: HostTensor, axis: number | undefined): SplitNode {
   const lengths = list(s, 'split');
   const dtype = input.dtype;
   // Split-1 types its split input like the data; Split-13 and -18 take int64.
-  const splitT = lengths === undefined || !v.fields.includes('split') ? undefined
-    : v.opset !== 1 ? indexTensor('split', 'int64', [lengths.length], lengths)
-      : isIntegerDType(dtype) ? indexTensor('split', dtype, [lengths.length], lengths) : tensorOf(dtype, [lengths.length], lengths);
+  const splitT =
+    lengths === undefined || !v.fields.includes('split')
+      ? undefined
+      : v.opset !== 1
+        ? indexTensor('split', 'int64', [lengths.length], lengths)
+        : isIntegerDType(dtype)
+          ? indexTensor('split', dtype, [lengths.length], lengths)
+          : tensorOf(dtype, [lengths.length], lengths);
   const attrs = defined({
     axis,
     split: v.fields.includes('splitAttr') ? list(s, 'splitAttr') : undefined,
     num_outputs: v.fields.includes('numOutputs') ? count(s, 'numOutputs') : undefined,
   });
-  return defined({ op: 'Split' as const, opset: v.opset, inputs: trimmed([input, splitT]), attrs, outputs: count(s, 'outputs') });
+  return defined({
+    op: 'Split' as const,
+    opset: v.opset,
+    inputs: trimmed([input, splitT]),
+    attrs,
+    outputs: count(s, 'outputs'),
+  });
 }
 
 function indexTensor(f: Field, dtype: DType, shape: number[], values: number[]): HostTensor {
@@ -100,7 +128,10 @@ const count = (s: FormState, f: Field) => (s[f] === '' ? undefined : one(s[f], f
 
 /** Numbers from "2, 8", "[2 8]" or "" (none). */
 function numbers(text: string, field: Field): number[] {
-  const parts = text.replace(/[[\]()]/g, ' ').split(/[\s,]+/).filter((p) => p !== '');
+  const parts = text
+    .replace(/[[\]()]/g, ' ')
+    .split(/[\s,]+/)
+    .filter((p) => p !== '');
   return parts.map((p) => {
     const x = Number(p);
     if (Number.isNaN(x)) throw new FieldError(field, `'${p}' is not a number`);

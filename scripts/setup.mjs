@@ -9,11 +9,14 @@ import { execSync } from 'node:child_process';
 const needs = [
   { file: '/usr/bin/chromium', pkg: 'chromium' },
   { file: '/usr/lib/chromium/vk_swiftshader_icd.json', pkg: 'chromium' },
-  { file: ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'], pkg: 'libvulkan1' },
+  {
+    file: ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'],
+    pkg: 'libvulkan1',
+  },
 ];
-const missing = [...new Set(needs
-  .filter(({ file }) => ![file].flat().some((f) => existsSync(f)))
-  .map(({ pkg }) => pkg))];
+const missing = [
+  ...new Set(needs.filter(({ file }) => ![file].flat().some((f) => existsSync(f))).map(({ pkg }) => pkg)),
+];
 
 if (missing.length > 0) {
   const cmd = `apt-get update && apt-get install -y ${missing.join(' ')}`;

@@ -35,8 +35,13 @@ function stripTexts(variant) {
       /** @param {any} node */
       const visit = (node) => {
         if (!node || typeof node.type !== 'string') return;
-        const text = node.type === 'TemplateLiteral' || (node.type === 'Literal' && typeof node.value === 'string' && / /.test(node.value));
-        if (text) { spans.push([node.start, node.end]); return; }
+        const text =
+          node.type === 'TemplateLiteral' ||
+          (node.type === 'Literal' && typeof node.value === 'string' && / /.test(node.value));
+        if (text) {
+          spans.push([node.start, node.end]);
+          return;
+        }
         for (const v of Object.values(node)) {
           if (Array.isArray(v)) v.forEach(visit);
           else if (v && typeof v === 'object') visit(v);
@@ -55,19 +60,21 @@ function stripTexts(variant) {
  * @param {Variant} variant
  */
 export async function consumerSize(variant) {
-  const result = /** @type {import('rolldown').RolldownOutput} */ (await build({
-    configFile: false,
-    root: resolve(ROOT, 'test/package/fixtures'),
-    logLevel: 'silent',
-    plugins: [compactWgsl(), stripTexts(variant)],
-    resolve: {
-      alias: [
-        { find: /^cleave$/, replacement: resolve(ROOT, 'src/index.ts') },
-        { find: /^cleave\/ort$/, replacement: resolve(ROOT, 'src/ort.ts') },
-      ],
-    },
-    build: { write: false },
-  }));
+  const result = /** @type {import('rolldown').RolldownOutput} */ (
+    await build({
+      configFile: false,
+      root: resolve(ROOT, 'test/package/fixtures'),
+      logLevel: 'silent',
+      plugins: [compactWgsl(), stripTexts(variant)],
+      resolve: {
+        alias: [
+          { find: /^cleave$/, replacement: resolve(ROOT, 'src/index.ts') },
+          { find: /^cleave\/ort$/, replacement: resolve(ROOT, 'src/ort.ts') },
+        ],
+      },
+      build: { write: false },
+    })
+  );
   return jsSize(result.output.filter((f) => f.type === 'chunk').map((f) => Buffer.from(f.code)));
 }
 

@@ -3,10 +3,25 @@
 // order). This is the one dtype table: the bench, the demo and the tests import it.
 
 export type DType =
-  | 'float32' | 'float64' | 'float16' | 'bfloat16'
-  | 'int8' | 'uint8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'uint64'
-  | 'bool' | 'string' | 'complex64' | 'complex128'
-  | 'float8e4m3fn' | 'float8e5m2' | 'float8e8m0'
+  | 'float32'
+  | 'float64'
+  | 'float16'
+  | 'bfloat16'
+  | 'int8'
+  | 'uint8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'uint64'
+  | 'bool'
+  | 'string'
+  | 'complex64'
+  | 'complex128'
+  | 'float8e4m3fn'
+  | 'float8e5m2'
+  | 'float8e8m0'
   | PackedDType;
 
 /** OpenVINO's sub-byte types: one packed bit stream per tensor, value i at bits [i*w, i*w + w). */
@@ -19,8 +34,8 @@ export type FixedDType = Exclude<DType, 'string'>;
 export interface HostDataMap {
   float32: Float32Array;
   float64: Float64Array;
-  float16: Uint16Array;   // raw IEEE binary16 bits
-  bfloat16: Uint16Array;  // raw bfloat16 bits
+  float16: Uint16Array; // raw IEEE binary16 bits
+  bfloat16: Uint16Array; // raw bfloat16 bits
   int8: Int8Array;
   uint8: Uint8Array;
   int16: Int16Array;
@@ -29,14 +44,14 @@ export interface HostDataMap {
   uint32: Uint32Array;
   int64: BigInt64Array;
   uint64: BigUint64Array;
-  bool: Uint8Array;       // bytes move unchanged: 0/1 by convention, any other byte passes through
+  bool: Uint8Array; // bytes move unchanged: 0/1 by convention, any other byte passes through
   string: string[];
-  complex64: Float32Array;   // length 2 * numel
-  complex128: Float64Array;  // length 2 * numel
+  complex64: Float32Array; // length 2 * numel
+  complex128: Float64Array; // length 2 * numel
   float8e4m3fn: Uint8Array;
   float8e5m2: Uint8Array;
   float8e8m0: Uint8Array;
-  int4: Uint8Array;       // packed: length ceil(numel * bits / 8)
+  int4: Uint8Array; // packed: length ceil(numel * bits / 8)
   uint4: Uint8Array;
   nf4: Uint8Array;
   float4e2m1: Uint8Array;
@@ -49,8 +64,18 @@ export interface HostDataMap {
 export type HostData = HostDataMap[DType];
 export type TypedArray = Exclude<HostData, string[]>;
 
-type ArrayName = 'Float32Array' | 'Float64Array' | 'Uint16Array' | 'Int8Array' | 'Uint8Array' | 'Int16Array'
-  | 'Int32Array' | 'Uint32Array' | 'BigInt64Array' | 'BigUint64Array' | 'Array';
+type ArrayName =
+  | 'Float32Array'
+  | 'Float64Array'
+  | 'Uint16Array'
+  | 'Int8Array'
+  | 'Uint8Array'
+  | 'Int16Array'
+  | 'Int32Array'
+  | 'Uint32Array'
+  | 'BigInt64Array'
+  | 'BigUint64Array'
+  | 'Array';
 
 interface DTypeInfo {
   /** Bits per element on the GPU (0 for string). */
@@ -136,14 +161,27 @@ export function hostArrayName(d: DType): string {
 type TypedArrayClass = { new (b: ArrayBuffer, o: number, l: number): TypedArray; readonly BYTES_PER_ELEMENT: number };
 
 const CONSTRUCTORS: Readonly<Record<Exclude<ArrayName, 'Array'>, TypedArrayClass>> = {
-  Float32Array, Float64Array, Uint16Array, Int8Array, Uint8Array, Int16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+  Float32Array,
+  Float64Array,
+  Uint16Array,
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
 };
 
 /** The given bytes as the dtype's host array: a copy, or (`copy` false, bytes at offset 0) a view. */
 export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array, copy = true): HostDataMap[D] {
   const ctor = CONSTRUCTORS[INFO[d].array as Exclude<ArrayName, 'Array'>];
   const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
-  return new ctor(owned.buffer as ArrayBuffer, owned.byteOffset, owned.byteLength / ctor.BYTES_PER_ELEMENT) as HostDataMap[D];
+  return new ctor(
+    owned.buffer as ArrayBuffer,
+    owned.byteOffset,
+    owned.byteLength / ctor.BYTES_PER_ELEMENT,
+  ) as HostDataMap[D];
 }
 
 /** The bytes of a host typed array, without copying. */

@@ -4,7 +4,15 @@
 
 import { SplitError, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
-import { type AnyTensor, type GpuTensor, type GpuView, type HostTensor, type TensorView, isA, readTensor } from './tensor.js';
+import {
+  type AnyTensor,
+  type GpuTensor,
+  type GpuView,
+  type HostTensor,
+  type TensorView,
+  isA,
+  readTensor,
+} from './tensor.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
 import type { Strategy } from './planner/gpu.js';
@@ -62,7 +70,11 @@ export interface SplitEngine {
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
   /** Records a split of a GPU tensor into your encoder; outputs are valid once you submit it. Copies unless `alias` says otherwise. */
-  encodeSplit<D extends FixedDType>(encoder: GPUCommandEncoder, x: GpuTensor<D>, options: SplitOptions & OutputOptions): GpuTensor<D>[];
+  encodeSplit<D extends FixedDType>(
+    encoder: GPUCommandEncoder,
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions,
+  ): GpuTensor<D>[];
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
   /** Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. */
@@ -82,17 +94,35 @@ export async function createSplitEngine(options?: SplitEngineOptions): Promise<S
   const want = readChoice(o.backend, BACKENDS, 'auto', what, 'engine:backend');
   const strategy = readChoice(o.strategy, STRATEGIES, 'auto', what, 'engine:strategy');
   const given = o.device as GPUDevice | undefined;
-  check(given === undefined || (isA(given, 'GPUDevice', ['createBuffer']) && want !== 'cpu'), 'BAD_OPTIONS',
-    () => `${what}: device must be a GPUDevice, with backend 'auto' or 'webgpu', got ${show(given)}`, 'engine:device');
-  const found = given ? { device: given, adapterInfo: guardRead(what, () => given.adapterInfo) }
-    : want === 'cpu' ? { reason: undefined } : await acquireDevice();
+  check(
+    given === undefined || (isA(given, 'GPUDevice', ['createBuffer']) && want !== 'cpu'),
+    'BAD_OPTIONS',
+    () => `${what}: device must be a GPUDevice, with backend 'auto' or 'webgpu', got ${show(given)}`,
+    'engine:device',
+  );
+  const found = given
+    ? { device: given, adapterInfo: guardRead(what, () => given.adapterInfo) }
+    : want === 'cpu'
+      ? { reason: undefined }
+      : await acquireDevice();
   if (!('device' in found)) {
-    check(want !== 'webgpu', 'NO_WEBGPU', () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`, 'engine:backend');
+    check(
+      want !== 'webgpu',
+      'NO_WEBGPU',
+      () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`,
+      'engine:backend',
+    );
     return new Engine(undefined, undefined, false, strategy, found.reason);
   }
   await warmUp(found.device);
   const info = found.adapterInfo;
-  return new Engine(found.device, info && { vendor: info.vendor, architecture: info.architecture }, !given, strategy, undefined);
+  return new Engine(
+    found.device,
+    info && { vendor: info.vendor, architecture: info.architecture },
+    !given,
+    strategy,
+    undefined,
+  );
 }
 
 class Engine implements SplitEngine {
@@ -113,8 +143,11 @@ class Engine implements SplitEngine {
     this.backend = device ? 'webgpu' : 'cpu';
     this.gpu = device && new GpuExecutor(device, (what) => this.usable(what));
     // Methods taken off the engine (`const { split } = engine`) still work.
-    for (const m of ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy'] as const) this[m] = this[m].bind(this) as never;
-    void device?.lost.then((info) => { this.lost = info.message || info.reason; });
+    for (const m of ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy'] as const)
+      this[m] = this[m].bind(this) as never;
+    void device?.lost.then((info) => {
+      this.lost = info.message || info.reason;
+    });
   }
 
   get stats(): EngineStats {
@@ -131,12 +164,26 @@ class Engine implements SplitEngine {
   async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
     this.usable('run');
     const r = resolveRun(node);
-    return await this.execute(r.plan, r.data, r.outputShapes, readOptions(options, 'run', ['layout', 'alias'])) as NodeOutputs<N>;
+    return (await this.execute(
+      r.plan,
+      r.data,
+      r.outputShapes,
+      readOptions(options, 'run', ['layout', 'alias']),
+    )) as NodeOutputs<N>;
   }
 
-  encodeSplit<D extends FixedDType>(encoder: GPUCommandEncoder, x: GpuTensor<D>, options: SplitOptions & OutputOptions): GpuTensor<D>[] {
+  encodeSplit<D extends FixedDType>(
+    encoder: GPUCommandEncoder,
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions,
+  ): GpuTensor<D>[] {
     const gpu = this.requireGpu('encodeSplit');
-    check(isA(encoder, 'GPUCommandEncoder', ['beginComputePass']), 'BAD_INPUT', () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`, 'input:encoder');
+    check(
+      isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
+      'BAD_INPUT',
+      () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`,
+      'input:encoder',
+    );
     const [view, plan, out] = this.splitArguments('encodeSplit', x, options);
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
     const r = gpu.splitResident(this.request(plan, plan.outputShapes, out, 'none'), view, encoder);
@@ -147,8 +194,13 @@ class Engine implements SplitEngine {
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
     const gpu = this.requireGpu('upload');
     const view = readTensor(x, 'upload');
-    check(view.kind === 'host' && view.dtype !== 'string', view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
-      () => `upload: ${view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'}`, 'input:input');
+    check(
+      view.kind === 'host' && view.dtype !== 'string',
+      view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
+      () =>
+        `upload: ${view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'}`,
+      'input:input',
+    );
     return gpu.upload(view) as GpuTensor<D>;
   }
 
@@ -156,7 +208,7 @@ class Engine implements SplitEngine {
     const gpu = this.requireGpu('download');
     const view = readTensor(x, 'download');
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: takes a GPU tensor, got a host tensor', 'input:input');
-    return await gpu.download(view) as HostTensor<D>;
+    return (await gpu.download(view)) as HostTensor<D>;
   }
 
   release(x: GpuTensor | undefined): void {
@@ -176,32 +228,68 @@ class Engine implements SplitEngine {
     this.usable(what);
     const view = readTensor(x, `${what}: input`);
     const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias']);
-    check((o.sizes === undefined) !== (o.parts === undefined), 'BAD_OPTIONS', () => `${what}: give exactly one of sizes and parts`, 'option:sizes');
-    check(o.axis === undefined || (typeof o.axis === 'number' && Number.isSafeInteger(o.axis)), 'AXIS_RANGE',
-      () => `${what}: axis must be an integer, got ${show(o.axis)}`, 'option:axis');
-    const axis = (o.axis as number | undefined ?? 0) + 0;
-    const sizes = o.sizes !== undefined ? readLengths(o.sizes, what, 'option:sizes')
-      : equalParts(view.shape[normalizeAxis(axis, view.shape.length, what)]!, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
-    const plan = planSplit(view.dtype, view.shape, axis, sizes, what, { axis: 'option:axis', sizes: o.sizes ? 'option:sizes' : 'option:parts' });
+    check(
+      (o.sizes === undefined) !== (o.parts === undefined),
+      'BAD_OPTIONS',
+      () => `${what}: give exactly one of sizes and parts`,
+      'option:sizes',
+    );
+    check(
+      o.axis === undefined || (typeof o.axis === 'number' && Number.isSafeInteger(o.axis)),
+      'AXIS_RANGE',
+      () => `${what}: axis must be an integer, got ${show(o.axis)}`,
+      'option:axis',
+    );
+    const axis = ((o.axis as number | undefined) ?? 0) + 0;
+    const sizes =
+      o.sizes !== undefined
+        ? readLengths(o.sizes, what, 'option:sizes')
+        : equalParts(
+            view.shape[normalizeAxis(axis, view.shape.length, what)]!,
+            readCount(o.parts, what, 'option:parts', 'BAD_PARTS'),
+          );
+    const plan = planSplit(view.dtype, view.shape, axis, sizes, what, {
+      axis: 'option:axis',
+      sizes: o.sizes ? 'option:sizes' : 'option:parts',
+    });
     return [view, plan, o];
   }
 
-  private request(plan: SplitPlan, shapes: SplitRequest['shapes'], out: Out, alias: SplitRequest['alias']): SplitRequest {
+  private request(
+    plan: SplitPlan,
+    shapes: SplitRequest['shapes'],
+    out: Out,
+    alias: SplitRequest['alias'],
+  ): SplitRequest {
     return {
-      plan, shapes, strategy: this.strategy,
+      plan,
+      shapes,
+      strategy: this.strategy,
       layout: readChoice(out.layout, ['shared', 'separate'] as const, 'shared', 'split', 'option:layout'),
       alias: readChoice(out.alias, ['owned', 'any', 'none'] as const, alias, 'split', 'option:alias'),
     };
   }
 
   /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
-  private async execute(plan: SplitPlan, x: TensorView, shapes: SplitRequest['shapes'], out: Out): Promise<AnyTensor[]> {
+  private async execute(
+    plan: SplitPlan,
+    x: TensorView,
+    shapes: SplitRequest['shapes'],
+    out: Out,
+  ): Promise<AnyTensor[]> {
     const req = this.request(plan, shapes, out, 'owned');
-    check(x.kind === 'gpu' || out.layout === undefined && out.alias === undefined, 'BAD_OPTIONS',
-      () => 'split: layout and alias place GPU outputs; a host input gives host outputs', 'option:layout');
-    const r = x.kind === 'gpu' ? await this.requireGpu('split').splitResident(req, x as GpuView)
-      : this.gpu && !x.strings && !x.dtype.startsWith('complex') ? await this.gpu.splitHost(req, x)
-        : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
+    check(
+      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined),
+      'BAD_OPTIONS',
+      () => 'split: layout and alias place GPU outputs; a host input gives host outputs',
+      'option:layout',
+    );
+    const r =
+      x.kind === 'gpu'
+        ? await this.requireGpu('split').splitResident(req, x as GpuView)
+        : this.gpu && !x.strings && !x.dtype.startsWith('complex')
+          ? await this.gpu.splitHost(req, x)
+          : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
     this.last = r.stats;
     return r.outputs;
   }
@@ -209,12 +297,22 @@ class Engine implements SplitEngine {
   /** Throws when this engine was destroyed or its device lost: the one check every call (and every resumed wait) makes. */
   private usable(what: string): void {
     check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
-    check(this.lost === undefined, 'DEVICE_LOST', () => `${what}: the GPU device was lost: ${this.lost}`, 'engine:device');
+    check(
+      this.lost === undefined,
+      'DEVICE_LOST',
+      () => `${what}: the GPU device was lost: ${this.lost}`,
+      'engine:device',
+    );
   }
 
   private requireGpu(what: string): GpuExecutor {
     this.usable(what);
-    if (!this.gpu) throw new SplitError('WRONG_BACKEND', `${what}: this engine runs on the CPU backend and has no GPU device`, 'engine:backend');
+    if (!this.gpu)
+      throw new SplitError(
+        'WRONG_BACKEND',
+        `${what}: this engine runs on the CPU backend and has no GPU device`,
+        'engine:backend',
+      );
     return this.gpu;
   }
 }

@@ -2,7 +2,15 @@
 // dtype table (names, widths, host arrays). Internals (GPU plans, executors) stay out of it.
 
 export { createSplitEngine } from './engine.js';
-export type { Backend, EngineStats, NodeOutputs, OutputOptions, SplitEngine, SplitEngineOptions, SplitOptions } from './engine.js';
+export type {
+  Backend,
+  EngineStats,
+  NodeOutputs,
+  OutputOptions,
+  SplitEngine,
+  SplitEngineOptions,
+  SplitOptions,
+} from './engine.js';
 export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject } from './errors.js';
@@ -10,8 +18,19 @@ export { inferShapes, resolveNode } from './ops/index.js';
 export type { OpName, ResolvedNode, SplitNode } from './ops/index.js';
 export type { DType, FixedDType, HostDataMap, PackedDType } from './dtype.js';
 export {
-  DTYPES, ONNX_DTYPES, PACKED_DTYPES, byteLengthOf, bytesOf, elementBits, halfToNumber, hostArrayName, hostDataFromBytes,
-  hostLength, isMsbFirst, isPacked, packedValue,
+  DTYPES,
+  ONNX_DTYPES,
+  PACKED_DTYPES,
+  byteLengthOf,
+  bytesOf,
+  elementBits,
+  halfToNumber,
+  hostArrayName,
+  hostDataFromBytes,
+  hostLength,
+  isMsbFirst,
+  isPacked,
+  packedValue,
 } from './dtype.js';
 export type { GpuTensor, HostTensor } from './tensor.js';
 export { MAX_RANK, MAX_STRINGS } from './tensor.js';

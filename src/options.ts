@@ -10,28 +10,50 @@ import { MAX_OUTPUTS } from './planner/split.js';
  * key is refused with `code`, and so is an array or a built-in object (a Map, a Date);
  * `__proto__` is an ordinary key.
  */
-export function ownFields(o: unknown, what: string, code: SplitErrorCode, subject: SubjectKey): Record<string, unknown> {
-  return guardRead(what, () => {
-    check(typeof o === 'object' && o !== null && Object.prototype.toString.call(o) === '[object Object]', code,
-      () => `${what} must be a plain object, got ${show(o)}`, subject);
-    const out = Object.create(null) as Record<string, unknown>;
-    for (const key of Reflect.ownKeys(o as object)) {
-      check(typeof key === 'string', code, () => `${what}: Symbol keys are not options`, subject);
-      out[key as string] = (o as Record<string, unknown>)[key as string];
-    }
-    return out;
-  }, subject);
+export function ownFields(
+  o: unknown,
+  what: string,
+  code: SplitErrorCode,
+  subject: SubjectKey,
+): Record<string, unknown> {
+  return guardRead(
+    what,
+    () => {
+      check(
+        typeof o === 'object' && o !== null && Object.prototype.toString.call(o) === '[object Object]',
+        code,
+        () => `${what} must be a plain object, got ${show(o)}`,
+        subject,
+      );
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const key of Reflect.ownKeys(o as object)) {
+        check(typeof key === 'string', code, () => `${what}: Symbol keys are not options`, subject);
+        out[key as string] = (o as Record<string, unknown>)[key as string];
+      }
+      return out;
+    },
+    subject,
+  );
 }
 
 /** The known keys of an options object; `undefined` reads as `{}`. An unknown key is BAD_OPTIONS, by name. */
-export function readOptions<K extends string>(o: unknown, what: string, keys: readonly K[], kind: SplitSubject['kind'] = 'option'):
-  { [P in K]?: unknown } {
+export function readOptions<K extends string>(
+  o: unknown,
+  what: string,
+  keys: readonly K[],
+  kind: SplitSubject['kind'] = 'option',
+): { [P in K]?: unknown } {
   if (o === undefined) return {};
   const fields = ownFields(o, `${what} options`, 'BAD_OPTIONS', `${kind}:${what}`);
   for (const key in fields) {
-    const near = (keys as readonly string[]).includes(key) ? undefined : keys.find((k) => distance(k, key) < 3) ?? '';
-    check(near === undefined, 'BAD_OPTIONS',
-      () => `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`, `${kind}:${key}`);
+    const near = (keys as readonly string[]).includes(key) ? undefined : (keys.find((k) => distance(k, key) < 3) ?? '');
+    check(
+      near === undefined,
+      'BAD_OPTIONS',
+      () =>
+        `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`,
+      `${kind}:${key}`,
+    );
   }
   return fields as { [P in K]?: unknown };
 }
@@ -42,38 +64,79 @@ function distance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + +(a[i - 1] !== b[j - 1]));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + +(a[i - 1] !== b[j - 1]));
     prev = cur;
   }
   return prev[b.length]!;
 }
 
 /** One of a fixed set of strings; undefined gives `fallback`. */
-export function readChoice<T extends string>(v: unknown, allowed: readonly T[], fallback: T, what: string, subject: SubjectKey): T {
-  check(v === undefined || allowed.includes(v as T), 'BAD_OPTIONS',
-    () => `${what}: '${subject.split(':')[1]}' must be one of ${allowed.join(', ')}, got ${show(v)}`, subject);
+export function readChoice<T extends string>(
+  v: unknown,
+  allowed: readonly T[],
+  fallback: T,
+  what: string,
+  subject: SubjectKey,
+): T {
+  check(
+    v === undefined || allowed.includes(v as T),
+    'BAD_OPTIONS',
+    () => `${what}: '${subject.split(':')[1]}' must be one of ${allowed.join(', ')}, got ${show(v)}`,
+    subject,
+  );
   return (v ?? fallback) as T;
 }
 
 /** A copy of an array, its length read once and capped (TOO_LARGE, or `code`) before anything is allocated. */
-export function copyArray(v: readonly unknown[], max: number, what: string, subject: SubjectKey, code: SplitErrorCode = 'TOO_LARGE'): unknown[] {
+export function copyArray(
+  v: readonly unknown[],
+  max: number,
+  what: string,
+  subject: SubjectKey,
+  code: SplitErrorCode = 'TOO_LARGE',
+): unknown[] {
   const n = v.length;
   check(n <= max, code, () => `${what}: ${n} entries; at most ${max}`, subject);
   return Array.from({ length: n }, (_, i) => v[i]);
 }
 
 /** A list of lengths: an array of at most MAX_OUTPUTS entries, copied (the planner checks each). */
-export function readLengths(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode = 'BAD_SIZE'): unknown[] {
-  return guardRead(what, () => {
-    check(Array.isArray(v), code, () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`, subject);
-    return copyArray(v, MAX_OUTPUTS, what, subject);
-  }, subject);
+export function readLengths(
+  v: unknown,
+  what: string,
+  subject: SubjectKey,
+  code: SplitErrorCode = 'BAD_SIZE',
+): unknown[] {
+  return guardRead(
+    what,
+    () => {
+      check(
+        Array.isArray(v),
+        code,
+        () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`,
+        subject,
+      );
+      return copyArray(v, MAX_OUTPUTS, what, subject);
+    },
+    subject,
+  );
 }
 
 /** A count of outputs (parts, num_outputs): an integer from 1 to MAX_OUTPUTS. */
 export function readCount(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode): number {
   const name = subject.split(':')[1];
-  check(typeof v === 'number' && Number.isSafeInteger(v) && v >= 1, code, () => `${what}: '${name}' must be an integer >= 1, got ${show(v)}`, subject);
-  check(v <= MAX_OUTPUTS, 'TOO_LARGE', () => `${what}: '${name}' is ${v}; a split makes at most ${MAX_OUTPUTS} outputs`, subject);
+  check(
+    typeof v === 'number' && Number.isSafeInteger(v) && v >= 1,
+    code,
+    () => `${what}: '${name}' must be an integer >= 1, got ${show(v)}`,
+    subject,
+  );
+  check(
+    v <= MAX_OUTPUTS,
+    'TOO_LARGE',
+    () => `${what}: '${name}' is ${v}; a split makes at most ${MAX_OUTPUTS} outputs`,
+    subject,
+  );
   return v;
 }

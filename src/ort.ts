@@ -24,21 +24,58 @@ export interface OrtLike<T> {
 }
 
 /** The dtypes ONNX Runtime Web's WebGPU EP keeps on the GPU. */
-export const ORT_GPU_DTYPES: readonly FixedDType[] = ['float32', 'float16', 'int32', 'int64', 'uint32', 'uint8', 'bool'];
+export const ORT_GPU_DTYPES: readonly FixedDType[] = [
+  'float32',
+  'float16',
+  'int32',
+  'int64',
+  'uint32',
+  'uint8',
+  'bool',
+];
 
 /** An ORT tensor with location 'gpu-buffer' as a Cleave GPU tensor on the same buffer (no copy). */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
   const what = 'fromOrtTensor';
-  const v = guardRead(what, () => {
-    check(typeof t === 'object' && t !== null, 'BAD_INPUT', () => `${what}: expected an ort.Tensor, got ${show(t)}`, 'input:tensor');
-    const { location, type, dims, gpuBuffer } = t;
-    check(location === 'gpu-buffer', 'BAD_INPUT', () => `${what}: the tensor is on ${show(location)}, not 'gpu-buffer'`, 'input:tensor');
-    check(isDType(type) && type !== 'string', 'BAD_DTYPE', () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`, 'input:tensor.dtype');
-    const shape = readShape(dims, what, 'input:tensor');
-    const byteLength = byteLengthOf(type, numelOf(shape, what, 'input:tensor'));
-    return readTensor({ dtype: type, shape, buffer: gpuBuffer, byteOffset: 0, byteLength }, what, 'input:tensor') as GpuView;
-  }, 'input:tensor');
-  return { dtype: v.dtype, shape: [...v.shape], buffer: v.buffer, byteOffset: 0, byteLength: v.byteLength } as GpuTensor;
+  const v = guardRead(
+    what,
+    () => {
+      check(
+        typeof t === 'object' && t !== null,
+        'BAD_INPUT',
+        () => `${what}: expected an ort.Tensor, got ${show(t)}`,
+        'input:tensor',
+      );
+      const { location, type, dims, gpuBuffer } = t;
+      check(
+        location === 'gpu-buffer',
+        'BAD_INPUT',
+        () => `${what}: the tensor is on ${show(location)}, not 'gpu-buffer'`,
+        'input:tensor',
+      );
+      check(
+        isDType(type) && type !== 'string',
+        'BAD_DTYPE',
+        () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`,
+        'input:tensor.dtype',
+      );
+      const shape = readShape(dims, what, 'input:tensor');
+      const byteLength = byteLengthOf(type, numelOf(shape, what, 'input:tensor'));
+      return readTensor(
+        { dtype: type, shape, buffer: gpuBuffer, byteOffset: 0, byteLength },
+        what,
+        'input:tensor',
+      ) as GpuView;
+    },
+    'input:tensor',
+  );
+  return {
+    dtype: v.dtype,
+    shape: [...v.shape],
+    buffer: v.buffer,
+    byteOffset: 0,
+    byteLength: v.byteLength,
+  } as GpuTensor;
 }
 
 /**
@@ -51,13 +88,33 @@ export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
   const v = readTensor(t, what, 'input:tensor');
   check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, 'input:tensor');
   checkLive(v, what);
-  check(v.byteOffset === 0, 'BAD_INPUT', () => `${what}: the tensor starts at byte ${v.byteOffset} of its buffer; ` +
-    "ORT takes whole buffers: split with { layout: 'separate' }", 'input:tensor.buffer');
-  check(ORT_GPU_DTYPES.includes(v.dtype), 'BAD_DTYPE', () => `${what}: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${v.dtype}`, 'input:tensor.dtype');
-  return guardRead(what, () => {
-    const tensor = ort.Tensor;
-    const from = tensor.fromGpuBuffer as unknown;
-    check(typeof from === 'function', 'BAD_INPUT', () => `${what}: expected ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`, 'input:ort');
-    return Reflect.apply(from, tensor, [v.buffer, { dataType: v.dtype, dims: [...v.shape] }]) as T;
-  }, 'input:ort');
+  check(
+    v.byteOffset === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the tensor starts at byte ${v.byteOffset} of its buffer; ` +
+      "ORT takes whole buffers: split with { layout: 'separate' }",
+    'input:tensor.buffer',
+  );
+  check(
+    ORT_GPU_DTYPES.includes(v.dtype),
+    'BAD_DTYPE',
+    () => `${what}: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${v.dtype}`,
+    'input:tensor.dtype',
+  );
+  return guardRead(
+    what,
+    () => {
+      const tensor = ort.Tensor;
+      const from = tensor.fromGpuBuffer as unknown;
+      check(
+        typeof from === 'function',
+        'BAD_INPUT',
+        () => `${what}: expected ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`,
+        'input:ort',
+      );
+      return Reflect.apply(from, tensor, [v.buffer, { dataType: v.dtype, dims: [...v.shape] }]) as T;
+    },
+    'input:ort',
+  );
 }

@@ -16,11 +16,16 @@ export const CPU_STATS: SplitStats = { strategy: 'cpu', unitBits: 0, dispatches:
 
 export function statsOf(gp: GpuPlan, separate: boolean): SplitStats {
   switch (gp.strategy) {
-    case 'alias': return { strategy: 'alias', unitBits: 0, dispatches: 0, copies: 0 };
-    case 'copy': return { strategy: 'copy', unitBits: 0, dispatches: 0, copies: gp.copies.length };
-    case 'gather': return {
-      strategy: 'gather', unitBits: gp.unitBits, dispatches: gp.dispatches.length,
-      copies: separate ? gp.outputs.filter((o) => o.byteLength > 0).length : 0,
-    };
+    case 'alias':
+      return { strategy: 'alias', unitBits: 0, dispatches: 0, copies: 0 };
+    case 'copy':
+      return { strategy: 'copy', unitBits: 0, dispatches: 0, copies: gp.copies.length };
+    case 'gather':
+      return {
+        strategy: 'gather',
+        unitBits: gp.unitBits,
+        dispatches: gp.dispatches.length,
+        copies: separate ? gp.outputs.filter((o) => o.byteLength > 0).length : 0,
+      };
   }
 }

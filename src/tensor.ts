@@ -5,7 +5,15 @@
 // reach a split that is already under way.
 
 import { type SubjectKey, check, guardRead, show } from './errors.js';
-import { type DType, type FixedDType, type HostDataMap, byteLengthOf, hostArrayName, hostLength, isDType } from './dtype.js';
+import {
+  type DType,
+  type FixedDType,
+  type HostDataMap,
+  byteLengthOf,
+  hostArrayName,
+  hostLength,
+  isDType,
+} from './dtype.js';
 
 /** A tensor in host memory. `HostTensor` alone is the union over every dtype. */
 export type HostTensor<D extends DType = DType> = {
@@ -56,17 +64,27 @@ export type TensorView = HostView | GpuView;
 
 /** Reads a host or GPU tensor; `what` prefixes messages ('split: input'). */
 export function readTensor(t: unknown, what: string, subject: SubjectKey = 'input:input'): TensorView {
-  return guardRead(what, () => {
-    const o = t as Record<string, unknown>;
-    const gpu = typeof t === 'object' && t !== null && 'buffer' in o;
-    check(gpu !== (typeof t === 'object' && t !== null && 'data' in o), 'BAD_INPUT',
-      () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}`, subject);
-    const dtype = o.dtype;
-    check(isDType(dtype), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(dtype)}`, `${subject}.dtype`);
-    const shape = readShape(o.shape, what, subject);
-    const numel = numelOf(shape, what, subject);
-    return gpu ? gpuView(o, dtype, shape, numel, what, subject) : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
-  }, subject);
+  return guardRead(
+    what,
+    () => {
+      const o = t as Record<string, unknown>;
+      const gpu = typeof t === 'object' && t !== null && 'buffer' in o;
+      check(
+        gpu !== (typeof t === 'object' && t !== null && 'data' in o),
+        'BAD_INPUT',
+        () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}`,
+        subject,
+      );
+      const dtype = o.dtype;
+      check(isDType(dtype), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(dtype)}`, `${subject}.dtype`);
+      const shape = readShape(o.shape, what, subject);
+      const numel = numelOf(shape, what, subject);
+      return gpu
+        ? gpuView(o, dtype, shape, numel, what, subject)
+        : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
+    },
+    subject,
+  );
 }
 
 /** A shape: an array of at most MAX_RANK non-negative safe integers (-0 reads as 0), copied. */
@@ -77,8 +95,12 @@ export function readShape(raw: unknown, what: string, subject: SubjectKey): numb
   check(rank <= MAX_RANK, 'TOO_LARGE', () => `${what}: rank ${rank} is above ${MAX_RANK}`, at);
   return Array.from({ length: rank }, (_, i) => {
     const d: unknown = raw[i];
-    check(typeof d === 'number' && Number.isSafeInteger(d) && d >= 0, 'BAD_SHAPE',
-      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(d)}`, at);
+    check(
+      typeof d === 'number' && Number.isSafeInteger(d) && d >= 0,
+      'BAD_SHAPE',
+      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(d)}`,
+      at,
+    );
     return d + 0;
   });
 }
@@ -86,7 +108,12 @@ export function readShape(raw: unknown, what: string, subject: SubjectKey): numb
 /** Elements of a checked shape, at most 2^53. */
 export function numelOf(shape: readonly number[], what: string, subject: SubjectKey): number {
   const numel = shape.reduce((a, b) => a * b, 1);
-  check(Number.isSafeInteger(numel), 'TOO_LARGE', () => `${what}: shape [${shape.join(', ')}] has more than 2^53 elements`, `${subject}.shape`);
+  check(
+    Number.isSafeInteger(numel),
+    'TOO_LARGE',
+    () => `${what}: shape [${shape.join(', ')}] has more than 2^53 elements`,
+    `${subject}.shape`,
+  );
   return numel;
 }
 
@@ -94,12 +121,17 @@ export function numelOf(shape: readonly number[], what: string, subject: Subject
 const TA_PROTO = Object.getPrototypeOf(Uint8Array.prototype) as object;
 const intrinsic = <T>(owner: object, key: PropertyKey, x: unknown) => {
   const get = Object.getOwnPropertyDescriptor(owner, key)?.get;
-  try { return get && Reflect.apply(get, x, []) as T; } catch { return undefined; }
+  try {
+    return get && (Reflect.apply(get, x, []) as T);
+  } catch {
+    return undefined;
+  }
 };
 
 function hostView(data: unknown, dtype: DType, shape: number[], numel: number, what: string, at: SubjectKey): HostView {
   const want = hostLength(dtype, numel);
-  const length = (n: unknown) => () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs ${want} data entries, got ${n}`;
+  const length = (n: unknown) => () =>
+    `${what}: shape [${shape.join(', ')}] of ${dtype} needs ${want} data entries, got ${n}`;
   if (dtype === 'string') {
     check(numel <= MAX_STRINGS, 'TOO_LARGE', () => `${what}: more than ${MAX_STRINGS} strings`, at);
     check(Array.isArray(data), 'DATA_TYPE', () => `${what}: string data must be a string[], got ${show(data)}`, at);
@@ -107,39 +139,89 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     check(n === want, 'DATA_LENGTH', length(n), at);
     const strings = Array.from({ length: n }, (_, i) => data[i] as unknown);
     const bad = strings.findIndex((s) => typeof s !== 'string');
-    check(bad < 0, 'DATA_TYPE', () => `${what}: string data entry ${bad} is ${show(strings[bad])} (sparse arrays are refused)`, at);
+    check(
+      bad < 0,
+      'DATA_TYPE',
+      () => `${what}: string data entry ${bad} is ${show(strings[bad])} (sparse arrays are refused)`,
+      at,
+    );
     return { kind: 'host', dtype, shape, numel, bytes: new Uint8Array(0), strings: strings as string[] };
   }
   const kind = intrinsic<string>(TA_PROTO, Symbol.toStringTag, data);
-  check(kind === hostArrayName(dtype), 'DATA_TYPE', () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}`, at);
+  check(
+    kind === hostArrayName(dtype),
+    'DATA_TYPE',
+    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}`,
+    at,
+  );
   const buffer = intrinsic<ArrayBufferLike>(TA_PROTO, 'buffer', data)!;
   const n = intrinsic<number>(TA_PROTO, 'length', data);
   check(!isDetached(buffer), 'DATA_TYPE', () => `${what}: the data's ArrayBuffer is detached`, at);
   check(n === want, 'DATA_LENGTH', length(n), at);
-  const bytes = new Uint8Array(buffer, intrinsic<number>(TA_PROTO, 'byteOffset', data), intrinsic<number>(TA_PROTO, 'byteLength', data));
+  const bytes = new Uint8Array(
+    buffer,
+    intrinsic<number>(TA_PROTO, 'byteOffset', data),
+    intrinsic<number>(TA_PROTO, 'byteLength', data),
+  );
   // Shared and resizable memory can change under a split (and a shared view crashes Dawn's
   // writeBuffer): Cleave splits a copy taken now.
-  const shared = typeof SharedArrayBuffer === 'function' && intrinsic(SharedArrayBuffer.prototype, 'byteLength', buffer) !== undefined;
+  const shared =
+    typeof SharedArrayBuffer === 'function' &&
+    intrinsic(SharedArrayBuffer.prototype, 'byteLength', buffer) !== undefined;
   const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
   return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes };
 }
 
 function isDetached(b: ArrayBufferLike): boolean {
-  try { return !new Uint8Array(b, 0, 0); } catch { return true; }
+  try {
+    return !new Uint8Array(b, 0, 0);
+  } catch {
+    return true;
+  }
 }
 
-function gpuView(o: Record<string, unknown>, dtype: DType, shape: number[], numel: number, what: string, subject: SubjectKey): GpuView {
-  check(dtype !== 'string', 'WRONG_BACKEND', () => `${what}: string tensors cannot live on the GPU`, `${subject}.dtype`);
+function gpuView(
+  o: Record<string, unknown>,
+  dtype: DType,
+  shape: number[],
+  numel: number,
+  what: string,
+  subject: SubjectKey,
+): GpuView {
+  check(
+    dtype !== 'string',
+    'WRONG_BACKEND',
+    () => `${what}: string tensors cannot live on the GPU`,
+    `${subject}.dtype`,
+  );
   const at: SubjectKey = `${subject}.buffer`;
   const { buffer, byteOffset, byteLength } = o;
   check(isGpuBuffer(buffer), 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
   const size = buffer.size;
   const want = byteLengthOf(dtype as FixedDType, numel);
   check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
-  check(byteLength === want, 'DATA_LENGTH', () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`, at);
-  check(typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size,
-    'DATA_LENGTH', () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`, at);
-  return { kind: 'gpu', dtype: dtype as FixedDType, shape, numel, buffer, byteOffset: byteOffset + 0, byteLength: want, source: o };
+  check(
+    byteLength === want,
+    'DATA_LENGTH',
+    () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`,
+    at,
+  );
+  check(
+    typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size,
+    'DATA_LENGTH',
+    () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`,
+    at,
+  );
+  return {
+    kind: 'gpu',
+    dtype: dtype as FixedDType,
+    shape,
+    numel,
+    buffer,
+    byteOffset: byteOffset + 0,
+    byteLength: want,
+    source: o,
+  };
 }
 
 /** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
@@ -155,11 +237,16 @@ function isGpuBuffer(b: unknown): b is GPUBuffer {
 export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
   const c = (globalThis as Record<string, unknown>)[cls] as (abstract new () => object) | undefined;
   if (typeof c !== 'function') {
-    return typeof x === 'object' && x !== null && methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function');
+    return (
+      typeof x === 'object' &&
+      x !== null &&
+      methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function')
+    );
   }
   let proto: object | null = c.prototype as object;
   let get: (() => unknown) | undefined;
-  while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get)) proto = Object.getPrototypeOf(proto) as object | null;
+  while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get))
+    proto = Object.getPrototypeOf(proto) as object | null;
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;

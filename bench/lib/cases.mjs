@@ -22,18 +22,23 @@ export function resolveCase(c) {
   const axis = c.axis < 0 ? c.axis + c.shape.length : c.axis;
   const dim = c.shape[axis];
   if (dim === undefined) throw bad(c, `axis ${c.axis} is out of range for shape [${c.shape}]`);
-  const sizes = c.op === 'SplitToSequence' ? Array(dim).fill(1) : c.sizes ?? equalParts(dim, c.parts ?? 1);
+  const sizes = c.op === 'SplitToSequence' ? Array(dim).fill(1) : (c.sizes ?? equalParts(dim, c.parts ?? 1));
   if (sizes.reduce((a, b) => a + b, 0) !== dim) throw bad(c, `sizes do not sum to ${dim}`);
   const numel = product(c.shape);
   return {
-    ...c, axis, sizes, op: c.op ?? 'Split',
+    ...c,
+    axis,
+    sizes,
+    op: c.op ?? 'Split',
     outputs: sizes.length,
     numel,
     bytes: byteLengthOf(c.dtype, numel),
     contiguous: product(c.shape.slice(0, axis)) === 1,
     ...(isOnnxDType(c.dtype)
       ? { model: c.id }
-      : { ortSkip: `n/a: ${c.dtype} is no ONNX dtype that ONNX Runtime Web can split (no ONNX Split or SplitToSequence lists it), so ORT has no model to run` }),
+      : {
+          ortSkip: `n/a: ${c.dtype} is no ONNX dtype that ONNX Runtime Web can split (no ONNX Split or SplitToSequence lists it), so ORT has no model to run`,
+        }),
   };
 }
 
@@ -49,7 +54,11 @@ export function selectCases({ quick, filter }) {
     ids.add(c.id);
   }
   const keep = (/** @type {{ id: string, quick?: boolean }} */ c) => (filter ? filter.test(c.id) : !quick || !!c.quick);
-  return { cases: CASES.filter(keep).map(resolveCase), pipelines: PIPELINES.filter(keep), callCosts: CALL_COSTS.filter(keep) };
+  return {
+    cases: CASES.filter(keep).map(resolveCase),
+    pipelines: PIPELINES.filter(keep),
+    callCosts: CALL_COSTS.filter(keep),
+  };
 }
 
 /**

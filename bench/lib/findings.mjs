@@ -67,8 +67,15 @@ export function versusOrt(results) {
     const cleaveMs = med(c);
     const ortMs = med(o);
     if (cleaveMs === undefined || ortMs === undefined) continue;
-    rows.push({ id: r.case.id, ratio: ortMs / cleaveMs, gpuRatio: ratioOf(gpuMed(o), gpuMed(c)), cleaveMs, ortMs,
-      strategy: c?.stats?.strategy ?? '?', cpuEp: !!o?.fallback });
+    rows.push({
+      id: r.case.id,
+      ratio: ortMs / cleaveMs,
+      gpuRatio: ratioOf(gpuMed(o), gpuMed(c)),
+      cleaveMs,
+      ortMs,
+      strategy: c?.stats?.strategy ?? '?',
+      cpuEp: !!o?.fallback,
+    });
   }
   const gpuWork = rows.filter((x) => x.strategy !== 'alias' && !x.cpuEp);
   const zeroCopy = rows.filter((x) => x.strategy === 'alias' && !x.cpuEp);
@@ -84,10 +91,16 @@ export function versusOrt(results) {
  * @param {readonly CaseRecord[]} results
  */
 export function packedVsPeer(results) {
-  return results.filter((r) => r.case.sameElementsAs && !r.case.cold).map((r) => {
-    const peer = results.find((x) => x.case.id === r.case.sameElementsAs);
-    return { case: r, peer, timeRatio: peer ? ratioOf(med(r.systems['cleave-gpu']), med(peer.systems['cleave-gpu'])) : undefined };
-  });
+  return results
+    .filter((r) => r.case.sameElementsAs && !r.case.cold)
+    .map((r) => {
+      const peer = results.find((x) => x.case.id === r.case.sameElementsAs);
+      return {
+        case: r,
+        peer,
+        timeRatio: peer ? ratioOf(med(r.systems['cleave-gpu']), med(peer.systems['cleave-gpu'])) : undefined,
+      };
+    });
 }
 
 /**
@@ -99,9 +112,21 @@ export function scopeCosts(results) {
   return results.flatMap((r) => {
     const s = r.errorScopes;
     if (!s) return [];
-    return [{ id: r.case.id, loops: s.loops, withUs: s.withScopesUs, withoutUs: s.withoutScopesUs, pairUs: s.withScopesUs.median - s.withoutScopesUs.median,
-      ownedUs: s.ownedSplitUs, callerUs: s.callerSplitUs, ownedStrategy: s.ownedStrategy, callerStrategy: s.callerStrategy, callerError: s.callerError,
-      roundTripUs: s.ownedSplitUs && s.callerSplitUs ? s.callerSplitUs.median - s.ownedSplitUs.median : undefined }];
+    return [
+      {
+        id: r.case.id,
+        loops: s.loops,
+        withUs: s.withScopesUs,
+        withoutUs: s.withoutScopesUs,
+        pairUs: s.withScopesUs.median - s.withoutScopesUs.median,
+        ownedUs: s.ownedSplitUs,
+        callerUs: s.callerSplitUs,
+        ownedStrategy: s.ownedStrategy,
+        callerStrategy: s.callerStrategy,
+        callerError: s.callerError,
+        roundTripUs: s.ownedSplitUs && s.callerSplitUs ? s.callerSplitUs.median - s.ownedSplitUs.median : undefined,
+      },
+    ];
   });
 }
 
@@ -116,9 +141,16 @@ export function pipelineRows(pipelines) {
     const whole = r.systems['ort-whole'];
     const via = r.systems['cleave-pipeline'];
     return {
-      r, id: r.id, wholeMs: med(whole), viaMs: med(via), cpuMs: med(r.systems['ort-whole-cpu']),
-      ratio: ratioOf(med(via), med(whole)), gpuRatio: ratioOf(gpuMed(via), gpuMed(whole)),
-      wholeError: whole && !whole.ok ? whole.error : undefined, viaError: via && !via.ok ? via.error : undefined, split: via?.stats,
+      r,
+      id: r.id,
+      wholeMs: med(whole),
+      viaMs: med(via),
+      cpuMs: med(r.systems['ort-whole-cpu']),
+      ratio: ratioOf(med(via), med(whole)),
+      gpuRatio: ratioOf(gpuMed(via), gpuMed(whole)),
+      wholeError: whole && !whole.ok ? whole.error : undefined,
+      viaError: via && !via.ok ? via.error : undefined,
+      split: via?.stats,
     };
   });
 }
@@ -128,11 +160,16 @@ export function pipelineRows(pipelines) {
  * @param {readonly CallCostRecord[] | undefined} records
  */
 export function callCostRows(records) {
-  return (records ?? []).flatMap((r) => r.rows.map((x) => ({
-    id: r.id, spec: r.spec, row: x, chunk: r.chunk,
-    input: `${x.aligned ? 'aligned' : 'unaligned'} (byte ${x.byteOffset}), ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
-    scopes: x.gpuCalls?.errorScopes === undefined ? undefined : x.gpuCalls.errorScopes > 0,
-  })));
+  return (records ?? []).flatMap((r) =>
+    r.rows.map((x) => ({
+      id: r.id,
+      spec: r.spec,
+      row: x,
+      chunk: r.chunk,
+      input: `${x.aligned ? 'aligned' : 'unaligned'} (byte ${x.byteOffset}), ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
+      scopes: x.gpuCalls?.errorScopes === undefined ? undefined : x.gpuCalls.errorScopes > 0,
+    })),
+  );
 }
 
 /**

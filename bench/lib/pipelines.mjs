@@ -18,7 +18,8 @@ const EXACT = 2 ** 24;
  * @returns {BenchPipeline}
  */
 export function resolvePipeline(p, files) {
-  if (p.hidden % p.heads !== 0) throw new Error(`bench/cases.mjs: pipeline ${p.id}: hidden ${p.hidden} is not divisible by heads ${p.heads}`);
+  if (p.hidden % p.heads !== 0)
+    throw new Error(`bench/cases.mjs: pipeline ${p.id}: hidden ${p.hidden} is not divisible by heads ${p.heads}`);
   const { seq: S, width: D, hidden: H } = p;
   const x = draw(S * D, 3, [-1, 0, 0, 1]);
   const w = draw(D * 3 * H, 7, [-1, 0, 1]);
@@ -27,6 +28,21 @@ export function resolvePipeline(p, files) {
   const at = { a: `${p.id}-a`, b: `${p.id}-b`, whole: `${p.id}-whole`, x: `${p.id}-x`, ref: `${p.id}-ref` };
   const bytes = (/** @type {Float32Array} */ f) => new Uint8Array(f.buffer, f.byteOffset, f.byteLength);
   const m = attentionModels(p, w);
-  for (const [k, v] of /** @type {const} */ ([['a', m.a], ['b', m.b], ['whole', m.whole], ['x', bytes(x)], ['ref', bytes(y)]])) files.set(at[k], v);
-  return { ...p, parts: names.length, names, files: at, maxTermSum, exact: maxTermSum < EXACT, macs: S * D * 3 * H + 2 * S * S * H };
+  for (const [k, v] of /** @type {const} */ ([
+    ['a', m.a],
+    ['b', m.b],
+    ['whole', m.whole],
+    ['x', bytes(x)],
+    ['ref', bytes(y)],
+  ]))
+    files.set(at[k], v);
+  return {
+    ...p,
+    parts: names.length,
+    names,
+    files: at,
+    maxTermSum,
+    exact: maxTermSum < EXACT,
+    macs: S * D * 3 * H + 2 * S * S * H,
+  };
 }

@@ -41,19 +41,36 @@ function pipelineTargets(pipelines) {
     const verified = !!p.r.systems['cleave-pipeline']?.verified;
     if (p.wholeError || p.r.crashed) {
       return {
-        id: 'pipeline-runs', name: `Issue 9: where ORT's whole graph fails, ORT -> Cleave -> ORT runs and verifies (${p.id})`, goal: 'runs, y verified',
-        value: verified ? `runs (${p.viaMs?.toPrecision(3)} ms per inference), y verified; ORT's whole graph failed` : `pipeline: ${p.viaError ?? p.r.crashed ?? 'did not run'}`,
-        met: verified, details: p.wholeError ? [`ORT: ${p.wholeError}`] : [],
+        id: 'pipeline-runs',
+        name: `Issue 9: where ORT's whole graph fails, ORT -> Cleave -> ORT runs and verifies (${p.id})`,
+        goal: 'runs, y verified',
+        value: verified
+          ? `runs (${p.viaMs?.toPrecision(3)} ms per inference), y verified; ORT's whole graph failed`
+          : `pipeline: ${p.viaError ?? p.r.crashed ?? 'did not run'}`,
+        met: verified,
+        details: p.wholeError ? [`ORT: ${p.wholeError}`] : [],
       };
     }
     const ok = p.ratio !== undefined && verified && p.r.sameBitsAsWhole === true;
     return {
-      id: 'pipeline-speed', name: `Issue 9: ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`, goal: '<= 1.00x, same y',
-      value: p.ratio === undefined ? 'not measured' : `${near1(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
-      met: p.ratio === undefined ? null : ok && p.ratio <= 1, ratio: p.ratio,
-      details: [`y equal to the whole graph's bit for bit: ${p.r.sameBitsAsWhole ?? 'not compared'}`,
-        ...(p.r.pairedRatio ? [`batch by batch: median ${near1(p.r.pairedRatio.median)}, ${x2(p.r.pairedRatio.min)} to ${x2(p.r.pairedRatio.max)}`] : []),
-        ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`])],
+      id: 'pipeline-speed',
+      name: `Issue 9: ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`,
+      goal: '<= 1.00x, same y',
+      value:
+        p.ratio === undefined
+          ? 'not measured'
+          : `${near1(p.ratio)} (pipeline ${p.viaMs?.toPrecision(3)} ms, whole graph ${p.wholeMs?.toPrecision(3)} ms)`,
+      met: p.ratio === undefined ? null : ok && p.ratio <= 1,
+      ratio: p.ratio,
+      details: [
+        `y equal to the whole graph's bit for bit: ${p.r.sameBitsAsWhole ?? 'not compared'}`,
+        ...(p.r.pairedRatio
+          ? [
+              `batch by batch: median ${near1(p.r.pairedRatio.median)}, ${x2(p.r.pairedRatio.min)} to ${x2(p.r.pairedRatio.max)}`,
+            ]
+          : []),
+        ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`]),
+      ],
     };
   });
 }
@@ -62,7 +79,10 @@ function pipelineTargets(pipelines) {
 function runsTarget(results) {
   const broken = [];
   for (const r of results) {
-    if (r.crashed) { broken.push(`${r.case.id}: page failed: ${r.crashed}`); continue; }
+    if (r.crashed) {
+      broken.push(`${r.case.id}: page failed: ${r.crashed}`);
+      continue;
+    }
     if (r.cpuPathError) broken.push(`${r.case.id}: CPU path: ${r.cpuPathError}`);
     for (const k of /** @type {const} */ (['cleave-gpu', 'cleave-host'])) {
       const s = r.systems[k];
@@ -70,8 +90,12 @@ function runsTarget(results) {
     }
   }
   return {
-    id: 'runs', name: 'Every case runs and verifies for Cleave (GPU-resident and host, every dtype, every output count)',
-    goal: '0 failures', value: `${broken.length} failure(s) in ${results.length} case(s)`, met: broken.length === 0, details: broken,
+    id: 'runs',
+    name: 'Every case runs and verifies for Cleave (GPU-resident and host, every dtype, every output count)',
+    goal: '0 failures',
+    value: `${broken.length} failure(s) in ${results.length} case(s)`,
+    met: broken.length === 0,
+    details: broken,
   };
 }
 
@@ -83,16 +107,20 @@ function runsTarget(results) {
 function versusOrtTarget(results) {
   const v = versusOrt(results);
   /** @param {import('./findings.mjs').OrtRow} x @param {string} why */
-  const line = (x, why) => `${x.id}: ${x2(x.ratio)} wall${x.gpuRatio ? `, ${x2(x.gpuRatio)} GPU time` : ''} (${x.strategy})${why}`;
+  const line = (x, why) =>
+    `${x.id}: ${x2(x.ratio)} wall${x.gpuRatio ? `, ${x2(x.gpuRatio)} GPU time` : ''} (${x.strategy})${why}`;
   return {
     id: 'vs-ort',
     name: 'GPU-resident: Cleave at least 3x faster than ORT Web GPU-resident (geometric mean over the cases where Cleave does GPU work and ORT runs on its WebGPU EP)',
     goal: '>= 3x',
     value: v.headline === undefined ? 'no case' : `${x2(v.headline)} over ${v.gpuWork.length} case(s)`,
-    met: v.headline === undefined ? null : v.headline >= 3, ratio: v.headline,
-    details: [...v.gpuWork.map((x) => line(x, '')),
+    met: v.headline === undefined ? null : v.headline >= 3,
+    ratio: v.headline,
+    details: [
+      ...v.gpuWork.map((x) => line(x, '')),
       ...v.zeroCopy.map((x) => line(x, ': zero-copy, not counted (Cleave made views and submitted nothing)')),
-      ...v.cpuEp.map((x) => line(x, ': not counted (ORT ran on its CPU EP)'))],
+      ...v.cpuEp.map((x) => line(x, ': not counted (ORT ran on its CPU EP)')),
+    ],
   };
 }
 
@@ -102,22 +130,35 @@ function versusOrtTarget(results) {
  */
 function limitTarget(results, contiguous) {
   const key = contiguous ? 'copy-limit' : 'shader-limit';
-  const rows = ownCases(results).filter((r) => r.case.contiguous === contiguous).map((r) => {
-    const c = r.systems['cleave-gpu'];
-    const ratio = ratioOf(med(c), med(r.systems[key]));
-    return { id: r.case.id, ratio, gpuRatio: ratioOf(gpuMed(c), gpuMed(r.systems[key])), strategy: c?.stats?.strategy };
-  });
+  const rows = ownCases(results)
+    .filter((r) => r.case.contiguous === contiguous)
+    .map((r) => {
+      const c = r.systems['cleave-gpu'];
+      const ratio = ratioOf(med(c), med(r.systems[key]));
+      return {
+        id: r.case.id,
+        ratio,
+        gpuRatio: ratioOf(gpuMed(c), gpuMed(r.systems[key])),
+        strategy: c?.stats?.strategy,
+      };
+    });
   const misses = rows.filter((x) => x.ratio === undefined || x.ratio > 1.3);
   const worst = Math.max(0, ...rows.map((x) => x.ratio ?? 0));
   return {
     id: key,
-    name: contiguous ? 'Contiguous chunks (all dims before the axis are 1): GPU-resident Cleave within 1.3x of the copy limit'
+    name: contiguous
+      ? 'Contiguous chunks (all dims before the axis are 1): GPU-resident Cleave within 1.3x of the copy limit'
       : 'Other cases: GPU-resident Cleave within 1.3x of the shader-copy limit',
     goal: '<= 1.3x each',
-    value: rows.length ? `${rows.length - misses.length}/${rows.length} within; worst ${x2(worst)}` : 'no case in this run',
+    value: rows.length
+      ? `${rows.length - misses.length}/${rows.length} within; worst ${x2(worst)}`
+      : 'no case in this run',
     met: rows.length === 0 ? null : misses.length === 0,
-    details: rows.map((x) => (x.ratio === undefined ? `${x.id}: not measured`
-      : `${x.id}: ${x2(x.ratio)} wall${x.gpuRatio ? `, ${x2(x.gpuRatio)} GPU time` : ''} (${x.strategy})`)),
+    details: rows.map((x) =>
+      x.ratio === undefined
+        ? `${x.id}: not measured`
+        : `${x.id}: ${x2(x.ratio)} wall${x.gpuRatio ? `, ${x2(x.gpuRatio)} GPU time` : ''} (${x.strategy})`,
+    ),
   };
 }
 
@@ -128,44 +169,64 @@ function limitTarget(results, contiguous) {
  */
 function outputCountTargets(results) {
   const timed = results.filter((r) => !r.case.cold && !r.crashed);
-  return timed.filter((r) => r.case.sameBytesAs).map((r) => {
-    const names = r.case.sameBytesAs ?? [];
-    const details = [];
-    let ratio;
-    let judged;
-    for (const [j, id] of names.entries()) {
-      const base = timed.find((x) => x.case.id === id);
-      if (!base) { details.push(`${id}: not in this run`); continue; }
-      for (const k of /** @type {const} */ (['cleave-gpu', 'cleave-host'])) {
-        const a = med(r.systems[k]);
-        const b = med(base.systems[k]);
-        if (a === undefined || b === undefined) continue;
-        if (j === 0 && k === 'cleave-gpu') { ratio = a / b; judged = base; }
-        details.push(`vs ${id}, ${k}: ${a.toPrecision(3)} ms vs ${b.toPrecision(3)} ms = ${x2(a / b)}`
-          + ` (${r.systems[k]?.stats?.strategy} vs ${base.systems[k]?.stats?.strategy})`);
+  return timed
+    .filter((r) => r.case.sameBytesAs)
+    .map((r) => {
+      const names = r.case.sameBytesAs ?? [];
+      const details = [];
+      let ratio;
+      let judged;
+      for (const [j, id] of names.entries()) {
+        const base = timed.find((x) => x.case.id === id);
+        if (!base) {
+          details.push(`${id}: not in this run`);
+          continue;
+        }
+        for (const k of /** @type {const} */ (['cleave-gpu', 'cleave-host'])) {
+          const a = med(r.systems[k]);
+          const b = med(base.systems[k]);
+          if (a === undefined || b === undefined) continue;
+          if (j === 0 && k === 'cleave-gpu') {
+            ratio = a / b;
+            judged = base;
+          }
+          details.push(
+            `vs ${id}, ${k}: ${a.toPrecision(3)} ms vs ${b.toPrecision(3)} ms = ${x2(a / b)}` +
+              ` (${r.systems[k]?.stats?.strategy} vs ${base.systems[k]?.stats?.strategy})`,
+          );
+        }
       }
-    }
-    return {
-      id: 'outputs', name: `${r.case.outputs} outputs cost at most 2x the ${judged?.case.outputs ?? '?'}-output case of the same bytes (${r.case.id} vs ${names[0]}, GPU-resident)`,
-      goal: '<= 2x', value: ratio === undefined ? 'not measured (run both cases)' : x2(ratio), met: ratio === undefined ? null : ratio <= 2, details,
-    };
-  });
+      return {
+        id: 'outputs',
+        name: `${r.case.outputs} outputs cost at most 2x the ${judged?.case.outputs ?? '?'}-output case of the same bytes (${r.case.id} vs ${names[0]}, GPU-resident)`,
+        goal: '<= 2x',
+        value: ratio === undefined ? 'not measured (run both cases)' : x2(ratio),
+        met: ratio === undefined ? null : ratio <= 2,
+        details,
+      };
+    });
 }
 
 /** Tiny case, host in/out, against ORT host in/out. @param {readonly CaseRecord[]} results @returns {Target[]} */
 function tinyTargets(results) {
-  return results.filter((r) => r.case.tiny && !r.crashed).map((r) => {
-    const c = med(r.systems['cleave-host']);
-    const o = med(r.systems['ort-host']);
-    const ratio = ratioOf(o, c);
-    return {
-      id: 'tiny', name: `Tiny case (${r.case.id}), host in/out: Cleave at least 3x faster than ORT Web`,
-      goal: '>= 3x', value: ratio === undefined || c === undefined || o === undefined ? 'not measured'
-        : `${x2(ratio)} (Cleave ${c.toPrecision(3)} ms, ORT ${o.toPrecision(3)} ms)`,
-      met: ratio === undefined ? null : ratio >= 3,
-      details: r.systems['ort-host']?.fallback ? ['ORT ran on its CPU EP'] : [],
-    };
-  });
+  return results
+    .filter((r) => r.case.tiny && !r.crashed)
+    .map((r) => {
+      const c = med(r.systems['cleave-host']);
+      const o = med(r.systems['ort-host']);
+      const ratio = ratioOf(o, c);
+      return {
+        id: 'tiny',
+        name: `Tiny case (${r.case.id}), host in/out: Cleave at least 3x faster than ORT Web`,
+        goal: '>= 3x',
+        value:
+          ratio === undefined || c === undefined || o === undefined
+            ? 'not measured'
+            : `${x2(ratio)} (Cleave ${c.toPrecision(3)} ms, ORT ${o.toPrecision(3)} ms)`,
+        met: ratio === undefined ? null : ratio >= 3,
+        details: r.systems['ort-host']?.fallback ? ['ORT ran on its CPU EP'] : [],
+      };
+    });
 }
 
 /** Pipelines compiled over the whole run. @param {readonly CaseRecord[]} results @param {FinalState | undefined} final @returns {Target} */
@@ -179,12 +240,18 @@ function pipelinesTarget(results, final) {
   }
   const n = final?.cleavePipelines;
   return {
-    id: 'pipelines', name: 'Pipelines Cleave compiled over the whole run: no more than the number of shader variants',
+    id: 'pipelines',
+    name: 'Pipelines Cleave compiled over the whole run: no more than the number of shader variants',
     goal: `<= ${SHADER_VARIANTS} (variants)`,
-    value: n === undefined ? 'not measured' : `${n} on the shared device (gather units used: ${[...units].sort().join(', ') || 'none'})`,
+    value:
+      n === undefined
+        ? 'not measured'
+        : `${n} on the shared device (gather units used: ${[...units].sort().join(', ') || 'none'})`,
     met: n === undefined ? null : n <= SHADER_VARIANTS,
-    details: [`compute pipelines created on the shared device by anyone (Cleave + ORT + the bench's copy kernel): ${final?.devicePipelines ?? '?'}`,
+    details: [
+      `compute pipelines created on the shared device by anyone (Cleave + ORT + the bench's copy kernel): ${final?.devicePipelines ?? '?'}`,
       'an engine starts compiling the 128- and 32-bit word variants when it is created, so a short run may compile one it never uses',
-      'the cold-start case compiles on each fresh device, by design (not counted here: the count is per device)'],
+      'the cold-start case compiles on each fresh device, by design (not counted here: the count is per device)',
+    ],
   };
 }

@@ -46,7 +46,13 @@ export async function runCallCost(spec, settings) {
   const host = makeHost(spec.dtype, spec.shape, 11);
   const input = new Uint8Array(/** @type {Float32Array} */ (host.data).buffer);
   const axis = spec.axis < 0 ? spec.axis + spec.shape.length : spec.axis;
-  const ref = referenceSplit(input, spec.dtype, spec.shape, axis, equalParts(/** @type {number} */ (spec.shape[axis]), spec.parts));
+  const ref = referenceSplit(
+    input,
+    spec.dtype,
+    spec.shape,
+    axis,
+    equalParts(/** @type {number} */ (spec.shape[axis]), spec.parts),
+  );
   const x = placeInputs(s.engine, s.device, spec, input);
   const options = { axis: spec.axis, parts: spec.parts };
   const variants = [
@@ -64,11 +70,19 @@ export async function runCallCost(spec, settings) {
   const live = variants.filter((v) => !v.row.error);
   for (let r = 0; r < settings.callRounds; r++) {
     progress(`${spec.id}: round ${r + 1}/${settings.callRounds} of ${perRound} calls per variant`);
-    for (let j = 0; j < live.length; j++) await timeRound(/** @type {Variant} */ (live[(r + j) % live.length]), perRound);
+    for (let j = 0; j < live.length; j++)
+      await timeRound(/** @type {Variant} */ (live[(r + j) % live.length]), perRound);
   }
   x.free();
-  for (const v of variants) Object.assign(v.row, { calls: v.us.length * perRound, us: summary(v.us), syncUs: summary(v.syncUs) });
-  return { id: spec.id, rows: variants.map((v) => v.row), chunk: CHUNK, gpuErrors: [...s.errors], seconds: (now() - t0) / 1000 };
+  for (const v of variants)
+    Object.assign(v.row, { calls: v.us.length * perRound, us: summary(v.us), syncUs: summary(v.syncUs) });
+  return {
+    id: spec.id,
+    rows: variants.map((v) => v.row),
+    chunk: CHUNK,
+    gpuErrors: [...s.errors],
+    seconds: (now() - t0) / 1000,
+  };
 }
 
 /** @param {Variant} v @param {number} n */
@@ -97,13 +111,24 @@ function placeInputs(engine, device, spec, input) {
     b.unmap();
     return b;
   });
-  const owned = engine.upload({ dtype: spec.dtype, shape: [...spec.shape], data: new Float32Array(input.buffer.slice(0)) });
+  const owned = engine.upload({
+    dtype: spec.dtype,
+    shape: [...spec.shape],
+    data: new Float32Array(input.buffer.slice(0)),
+  });
   const longer = new Float32Array(n / 4 + 1);
   new Uint8Array(longer.buffer).set(input, 4);
   const upload4 = engine.upload({ dtype: spec.dtype, shape: [n / 4 + 1], data: longer });
   return {
-    owned, ownedAt4: tensor(upload4.buffer, 4), caller: tensor(/** @type {GPUBuffer} */ (callers[0]), 0), callerAt4: tensor(/** @type {GPUBuffer} */ (callers[1]), 4),
-    free() { engine.release(owned); engine.release(upload4); for (const b of callers) b.destroy(); },
+    owned,
+    ownedAt4: tensor(upload4.buffer, 4),
+    caller: tensor(/** @type {GPUBuffer} */ (callers[0]), 0),
+    callerAt4: tensor(/** @type {GPUBuffer} */ (callers[1]), 4),
+    free() {
+      engine.release(owned);
+      engine.release(upload4);
+      for (const b of callers) b.destroy();
+    },
   };
 }
 
@@ -111,7 +136,13 @@ function placeInputs(engine, device, spec, input) {
  * @param {Pick<CallCostRow, 'fn' | 'aligned' | 'owner'>} how @param {GpuTensor} x
  * @param {Variant['once']} once @param {Variant['round']} round @returns {Variant}
  */
-const variant = (how, x, once, round) => ({ row: { ...how, byteOffset: x.byteOffset, calls: 0 }, once, round, us: [], syncUs: [] });
+const variant = (how, x, once, round) => ({
+  row: { ...how, byteOffset: x.byteOffset, calls: 0 },
+  once,
+  round,
+  us: [],
+  syncUs: [],
+});
 
 /**
  * engine.split: each call awaited and its outputs released, on the clock; the GPU work drained every chunk, off it.
@@ -120,20 +151,25 @@ const variant = (how, x, once, round) => ({ row: { ...how, byteOffset: x.byteOff
  */
 function splitVariant(engine, x, options, how) {
   const device = /** @type {GPUDevice} */ (engine.device);
-  return variant({ fn: 'split', ...how }, x, async () => ({ outs: await engine.split(x, options) }), async (n) => {
-    let sync = 0;
-    const clock = await inChunks(device, n, async (k) => {
-      const t0 = now();
-      for (let i = 0; i < k; i++) {
-        const t = now();
-        const pending = engine.split(x, options);
-        sync += now() - t;
-        for (const o of await pending) engine.release(o);
-      }
-      return now() - t0;
-    });
-    return { us: (clock * 1000) / n, syncUs: (sync * 1000) / n };
-  });
+  return variant(
+    { fn: 'split', ...how },
+    x,
+    async () => ({ outs: await engine.split(x, options) }),
+    async (n) => {
+      let sync = 0;
+      const clock = await inChunks(device, n, async (k) => {
+        const t0 = now();
+        for (let i = 0; i < k; i++) {
+          const t = now();
+          const pending = engine.split(x, options);
+          sync += now() - t;
+          for (const o of await pending) engine.release(o);
+        }
+        return now() - t0;
+      });
+      return { us: (clock * 1000) / n, syncUs: (sync * 1000) / n };
+    },
+  );
 }
 
 /**

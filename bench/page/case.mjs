@@ -16,12 +16,15 @@ import { measureAll, summary } from './timing.mjs';
 
 /** @param {BenchCase} spec @returns {Promise<Prepared>} */
 async function prepare(spec) {
-  if (!DTYPES.includes(spec.dtype) || spec.dtype === 'string') throw new Error(`${spec.id}: the bench cannot run dtype ${spec.dtype}`);
+  if (!DTYPES.includes(spec.dtype) || spec.dtype === 'string')
+    throw new Error(`${spec.id}: the bench cannot run dtype ${spec.dtype}`);
   const host = makeHost(spec.dtype, spec.shape, 7);
   const d = /** @type {ArrayBufferView} */ (host.data);
   const input = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
   return {
-    ...spec, host, input,
+    ...spec,
+    host,
+    input,
     ref: referenceSplit(input, spec.dtype, spec.shape, spec.axis, spec.sizes),
     outShapes: spec.sizes.map((s) => spec.shape.map((d, i) => (i === spec.axis ? s : d))),
     modelBytes: spec.model ? await fetchModel(spec.model) : undefined,
@@ -40,13 +43,23 @@ export async function runCase(spec, settings) {
   progress(`${spec.id}: preparing`);
   const c = await prepare(spec);
   // Cleave's CPU path against the plain reference: the path every system's outputs are checked against too.
-  const cpuPathError = compare((await c.split.host(s.cpu, c.host)).map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, 'Cleave CPU path');
+  const cpuPathError = compare(
+    (await c.split.host(s.cpu, c.host)).map((t) => /** @type {ArrayBufferView} */ (t.data)),
+    c.ref,
+    'Cleave CPU path',
+  );
   const part = spec.cold ? await coldCase(c, settings) : await warmCase(c, settings);
   const errorScopes = spec.scopeCost ? await scopeCost(c, settings) : undefined;
   await s.device.queue.onSubmittedWorkDone();
   return {
-    id: spec.id, ...part, cpuPathError, errorScopes,
-    gpuErrors: [...s.errors], deviceLost: s.lost(), pipelinesSoFar: s.engine.stats.pipelinesCreated, seconds: (now() - t0) / 1000,
+    id: spec.id,
+    ...part,
+    cpuPathError,
+    errorScopes,
+    gpuErrors: [...s.errors],
+    deviceLost: s.lost(),
+    pipelinesSoFar: s.engine.stats.pipelinesCreated,
+    seconds: (now() - t0) / 1000,
   };
 }
 
@@ -59,7 +72,13 @@ async function warmCase(c, settings) {
   const gx = s.engine.upload(c.host);
   // A forced strategy needs an engine of its own: each Cleave system then creates one.
   /** @type {Env} */
-  const env = { device: s.device, gx, engine: c.strategy ? undefined : s.engine, cpu: s.cpu, copyPipeline: s.copyPipeline };
+  const env = {
+    device: s.device,
+    gx,
+    engine: c.strategy ? undefined : s.engine,
+    cpu: s.cpu,
+    copyPipeline: s.copyPipeline,
+  };
   progress(`${c.id}: creating systems`);
   /** @type {System[]} */
   const systems = [];
@@ -78,7 +97,8 @@ async function warmCase(c, settings) {
 /** @param {Prepared} c */
 function notesOf(c) {
   const notes = [];
-  if (c.op === 'SplitToSequence') notes.push(`Cleave ran engine.run({ op: 'SplitToSequence', opset: 11, attrs: { axis: ${c.axis} } })`);
+  if (c.op === 'SplitToSequence')
+    notes.push(`Cleave ran engine.run({ op: 'SplitToSequence', opset: 11, attrs: { axis: ${c.axis} } })`);
   if (c.strategy) notes.push(`Cleave ran with strategy '${c.strategy}' forced (createSplitEngine({ strategy }))`);
   return notes;
 }

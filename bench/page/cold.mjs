@@ -18,7 +18,9 @@ async function freshDevice() {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) throw new Error('navigator.gpu.requestAdapter() gave no adapter');
   return adapter.requestDevice({
-    requiredFeatures: [...shared().device.features].filter((f) => adapter.features.has(f)).map((f) => /** @type {GPUFeatureName} */ (f)),
+    requiredFeatures: [...shared().device.features]
+      .filter((f) => adapter.features.has(f))
+      .map((f) => /** @type {GPUFeatureName} */ (f)),
     requiredLimits: { maxStorageBufferBindingSize: l.maxStorageBufferBindingSize, maxBufferSize: l.maxBufferSize },
   });
 }
@@ -29,10 +31,20 @@ async function freshDevice() {
  * @returns {import('/dist/cleave.js').GpuTensor}
  */
 function upload(device, c) {
-  const buffer = createBuffer(device, { size: Math.max(16, Math.ceil(c.bytes / 16) * 16), usage: STORAGE, mappedAtCreation: true });
+  const buffer = createBuffer(device, {
+    size: Math.max(16, Math.ceil(c.bytes / 16) * 16),
+    usage: STORAGE,
+    mappedAtCreation: true,
+  });
   new Uint8Array(buffer.getMappedRange()).set(c.input);
   buffer.unmap();
-  return /** @type {import('/dist/cleave.js').GpuTensor} */ ({ dtype: c.dtype, shape: [...c.shape], buffer, byteOffset: 0, byteLength: c.bytes });
+  return /** @type {import('/dist/cleave.js').GpuTensor} */ ({
+    dtype: c.dtype,
+    shape: [...c.shape],
+    buffer,
+    byteOffset: 0,
+    byteLength: c.bytes,
+  });
 }
 
 /**
@@ -89,7 +101,9 @@ export async function coldCase(c, s) {
     const ok = times.length > 0 && !error;
     systems[key] = { ok, verified: ok, error, wall: summary(times), first: times[0], stats };
   }
-  const notes = ['each rep uses a fresh GPUDevice holding the input in a plain buffer; timed: creating the engine '
-    + '(Cleave), InferenceSession.create (ORT) or the kernel pipeline (shader-copy limit), then the first split and its GPU work'];
+  const notes = [
+    'each rep uses a fresh GPUDevice holding the input in a plain buffer; timed: creating the engine ' +
+      '(Cleave), InferenceSession.create (ORT) or the kernel pipeline (shader-copy limit), then the first split and its GPU work',
+  ];
   return { systems, notes, reps: s.coldReps };
 }

@@ -58,18 +58,30 @@ export async function init(opts) {
   ort.env.wasm.numThreads = opts.ortThreads;
   ort.env.logLevel = 'error';
   // Stays open all run: the native EP destroys its device with its last session.
-  const keepAlive = await ort.InferenceSession.create(await fetchModel('keepalive'), { executionProviders: ['webgpu'] });
+  const keepAlive = await ort.InferenceSession.create(await fetchModel('keepalive'), {
+    executionProviders: ['webgpu'],
+  });
   const device = /** @type {unknown} */ (ort.env.webgpu.device);
   if (!(device instanceof GPUDevice)) throw new Error(`ort.env.webgpu.device is not a GPUDevice: ${String(device)}`);
   /** @type {string[]} */
   const errors = [];
-  device.addEventListener('uncapturederror', (e) => errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message));
+  device.addEventListener('uncapturederror', (e) =>
+    errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message),
+  );
   /** @type {string | undefined} */
   let lost;
-  void device.lost.then((i) => { lost = `${i.reason}: ${i.message}`; });
+  void device.lost.then((i) => {
+    lost = `${i.reason}: ${i.message}`;
+  });
   state = {
-    device, keepAlive, errors, lost: () => lost,
-    adapter: /** @type {GPUAdapter | undefined} */ (ort.env.webgpu.adapter) ?? await navigator.gpu.requestAdapter() ?? undefined,
+    device,
+    keepAlive,
+    errors,
+    lost: () => lost,
+    adapter:
+      /** @type {GPUAdapter | undefined} */ (ort.env.webgpu.adapter) ??
+      (await navigator.gpu.requestAdapter()) ??
+      undefined,
     engine: await createSplitEngine({ device }),
     cpu: await createSplitEngine({ backend: 'cpu' }),
     copyPipeline: makeCopyPipeline(device),
@@ -82,13 +94,24 @@ export async function init(opts) {
 async function describe(s) {
   /** @type {Record<string, number>} */
   const limits = {};
-  for (const k of /** @type {const} */ (['maxStorageBufferBindingSize', 'maxBufferSize', 'minStorageBufferOffsetAlignment',
-    'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage'])) limits[k] = s.device.limits[k];
+  for (const k of /** @type {const} */ ([
+    'maxStorageBufferBindingSize',
+    'maxBufferSize',
+    'minStorageBufferOffsetAlignment',
+    'maxComputeWorkgroupsPerDimension',
+    'maxStorageBuffersPerShaderStage',
+  ]))
+    limits[k] = s.device.limits[k];
   const info = s.adapter?.info;
   return {
     userAgent: navigator.userAgent,
     crossOriginIsolated,
-    adapter: { vendor: info?.vendor, architecture: info?.architecture, description: info?.description, device: info?.device },
+    adapter: {
+      vendor: info?.vendor,
+      architecture: info?.architecture,
+      description: info?.description,
+      device: info?.device,
+    },
     features: [...s.device.features],
     limits,
     ort: { ...ort.env.versions },

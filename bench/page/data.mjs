@@ -28,11 +28,17 @@ export function makeHost(dtype, shape, seed) {
   const lane = hostDataFromBytes(dtype, new Uint8Array(0)).BYTES_PER_ELEMENT;
   // Clearing the exponent's top bit (bit 6 of each lane's last byte, little-endian) rules out
   // NaN and Inf in every float layout: float8 to float64, complex lanes alike.
-  if (/^(b?float|complex)/.test(dtype) && !isPacked(dtype)) for (let i = lane - 1; i < bytes.length; i += lane) bytes[i] &= ~0x40;
+  if (/^(b?float|complex)/.test(dtype) && !isPacked(dtype))
+    for (let i = lane - 1; i < bytes.length; i += lane) bytes[i] &= ~0x40;
   if (dtype === 'bool') for (let i = 0; i < bytes.length; i++) bytes[i] &= 1;
   const used = (numel * elementBits(dtype)) % 8;
-  if (isPacked(dtype) && used !== 0) bytes[bytes.length - 1] &= isMsbFirst(dtype) ? (0xff << (8 - used)) & 0xff : (1 << used) - 1;
-  return /** @type {HostTensor<FixedDType>} */ ({ dtype, shape: [...shape], data: hostDataFromBytes(dtype, bytes, false) });
+  if (isPacked(dtype) && used !== 0)
+    bytes[bytes.length - 1] &= isMsbFirst(dtype) ? (0xff << (8 - used)) & 0xff : (1 << used) - 1;
+  return /** @type {HostTensor<FixedDType>} */ ({
+    dtype,
+    shape: [...shape],
+    data: hostDataFromBytes(dtype, bytes, false),
+  });
 }
 
 /** @param {number} n @param {number} seed */
@@ -41,7 +47,11 @@ function randomBytes(n, seed) {
   const words = new Uint32Array(bytes.buffer, 0, n >> 2);
   let s = (seed * 2654435761) >>> 0 || 1;
   for (let i = 0; i < words.length; i++) {
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
     words[i] = s;
   }
   for (let i = words.length * 4; i < n; i++) bytes[i] = (i * 131 + seed) & 0xff;
@@ -88,7 +98,7 @@ function copyBits(src, from, dst, to, n, msb) {
   for (let k = 0; k < n; k++) {
     const a = from + k;
     const b = to + k;
-    const bit = (src[a >> 3] ?? 0) >> (msb ? 7 - (a & 7) : a & 7) & 1;
+    const bit = ((src[a >> 3] ?? 0) >> (msb ? 7 - (a & 7) : a & 7)) & 1;
     if (bit) dst[b >> 3] = (dst[b >> 3] ?? 0) | (1 << (msb ? 7 - (b & 7) : b & 7));
   }
 }
@@ -105,7 +115,8 @@ export function compare(outs, ref, what) {
     const o = /** @type {ArrayBufferView} */ (outs[i]);
     const a = new Uint8Array(o.buffer, o.byteOffset, o.byteLength);
     const b = /** @type {Uint8Array} */ (ref[i]);
-    if (a.byteLength !== b.byteLength) return `${what}: output ${i} has ${a.byteLength} bytes, expected ${b.byteLength}`;
+    if (a.byteLength !== b.byteLength)
+      return `${what}: output ${i} has ${a.byteLength} bytes, expected ${b.byteLength}`;
     for (let k = 0; k < b.length; k++) {
       if (a[k] !== b[k]) return `${what}: output ${i} differs at byte ${k} (${a[k]} vs ${b[k]})`;
     }

@@ -34,14 +34,18 @@ function around(proto, key, before) {
     before(this, a);
     return f.apply(this, a);
   };
-  return () => { o[key] = f; };
+  return () => {
+    o[key] = f;
+  };
 }
 
 // ---- pipelines, always counted -------------------------------------------------------------
 /** @type {WeakMap<object, number>} */
 const pipelines = new WeakMap();
 for (const key of ['createComputePipeline', 'createComputePipelineAsync']) {
-  around(DEV, key, (dev) => pipelines.set(/** @type {object} */ (dev), (pipelines.get(/** @type {object} */ (dev)) ?? 0) + 1));
+  around(DEV, key, (dev) =>
+    pipelines.set(/** @type {object} */ (dev), (pipelines.get(/** @type {object} */ (dev)) ?? 0) + 1),
+  );
 }
 
 /** Compute pipelines created on `device` since the page loaded, by anyone. @param {GPUDevice} device */
@@ -57,18 +61,50 @@ export function pipelinesOn(device) {
  * @returns {Promise<[T, CallCounts]>}
  */
 export async function countCalls(fn) {
-  const c = { submits: 0, commandBuffers: 0, copies: 0, dispatches: 0, passes: 0, buffersCreated: 0, bindGroups: 0, writeBuffers: 0, mapAsyncs: 0, errorScopes: 0 };
+  const c = {
+    submits: 0,
+    commandBuffers: 0,
+    copies: 0,
+    dispatches: 0,
+    passes: 0,
+    buffersCreated: 0,
+    bindGroups: 0,
+    writeBuffers: 0,
+    mapAsyncs: 0,
+    errorScopes: 0,
+  };
   const undo = [
-    around(DEV, 'pushErrorScope', () => { c.errorScopes++; }),
-    around(DEV, 'createBuffer', () => { c.buffersCreated++; }),
-    around(DEV, 'createBindGroup', () => { c.bindGroups++; }),
-    around(ENC, 'copyBufferToBuffer', () => { c.copies++; }),
-    around(ENC, 'beginComputePass', () => { c.passes++; }),
-    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroups', () => { c.dispatches++; }),
-    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroupsIndirect', () => { c.dispatches++; }),
-    around(QUEUE, 'submit', (_, a) => { c.submits++; c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length; }),
-    around(QUEUE, 'writeBuffer', () => { c.writeBuffers++; }),
-    around(GPUBuffer.prototype, 'mapAsync', () => { c.mapAsyncs++; }),
+    around(DEV, 'pushErrorScope', () => {
+      c.errorScopes++;
+    }),
+    around(DEV, 'createBuffer', () => {
+      c.buffersCreated++;
+    }),
+    around(DEV, 'createBindGroup', () => {
+      c.bindGroups++;
+    }),
+    around(ENC, 'copyBufferToBuffer', () => {
+      c.copies++;
+    }),
+    around(ENC, 'beginComputePass', () => {
+      c.passes++;
+    }),
+    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroups', () => {
+      c.dispatches++;
+    }),
+    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroupsIndirect', () => {
+      c.dispatches++;
+    }),
+    around(QUEUE, 'submit', (_, a) => {
+      c.submits++;
+      c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length;
+    }),
+    around(QUEUE, 'writeBuffer', () => {
+      c.writeBuffers++;
+    }),
+    around(GPUBuffer.prototype, 'mapAsync', () => {
+      c.mapAsyncs++;
+    }),
   ];
   try {
     return [await fn(), c];
@@ -89,8 +125,14 @@ export class GpuTimer {
     this.device = device;
     this.ok = device.features.has('timestamp-query');
     this.querySet = this.ok ? device.createQuerySet({ type: 'timestamp', count: CAPACITY }) : undefined;
-    this.resolveBuf = orig.createBuffer.call(device, { size: CAPACITY * 8, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
-    this.readBuf = orig.createBuffer.call(device, { size: CAPACITY * 8, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    this.resolveBuf = orig.createBuffer.call(device, {
+      size: CAPACITY * 8,
+      usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC,
+    });
+    this.readBuf = orig.createBuffer.call(device, {
+      size: CAPACITY * 8,
+      usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST,
+    });
   }
 
   /**
@@ -131,7 +173,10 @@ export class GpuTimer {
     for (const i of submitted) {
       const a = /** @type {bigint} */ (t[i]);
       const b = /** @type {bigint} */ (t[i + 1]);
-      if (a > 0n && b >= a) { ns += Number(b - a); counted++; }
+      if (a > 0n && b >= a) {
+        ns += Number(b - a);
+        counted++;
+      }
     }
     return { ns, commandBuffers: counted, overflow };
   }
@@ -150,11 +195,15 @@ function instrument(device, qs) {
   /** @type {number[]} */
   const submitted = [];
   /** @param {GPUCommandEncoder} enc @param {number} index */
-  const stamp = (enc, index) => orig.beginComputePass.call(enc, { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: index } }).end();
+  const stamp = (enc, index) =>
+    orig.beginComputePass.call(enc, { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: index } }).end();
   DEV.createCommandEncoder = function (d) {
     const enc = orig.createCommandEncoder.call(this, d);
     if (this !== device) return enc;
-    if (next + 2 > CAPACITY) { overflow++; return enc; }
+    if (next + 2 > CAPACITY) {
+      overflow++;
+      return enc;
+    }
     const i = next;
     next += 2;
     stamp(enc, i);
@@ -168,14 +217,20 @@ function instrument(device, qs) {
     return enc;
   };
   QUEUE.submit = function (cbs) {
-    for (const cb of cbs) { const i = pairOf.get(cb); if (i !== undefined) submitted.push(i); }
+    for (const cb of cbs) {
+      const i = pairOf.get(cb);
+      if (i !== undefined) submitted.push(i);
+    }
     return orig.submit.call(this, cbs);
   };
   return {
     submitted,
     used: () => next,
     overflow: () => overflow,
-    undo() { DEV.createCommandEncoder = orig.createCommandEncoder; QUEUE.submit = orig.submit; },
+    undo() {
+      DEV.createCommandEncoder = orig.createCommandEncoder;
+      QUEUE.submit = orig.submit;
+    },
   };
 }
 

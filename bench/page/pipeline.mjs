@@ -43,7 +43,9 @@ export async function runPipeline(p, settings) {
   const s = shared();
   s.errors.length = 0;
   progress(`${p.id}: preparing`);
-  const [a, b, whole, xBytes, refBytes] = await Promise.all([p.files.a, p.files.b, p.files.whole, p.files.x, p.files.ref].map(fetchModel));
+  const [a, b, whole, xBytes, refBytes] = await Promise.all(
+    [p.files.a, p.files.b, p.files.whole, p.files.x, p.files.ref].map(fetchModel),
+  );
   const xBuffer = createBuffer(s.device, { size: xBytes.byteLength, usage: STORAGE, mappedAtCreation: true });
   new Uint8Array(xBuffer.getMappedRange()).set(xBytes);
   xBuffer.unmap();
@@ -67,11 +69,24 @@ export async function runPipeline(p, settings) {
   /** @type {Slot<PipelineKey>[]} */
   const slots = [];
   for (const sys of systems) slots.push(await verify(sys, p.id));
-  const reps = await measureAll(slots, { ...settings, minReps: Math.max(settings.minReps, settings.pipelineMinReps) }, p.id, s.timer);
+  const reps = await measureAll(
+    slots,
+    { ...settings, minReps: Math.max(settings.minReps, settings.pipelineMinReps) },
+    p.id,
+    s.timer,
+  );
   for (const sys of systems) await sys.run?.close?.();
   xBuffer.destroy();
   await s.device.queue.onSubmittedWorkDone();
-  return { id: p.id, ...outcome(slots, bits, ref), notes: [], reps, gpuErrors: [...s.errors], deviceLost: s.lost(), seconds: (now() - t0) / 1000 };
+  return {
+    id: p.id,
+    ...outcome(slots, bits, ref),
+    notes: [],
+    reps,
+    gpuErrors: [...s.errors],
+    deviceLost: s.lost(),
+    seconds: (now() - t0) / 1000,
+  };
 }
 
 /**
@@ -88,7 +103,8 @@ function outcome(slots, bits, ref) {
     systems: Object.fromEntries(slots.map((x) => [x.sys.key, resultOf(x)])),
     bitExact: Object.fromEntries([...bits].map(([k, v]) => [k, v.every((u, i) => u === ref[i])])),
     sameBitsAsWhole: w && c ? w.length === c.length && w.every((u, i) => u === c[i]) : undefined,
-    pairedRatio: ws?.length && ws.length === cs?.length ? summary(cs.map((t, i) => t / /** @type {number} */ (ws[i]))) : undefined,
+    pairedRatio:
+      ws?.length && ws.length === cs?.length ? summary(cs.map((t, i) => t / /** @type {number} */ (ws[i]))) : undefined,
   };
 }
 
@@ -103,10 +119,16 @@ function compareY(got, ref, exact, what) {
   let differ = 0;
   let first = -1;
   for (let i = 0; i < ref.length; i++) {
-    const bad = exact ? got[i] !== ref[i] : !(Math.abs(/** @type {number} */ (f[i]) - /** @type {number} */ (r[i])) <= 1e-5 * Math.max(1, Math.abs(/** @type {number} */ (r[i]))));
+    const bad = exact
+      ? got[i] !== ref[i]
+      : !(
+          Math.abs(/** @type {number} */ (f[i]) - /** @type {number} */ (r[i])) <=
+          1e-5 * Math.max(1, Math.abs(/** @type {number} */ (r[i])))
+        );
     if (bad && differ++ === 0) first = i;
   }
-  return differ === 0 ? undefined
+  return differ === 0
+    ? undefined
     : `${what}: ${differ} of ${ref.length} values differ from the reference${exact ? ' (an exact graph: bit for bit)' : ''}; first at ${first}: ${f[first]} vs ${r[first]}`;
 }
 
@@ -123,8 +145,12 @@ function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
     iter,
     sync: () => (gpu ? device.queue.onSubmittedWorkDone() : Promise.resolve()),
     check: async (y) => inputs.check(key, /** @type {Float32Array} */ (gpu ? await y.getData() : y.data)),
-    free: (y) => { if (gpu) y.dispose(); },
-    close: async () => { for (const x of sessions) await x.release(); },
+    free: (y) => {
+      if (gpu) y.dispose();
+    },
+    close: async () => {
+      for (const x of sessions) await x.release();
+    },
     ...extra,
   };
   return { key, gpuTimed: gpu, outputBytes: gpu ? inputs.yBytes : 0, run };
@@ -133,16 +159,29 @@ function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
 /** ORT's whole graph on its WebGPU EP, x and y on the GPU. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
 async function wholeGpu(model, inputs) {
   const opened = await openSession(model, {}, true);
-  if (!opened.session) return { key: 'ort-whole', gpuTimed: true, outputBytes: 0, error: opened.error, webgpuError: opened.webgpuError };
+  if (!opened.session)
+    return { key: 'ort-whole', gpuTimed: true, outputBytes: 0, error: opened.error, webgpuError: opened.webgpuError };
   const session = opened.session;
-  const sys = ortRunner('ort-whole', [session], async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xGpu }))['y']), inputs, true);
+  const sys = ortRunner(
+    'ort-whole',
+    [session],
+    async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xGpu }))['y']),
+    inputs,
+    true,
+  );
   return { ...sys, webgpuError: opened.webgpuError, fallback: opened.webgpuError ? 'cpu-ep' : undefined };
 }
 
 /** ORT's whole graph on its CPU EP, host in/out. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
 async function wholeCpu(model, inputs) {
   const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
-  return ortRunner('ort-whole-cpu', [session], async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xHost }))['y']), inputs, false);
+  return ortRunner(
+    'ort-whole-cpu',
+    [session],
+    async () => /** @type {Tensor} */ ((await session.run({ x: inputs.xHost }))['y']),
+    inputs,
+    false,
+  );
 }
 
 /**
@@ -155,10 +194,15 @@ async function wholeCpu(model, inputs) {
 async function viaCleave(p, modelA, modelB, inputs) {
   const { engine } = shared();
   const a = await openSession(modelA, {}, true);
-  const b = a.session && await openSession(modelB, {}, true);
+  const b = a.session && (await openSession(modelB, {}, true));
   if (!a.session || !b?.session) {
     await a.session?.release();
-    return { key: 'cleave-pipeline', gpuTimed: true, outputBytes: 0, error: `A: ${a.session ? 'opened' : a.error}; B: ${b?.session ? 'opened' : b?.error ?? 'not tried'}` };
+    return {
+      key: 'cleave-pipeline',
+      gpuTimed: true,
+      outputBytes: 0,
+      error: `A: ${a.session ? 'opened' : a.error}; B: ${b?.session ? 'opened' : (b?.error ?? 'not tried')}`,
+    };
   }
   const [sa, sb] = [a.session, b.session];
   const options = { axis: -1, parts: p.parts, layout: /** @type {const} */ ('separate') };
@@ -166,12 +210,19 @@ async function viaCleave(p, modelA, modelB, inputs) {
     const qkv = /** @type {Tensor} */ ((await sa.run({ x: inputs.xGpu }))['qkv']);
     const parts = await engine.split(fromOrtTensor(qkv), options);
     qkv.dispose();
-    const feeds = Object.fromEntries(p.names.map((n, i) => [n, /** @type {Tensor} */ (toOrtTensor(ort, /** @type {import('/dist/cleave.js').GpuTensor} */ (parts[i])))]));
+    const feeds = Object.fromEntries(
+      p.names.map((n, i) => [
+        n,
+        /** @type {Tensor} */ (toOrtTensor(ort, /** @type {import('/dist/cleave.js').GpuTensor} */ (parts[i]))),
+      ]),
+    );
     const y = /** @type {Tensor} */ ((await sb.run(feeds))['y']);
     for (const t of parts) engine.release(t);
     return y;
   };
   const sys = ortRunner('cleave-pipeline', [sa, sb], iter, inputs, true, { stats: () => statsOf(engine) });
-  const webgpuError = [a.webgpuError && `A: ${a.webgpuError}`, b.webgpuError && `B: ${b.webgpuError}`].filter(Boolean).join('; ') || undefined;
+  const webgpuError =
+    [a.webgpuError && `A: ${a.webgpuError}`, b.webgpuError && `B: ${b.webgpuError}`].filter(Boolean).join('; ') ||
+    undefined;
   return { ...sys, webgpuError, fallback: webgpuError ? 'cpu-ep' : undefined };
 }

@@ -30,14 +30,21 @@ export async function scopeCost(c, s) {
     const error = errors.find((e) => e !== null);
     if (error) throw new Error(`an empty submit raised a GPU error: ${error.message}`);
   };
-  const bare = async () => { submit(); };
+  const bare = async () => {
+    submit();
+  };
   const owned = engine.upload(c.host);
   const caller = callersCopy(device, c);
   /** @param {GpuTensor} x */
-  const split = (x) => async () => { for (const t of await c.split.gpu(engine, x)) engine.release(t); };
+  const split = (x) => async () => {
+    for (const t of await c.split.gpu(engine, x)) engine.release(t);
+  };
   const checked = await checkBoth(c, owned, caller);
   /** @type {{ step: () => Promise<void>, times: number[] }[]} */
-  const loops = [scoped, bare, ...(checked.callerError ? [] : [split(owned), split(caller)])].map((step) => ({ step, times: [] }));
+  const loops = [scoped, bare, ...(checked.callerError ? [] : [split(owned), split(caller)])].map((step) => ({
+    step,
+    times: [],
+  }));
   for (let r = 0; r < s.scopeReps; r++) {
     progress(`error scopes: rep ${r + 1}/${s.scopeReps}`);
     for (let j = 0; j < loops.length; j++) {
@@ -49,7 +56,12 @@ export async function scopeCost(c, s) {
   caller.buffer.destroy();
   const [w, wo, o, cl] = loops.map((x) => summary(x.times));
   return {
-    loops: s.scopeLoops, withScopesUs: /** @type {Summary} */ (w), withoutScopesUs: /** @type {Summary} */ (wo), ownedSplitUs: o, callerSplitUs: cl, ...checked,
+    loops: s.scopeLoops,
+    withScopesUs: /** @type {Summary} */ (w),
+    withoutScopesUs: /** @type {Summary} */ (wo),
+    ownedSplitUs: o,
+    callerSplitUs: cl,
+    ...checked,
   };
 }
 
@@ -63,7 +75,11 @@ async function loop(device, step, loops) {
 
 /** The case's input in a buffer the caller (the bench) made, as a GPU tensor. @param {GPUDevice} device @param {Prepared} c @returns {GpuTensor} */
 function callersCopy(device, c) {
-  const buffer = createBuffer(device, { size: Math.max(4, Math.ceil(c.bytes / 4) * 4), usage: STORAGE, mappedAtCreation: true });
+  const buffer = createBuffer(device, {
+    size: Math.max(4, Math.ceil(c.bytes / 4) * 4),
+    usage: STORAGE,
+    mappedAtCreation: true,
+  });
   new Uint8Array(buffer.getMappedRange()).set(c.input);
   buffer.unmap();
   return /** @type {GpuTensor} */ ({ dtype: c.dtype, shape: [...c.shape], buffer, byteOffset: 0, byteLength: c.bytes });

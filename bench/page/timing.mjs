@@ -45,7 +45,10 @@ export function summary(xs) {
   const v = /** @type {number[]} */ (xs.filter((x) => x !== undefined && Number.isFinite(x))).sort((a, b) => a - b);
   if (v.length === 0) return undefined;
   const mid = v.length >> 1;
-  const median = v.length % 2 ? /** @type {number} */ (v[mid]) : (/** @type {number} */ (v[mid - 1]) + /** @type {number} */ (v[mid])) / 2;
+  const median =
+    v.length % 2
+      ? /** @type {number} */ (v[mid])
+      : /** @type {number} */ ((v[mid - 1]) + /** @type {number} */ (v[mid])) / 2;
   return { median, min: /** @type {number} */ (v[0]), max: /** @type {number} */ (v[v.length - 1]), n: v.length };
 }
 
@@ -57,7 +60,8 @@ export function summary(xs) {
 async function calibrate(run, outputBytes, s) {
   const t0 = now();
   const single = [];
-  while (single.length < s.warmupIters || (now() - t0 < s.warmupMs && single.length < 50)) single.push(await batch(run, 1));
+  while (single.length < s.warmupIters || (now() - t0 < s.warmupMs && single.length < 50))
+    single.push(await batch(run, 1));
   const est = Math.min(...single);
   const k0 = Math.max(1, Math.min(s.maxBatch, Math.round(s.batchMs / Math.max(est, 1e-3))));
   const perIterMs = k0 > 1 ? await batch(run, k0) : est;
@@ -86,7 +90,10 @@ export async function measureAll(slots, s, label, timer) {
   for (let r = 0; r < reps; r++) {
     // Rotate the order so no system always runs right after the same neighbour.
     for (let j = 0; j < timed.length; j++) await timeRep(/** @type {Slot} */ (timed[(r + j) % timed.length]), r, timer);
-    if (now() - lastNote > 1500) { progress(`${label}: rep ${r + 1}/${reps}`); lastNote = now(); }
+    if (now() - lastNote > 1500) {
+      progress(`${label}: rep ${r + 1}/${reps}`);
+      lastNote = now();
+    }
   }
   return reps;
 }

@@ -27,7 +27,9 @@ export function draw(n, seed, values) {
 
 /** @param {AttentionShape} p */
 export function namesOf(p) {
-  return p.heads === 1 ? ['q', 'k', 'v'] : ['q', 'k', 'v'].flatMap((x) => Array.from({ length: p.heads }, (_, i) => `${x}${i}`));
+  return p.heads === 1
+    ? ['q', 'k', 'v']
+    : ['q', 'k', 'v'].flatMap((x) => Array.from({ length: p.heads }, (_, i) => `${x}${i}`));
 }
 
 /** One attention head without softmax: out = (q · kᵀ) · v. @param {string} p @param {string} q @param {string} k @param {string} v @param {string} out */
@@ -41,7 +43,15 @@ const head = (p, q, k, v, out) => [
 function bNodes(p) {
   if (p.heads === 1) return [...head('', 'q', 'k', 'v', 'o'), node('Add', ['o', 'v'], ['y'])];
   const h = Array.from({ length: p.heads }, (_, i) => i);
-  return [...h.flatMap((i) => head(`h${i}`, `q${i}`, `k${i}`, `v${i}`, `o${i}`)), node('Concat', h.map((i) => `o${i}`), ['y'], { axis: -1 })];
+  return [
+    ...h.flatMap((i) => head(`h${i}`, `q${i}`, `k${i}`, `v${i}`, `o${i}`)),
+    node(
+      'Concat',
+      h.map((i) => `o${i}`),
+      ['y'],
+      { axis: -1 },
+    ),
+  ];
 }
 
 /**
@@ -58,9 +68,29 @@ export function attentionModels(p, w) {
   const y = f32('y', [1, S, H]);
   const split = node('Split', ['qkv'], names, { axis: -1, num_outputs: names.length });
   return {
-    a: buildModel({ name: 'a', opset: 18, nodes: [matmul], initializers, inputs: [f32('x', [1, S, D])], outputs: [f32('qkv', [1, S, 3 * H])] }),
-    b: buildModel({ name: 'b', opset: 18, nodes: bNodes(p), inputs: names.map((n) => f32(n, [1, S, H * 3 / names.length])), outputs: [y] }),
-    whole: buildModel({ name: 'whole', opset: 18, nodes: [matmul, split, ...bNodes(p)], initializers, inputs: [f32('x', [1, S, D])], outputs: [y] }),
+    a: buildModel({
+      name: 'a',
+      opset: 18,
+      nodes: [matmul],
+      initializers,
+      inputs: [f32('x', [1, S, D])],
+      outputs: [f32('qkv', [1, S, 3 * H])],
+    }),
+    b: buildModel({
+      name: 'b',
+      opset: 18,
+      nodes: bNodes(p),
+      inputs: names.map((n) => f32(n, [1, S, (H * 3) / names.length])),
+      outputs: [y],
+    }),
+    whole: buildModel({
+      name: 'whole',
+      opset: 18,
+      nodes: [matmul, split, ...bNodes(p)],
+      initializers,
+      inputs: [f32('x', [1, S, D])],
+      outputs: [y],
+    }),
   };
 }
 
@@ -70,7 +100,8 @@ export function attentionModels(p, w) {
  */
 export function attentionReference(p, x, w) {
   const { seq: S, width: D, hidden: H, heads } = p;
-  const n = 3 * H, dh = H / heads;
+  const n = 3 * H,
+    dh = H / heads;
   const qkv = new Float64Array(S * n);
   const bound = new Float64Array(S * n);
   for (let s = 0; s < S; s++) {
@@ -88,7 +119,9 @@ export function attentionReference(p, x, w) {
   const y = new Float32Array(S * H);
   for (let h = 0; h < heads; h++) {
     const plusV = heads === 1;
-    const put = (/** @type {number} */ s, /** @type {number} */ j, /** @type {number} */ o) => { y[s * H + h * dh + j] = o; };
+    const put = (/** @type {number} */ s, /** @type {number} */ j, /** @type {number} */ o) => {
+      y[s * H + h * dh + j] = o;
+    };
     maxTermSum = Math.max(maxTermSum, attend({ qkv, S, n, H, col: h * dh, dh, plusV }, put));
   }
   return { y, maxTermSum };
@@ -102,19 +135,30 @@ export function attentionReference(p, x, w) {
  * @param {(s: number, j: number, o: number) => void} put
  */
 function attend({ qkv, S, n, H, col, dh, plusV }, put) {
-  const at = (/** @type {number} */ part, /** @type {number} */ s, /** @type {number} */ j) => /** @type {number} */ (qkv[s * n + part * H + col + j]);
+  const at = (/** @type {number} */ part, /** @type {number} */ s, /** @type {number} */ j) =>
+    /** @type {number} */ (qkv[s * n + part * H + col + j]);
   let max = 0;
   const scores = new Float64Array(S);
   for (let s = 0; s < S; s++) {
     for (let t = 0; t < S; t++) {
-      let sum = 0, abs = 0;
-      for (let j = 0; j < dh; j++) { const v = at(0, s, j) * at(1, t, j); sum += v; abs += Math.abs(v); }
+      let sum = 0,
+        abs = 0;
+      for (let j = 0; j < dh; j++) {
+        const v = at(0, s, j) * at(1, t, j);
+        sum += v;
+        abs += Math.abs(v);
+      }
       scores[t] = sum;
       max = Math.max(max, abs);
     }
     for (let j = 0; j < dh; j++) {
-      let sum = 0, abs = 0;
-      for (let t = 0; t < S; t++) { const v = /** @type {number} */ (scores[t]) * at(2, t, j); sum += v; abs += Math.abs(v); }
+      let sum = 0,
+        abs = 0;
+      for (let t = 0; t < S; t++) {
+        const v = /** @type {number} */ (scores[t]) * at(2, t, j);
+        sum += v;
+        abs += Math.abs(v);
+      }
       const v = plusV ? at(2, s, j) : 0;
       put(s, j, sum + v);
       max = Math.max(max, abs + Math.abs(v));

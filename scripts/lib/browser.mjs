@@ -9,8 +9,13 @@ export const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || '/usr/bin/chrom
 
 /** @type {readonly string[]} */
 export const CHROMIUM_ARGS = Object.freeze([
-  '--headless', '--no-sandbox', '--enable-unsafe-webgpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run',
+  '--headless',
+  '--no-sandbox',
+  '--enable-unsafe-webgpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ]);
 
 /** Full-resolution timestamp queries (Chrome quantizes them to 100 µs otherwise). */

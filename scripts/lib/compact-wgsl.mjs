@@ -15,7 +15,12 @@ export function compactWgsl() {
       const code = readFileSync(id.slice(0, -'?raw'.length), 'utf8')
         .replace(/\/\*[\s\S]*?\*\//g, '')
         .split('\n')
-        .map((line) => line.replace(/\/\/.*$/, '').trim().replace(/\s+/g, ' '))
+        .map((line) =>
+          line
+            .replace(/\/\/.*$/, '')
+            .trim()
+            .replace(/\s+/g, ' '),
+        )
         .filter((line) => line !== '')
         .join('\n');
       return `export default ${JSON.stringify(code)};`;

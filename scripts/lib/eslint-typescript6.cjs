@@ -7,6 +7,6 @@ const Module = require('node:module');
 const resolve = Module._resolveFilename;
 Module._resolveFilename = function (request, ...rest) {
   const redirected =
-    request === "typescript" || request.startsWith("typescript/") ? `typescript6${request.slice(10)}` : request;
+    request === 'typescript' || request.startsWith('typescript/') ? `typescript6${request.slice(10)}` : request;
   return resolve.call(this, redirected, ...rest);
 };

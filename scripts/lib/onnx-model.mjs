@@ -15,8 +15,22 @@ const { onnx } = createRequire(import.meta.url)('onnx-proto');
 
 /** TensorProto.DataType of each ONNX dtype, under Cleave's dtype names. */
 export const ONNX_TYPE = Object.freeze({
-  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, string: 8, bool: 9,
-  float16: 10, float64: 11, uint32: 12, uint64: 13, complex64: 14, complex128: 15, bfloat16: 16,
+  float32: 1,
+  uint8: 2,
+  int8: 3,
+  uint16: 4,
+  int16: 5,
+  int32: 6,
+  int64: 7,
+  string: 8,
+  bool: 9,
+  float16: 10,
+  float64: 11,
+  uint32: 12,
+  uint64: 13,
+  complex64: 14,
+  complex128: 15,
+  bfloat16: 16,
 });
 
 /** @typedef {keyof typeof ONNX_TYPE} OnnxDType */
@@ -130,7 +144,12 @@ export function tensor(name, dtype, dims, data) {
  * @param {readonly number[]} [dims]
  */
 export function int64(name, values, dims = [values.length]) {
-  return tensor(name, 'int64', dims, BigInt64Array.from(values, (v) => BigInt(v)));
+  return tensor(
+    name,
+    'int64',
+    dims,
+    BigInt64Array.from(values, (v) => BigInt(v)),
+  );
 }
 
 /**
@@ -167,8 +186,16 @@ const withAxis = (shape, axis, len) => shape.map((d, i) => (i === axis ? len : d
  */
 export function splitModel({ dtype, shape, axis, sizes }) {
   return buildModel({
-    name: 'split', opset: 18,
-    nodes: [node('Split', ['x', 'split'], sizes.map((_, i) => `y${i}`), { axis })],
+    name: 'split',
+    opset: 18,
+    nodes: [
+      node(
+        'Split',
+        ['x', 'split'],
+        sizes.map((_, i) => `y${i}`),
+        { axis },
+      ),
+    ],
     initializers: [int64('split', sizes)],
     inputs: [{ name: 'x', dtype, shape }],
     outputs: sizes.map((s, i) => ({ name: `y${i}`, dtype, shape: withAxis(shape, axis, s) })),
@@ -182,7 +209,8 @@ export function splitModel({ dtype, shape, axis, sizes }) {
 export function splitToSequenceModel({ dtype, shape, axis }) {
   const n = shape[axis] ?? 0;
   return buildModel({
-    name: 'split_to_sequence', opset: 11,
+    name: 'split_to_sequence',
+    opset: 11,
     nodes: [node('SplitToSequence', ['x'], ['s'], { axis }), ...sequenceAt('s', n)],
     inputs: [{ name: 'x', dtype, shape }],
     outputs: Array.from({ length: n }, (_, i) => ({ name: `y${i}`, dtype, shape: withAxis(shape, axis, 1) })),

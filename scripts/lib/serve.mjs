@@ -80,7 +80,11 @@ export async function serve(options) {
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise((ok) => { server.closeAllConnections(); server.close(() => ok()); }),
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 
@@ -102,7 +106,8 @@ async function answer(url, root, options) {
   if (fromMemory) return { status: 200, type: MIME[extname(path)] ?? 'application/octet-stream', body: fromMemory };
   let file = normalize(join(root, path));
   const inside = file === root || file.startsWith(root + sep);
-  if (!inside || (options.only && !options.only.some((p) => path.startsWith(p)))) return { status: 403, type: text, body: 'forbidden' };
+  if (!inside || (options.only && !options.only.some((p) => path.startsWith(p))))
+    return { status: 403, type: text, body: 'forbidden' };
   try {
     if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
     return { status: 200, type: MIME[extname(file)] ?? 'application/octet-stream', body: await readFile(file) };

@@ -34,22 +34,29 @@ async function loadNodeGpu(specifier: string): Promise<GpuEntry | string> {
   return mod.create([]);
 }
 
-const isNode = () => typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
+const isNode = () =>
+  typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
 function noAdapter(): string {
   if (!isNode()) return 'navigator.gpu.requestAdapter() found no adapter (no usable GPU, or WebGPU is blocked for it)';
   const icd = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VK_ICD_FILENAMES;
-  return 'Dawn found no WebGPU adapter' + (icd
-    ? ` with VK_ICD_FILENAMES=${icd} (check that the file exists and names a working Vulkan driver)`
-    : '; without a GPU, point VK_ICD_FILENAMES at a software Vulkan driver before starting Node, e.g. ' +
-      'VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (SwiftShader, from Debian\'s chromium package)');
+  return (
+    'Dawn found no WebGPU adapter' +
+    (icd
+      ? ` with VK_ICD_FILENAMES=${icd} (check that the file exists and names a working Vulkan driver)`
+      : '; without a GPU, point VK_ICD_FILENAMES at a software Vulkan driver before starting Node, e.g. ' +
+        "VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json (SwiftShader, from Debian's chromium package)")
+  );
 }
 
 /** A device with raised storage limits, or the reason there is none. */
 export async function acquireDevice(): Promise<AcquiredDevice | { readonly reason: string }> {
   const nav = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator;
   let gpu: GpuEntry | string | undefined = nav?.gpu;
-  if (!gpu) gpu = isNode() ? await (nodeGpu ??= loadNodeGpu('webgpu')) : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
+  if (!gpu)
+    gpu = isNode()
+      ? await (nodeGpu ??= loadNodeGpu('webgpu'))
+      : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
   if (typeof gpu === 'string') return { reason: gpu };
   try {
     const adapter = await gpu.requestAdapter();
@@ -57,12 +64,22 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
     // The adapter's largest buffers and bindings (a large tensor's split needs them), and what a
     // partner such as ONNX Runtime asks for when it makes its own device: more storage buffers per
     // stage, larger workgroups, and f16 shaders.
-    const limits = ['maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupsPerDimension', 'maxStorageBuffersPerShaderStage',
-      'maxComputeWorkgroupStorageSize', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupSizeX', 'maxComputeWorkgroupSizeY',
-      'maxComputeWorkgroupSizeZ'] as const;
+    const limits = [
+      'maxStorageBufferBindingSize',
+      'maxBufferSize',
+      'maxComputeWorkgroupsPerDimension',
+      'maxStorageBuffersPerShaderStage',
+      'maxComputeWorkgroupStorageSize',
+      'maxComputeInvocationsPerWorkgroup',
+      'maxComputeWorkgroupSizeX',
+      'maxComputeWorkgroupSizeY',
+      'maxComputeWorkgroupSizeZ',
+    ] as const;
     const device = await adapter.requestDevice({
       label: 'cleave',
-      requiredLimits: Object.fromEntries(limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]])),
+      requiredLimits: Object.fromEntries(
+        limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]]),
+      ),
       requiredFeatures: adapter.features.has('shader-f16') ? ['shader-f16'] : [],
     });
     const info = adapter.info ?? { vendor: '', architecture: '' };
@@ -76,7 +93,9 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;
   // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
-  const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(`${device.adapterInfo?.architecture}${device.adapterInfo?.description}`);
+  const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(
+    `${device.adapterInfo?.architecture}${device.adapterInfo?.description}`,
+  );
   return {
     alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
     maxBindingBytes: l.maxStorageBufferBindingSize,

@@ -9,31 +9,53 @@ import { gatherBindGroupLayout } from './pipelines.js';
 import type { Table } from './tables.js';
 
 /** Records copy commands; with `separate` buffers each copy lands in its output's own buffer at offset 0. */
-export function encodeCopies(enc: GPUCommandEncoder, copies: readonly ByteCopy[], src: GPUBuffer, outputs: readonly OutputSlot[],
-  dst: GPUBuffer | readonly GPUBuffer[]): void {
+export function encodeCopies(
+  enc: GPUCommandEncoder,
+  copies: readonly ByteCopy[],
+  src: GPUBuffer,
+  outputs: readonly OutputSlot[],
+  dst: GPUBuffer | readonly GPUBuffer[],
+): void {
   for (const c of copies) {
-    if (Array.isArray(dst)) enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
+    if (Array.isArray(dst))
+      enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
     else enc.copyBufferToBuffer(src, c.src, dst as GPUBuffer, c.dst, c.size);
   }
 }
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows. */
-export function encodeGather(device: GPUDevice, enc: GPUCommandEncoder, gp: GatherPlan, table: Table,
-  pipeline: GPUComputePipeline, src: GPUBuffer, dst: GPUBuffer): void {
+export function encodeGather(
+  device: GPUDevice,
+  enc: GPUCommandEncoder,
+  gp: GatherPlan,
+  table: Table,
+  pipeline: GPUComputePipeline,
+  src: GPUBuffer,
+  dst: GPUBuffer,
+): void {
   const layout = gatherBindGroupLayout(device);
   const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
   const pass = enc.beginComputePass({ label: 'cleave-gather' });
   pass.setPipeline(pipeline);
   gp.dispatches.forEach((d, i) => {
-    pass.setBindGroup(0, device.createBindGroup({
-      layout,
-      entries: [
-        { binding: BINDING.params, resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size } },
-        { binding: BINDING.regions, resource: { buffer: table.buffer, offset: table.regionsAt, size: table.regionsSize } },
-        { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
-        { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
-      ],
-    }));
+    pass.setBindGroup(
+      0,
+      device.createBindGroup({
+        layout,
+        entries: [
+          {
+            binding: BINDING.params,
+            resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size },
+          },
+          {
+            binding: BINDING.regions,
+            resource: { buffer: table.buffer, offset: table.regionsAt, size: table.regionsSize },
+          },
+          { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
+          { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
+        ],
+      }),
+    );
     const [x, y] = foldGrid(Math.ceil(d.threads / LAYOUT.workgroupSize), maxDim);
     pass.dispatchWorkgroups(x, y);
   });
@@ -41,7 +63,12 @@ export function encodeGather(device: GPUDevice, enc: GPUCommandEncoder, gp: Gath
 }
 
 /** Copies each output out of the shared buffer into its own (whole words: gathers zero an output's tail). */
-export function encodeUnshare(enc: GPUCommandEncoder, shared: GPUBuffer, outputs: readonly OutputSlot[], own: readonly GPUBuffer[]): void {
+export function encodeUnshare(
+  enc: GPUCommandEncoder,
+  shared: GPUBuffer,
+  outputs: readonly OutputSlot[],
+  own: readonly GPUBuffer[],
+): void {
   outputs.forEach((o, i) => {
     if (o.byteLength > 0) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, align4(o.byteLength));
   });

@@ -49,7 +49,10 @@ export class GpuExecutor {
   private readonly tables: TableCache;
 
   /** `guard` throws when the engine was destroyed or its device lost (checked again after every wait). */
-  constructor(readonly device: GPUDevice, private readonly guard: (what: string) => void) {
+  constructor(
+    readonly device: GPUDevice,
+    private readonly guard: (what: string) => void,
+  ) {
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
     this.tables = new TableCache(device, this.pool);
@@ -64,7 +67,12 @@ export class GpuExecutor {
   }
 
   upload(x: HostView): GpuTensor {
-    check(x.bytes.length <= this.limits.maxBufferBytes, 'TOO_LARGE', () => `upload: ${x.bytes.length} bytes exceed maxBufferSize`, 'input:input');
+    check(
+      x.bytes.length <= this.limits.maxBufferBytes,
+      'TOO_LARGE',
+      () => `upload: ${x.bytes.length} bytes exceed maxBufferSize`,
+      'input:input',
+    );
     const buffer = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
     writePadded(this.device.queue, buffer, x.bytes);
     return handOut(leaseFor(buffer, this.pool), x.dtype as GpuTensor['dtype'], x.shape, 0, x.bytes.length);
@@ -72,13 +80,23 @@ export class GpuExecutor {
 
   async download(x: GpuView): Promise<HostTensor> {
     checkLive(x, 'download');
-    if (!x.byteLength) return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
+    if (!x.byteLength)
+      return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
     requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'download');
     const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);
     const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
-    return (await this.readBack('download', staging, error, [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }], x.dtype, [x.shape]))[0]!;
+    return (
+      await this.readBack(
+        'download',
+        staging,
+        error,
+        [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
+        x.dtype,
+        [x.shape],
+      )
+    )[0]!;
   }
 
   /**
@@ -88,13 +106,20 @@ export class GpuExecutor {
    */
   splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>>;
   splitResident(req: SplitRequest, x: GpuView, encoder: GPUCommandEncoder): SplitResult<GpuTensor>;
-  splitResident(req: SplitRequest, x: GpuView, encoder?: GPUCommandEncoder): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
+  splitResident(
+    req: SplitRequest,
+    x: GpuView,
+    encoder?: GPUCommandEncoder,
+  ): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
     checkLive(x, 'split');
     const owned = leaseOn(x.buffer)?.home === this.pool;
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({ outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home), stats });
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({
+      outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home),
+      stats,
+    });
     if (gp.strategy === 'alias') return result([x.buffer], undefined);
     if (gp.outputs.length === 0) return { outputs: [], stats };
     if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
@@ -103,7 +128,12 @@ export class GpuExecutor {
       const { buffers, scratch } = this.record(encoder, gp, x.buffer, req.layout, true);
       // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
       let pending = gp.outputs.length;
-      const home = { give: (b: GPUBuffer) => { this.pool.give(b); if (--pending === 0) scratch.forEach((s) => this.pool.give(s)); } };
+      const home = {
+        give: (b: GPUBuffer) => {
+          this.pool.give(b);
+          if (--pending === 0) scratch.forEach((s) => this.pool.give(s));
+        },
+      };
       return result(buffers, scratch.length ? home : this.pool);
     }
     // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
@@ -113,8 +143,16 @@ export class GpuExecutor {
     const safe = owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
     const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false), !safe);
     value.scratch.forEach((b) => this.pool.give(b));
-    return throwIfFailed('split', error).then(() => { this.guard('split'); return result(value.buffers, this.pool); },
-      (e: unknown) => { value.buffers.forEach((b) => this.pool.give(b)); throw e; });
+    return throwIfFailed('split', error).then(
+      () => {
+        this.guard('split');
+        return result(value.buffers, this.pool);
+      },
+      (e: unknown) => {
+        value.buffers.forEach((b) => this.pool.give(b));
+        throw e;
+      },
+    );
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
@@ -131,7 +169,10 @@ export class GpuExecutor {
       return out;
     });
     [input, value].forEach((b) => b && this.pool.give(b));
-    return { outputs: await this.readBack('split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes), stats: statsOf(gp, false) };
+    return {
+      outputs: await this.readBack('split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes),
+      stats: statsOf(gp, false),
+    };
   }
 
   destroy(): void {
@@ -140,13 +181,21 @@ export class GpuExecutor {
   }
 
   /** One command buffer, recorded and submitted (inside the call's own error scopes unless `scopes` is false). */
-  private submit<T>(what: string, record: (enc: GPUCommandEncoder) => T, scopes = true): { value: T; error: Promise<string | undefined> } {
-    return scoped(this.device, () => {
-      const enc = this.device.createCommandEncoder({ label: `cleave-${what}` });
-      const value = record(enc);
-      this.device.queue.submit([enc.finish()]);
-      return value;
-    }, scopes);
+  private submit<T>(
+    what: string,
+    record: (enc: GPUCommandEncoder) => T,
+    scopes = true,
+  ): { value: T; error: Promise<string | undefined> } {
+    return scoped(
+      this.device,
+      () => {
+        const enc = this.device.createCommandEncoder({ label: `cleave-${what}` });
+        const value = record(enc);
+        this.device.queue.submit([enc.finish()]);
+        return value;
+      },
+      scopes,
+    );
   }
 
   /** Records copies or the gather into `enc`; returns the output buffers (one, or one per output) and scratch. */
@@ -161,12 +210,26 @@ export class GpuExecutor {
   }
 
   private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer, encoded: boolean): void {
-    encodeGather(this.device, enc, gp, this.tables.get(gp.dispatches, gp.msbFirst, encoded), pipelineFor(this.device, gp.unitBits), src, dst);
+    encodeGather(
+      this.device,
+      enc,
+      gp,
+      this.tables.get(gp.dispatches, gp.msbFirst, encoded),
+      pipelineFor(this.device, gp.unitBits),
+      src,
+      dst,
+    );
   }
 
   /** Waits for the staging buffer and the call's scopes; slices the outputs out of it. */
-  private async readBack(what: string, staging: GPUBuffer, error: Promise<string | undefined>, parts: GpuPlan['outputs'],
-    dtype: GpuView['dtype'], shapes: SplitRequest['shapes']): Promise<HostTensor[]> {
+  private async readBack(
+    what: string,
+    staging: GPUBuffer,
+    error: Promise<string | undefined>,
+    parts: GpuPlan['outputs'],
+    dtype: GpuView['dtype'],
+    shapes: SplitRequest['shapes'],
+  ): Promise<HostTensor[]> {
     try {
       return await readBack(staging, parts, dtype, shapes, error, what);
     } catch (e) {

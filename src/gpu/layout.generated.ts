@@ -3,31 +3,28 @@
 
 export const GATHER_LAYOUT = {
   workgroupSize: 256,
-  entryPoints: [
-    'gather_words',
-    'gather_bits'
-  ],
+  entryPoints: ['gather_words', 'gather_bits'],
   bindings: [
     {
       binding: 0,
       name: 'params',
-      type: 'uniform'
+      type: 'uniform',
     },
     {
       binding: 1,
       name: 'regions',
-      type: 'read-only-storage'
+      type: 'read-only-storage',
     },
     {
       binding: 2,
       name: 'src',
-      type: 'read-only-storage'
+      type: 'read-only-storage',
     },
     {
       binding: 3,
       name: 'dst',
-      type: 'storage'
-    }
+      type: 'storage',
+    },
   ],
   params: {
     size: 16,
@@ -35,8 +32,8 @@ export const GATHER_LAYOUT = {
       region_base: 0,
       region_count: 4,
       thread_count: 8,
-      msb_first: 12
-    }
+      msb_first: 12,
+    },
   },
   region: {
     size: 36,
@@ -50,7 +47,7 @@ export const GATHER_LAYOUT = {
       rows: 20,
       count: 24,
       src_step: 28,
-      dst_step: 32
-    }
-  }
+      dst_step: 32,
+    },
+  },
 } as const;

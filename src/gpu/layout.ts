@@ -19,24 +19,36 @@ function expectSame(what: string, have: readonly string[], want: readonly string
   const missing = want.filter((m) => !have.includes(m));
   const extra = have.filter((m) => !want.includes(m));
   if (missing.length || extra.length) {
-    throw new Error(`split-gather.wgsl: ${what} ${missing.length ? `lacks ${missing.join(', ')}` : ''}` +
-      `${extra.length ? ` has members the host does not fill: ${extra.join(', ')}` : ''}`);
+    throw new Error(
+      `split-gather.wgsl: ${what} ${missing.length ? `lacks ${missing.join(', ')}` : ''}` +
+        `${extra.length ? ` has members the host does not fill: ${extra.join(', ')}` : ''}`,
+    );
   }
 }
 expectSame('Region', Object.keys(LAYOUT.region.members), SHADER_REGION_MEMBERS);
 expectSame('Params', Object.keys(LAYOUT.params.members), PARAMS_MEMBERS);
-expectSame('bindings', LAYOUT.bindings.map((b) => b.name), ROLES);
+expectSame(
+  'bindings',
+  LAYOUT.bindings.map((b) => b.name),
+  ROLES,
+);
 
 /** Binding number of each role. */
-export const BINDING = Object.fromEntries(LAYOUT.bindings.map((b) => [b.name, b.binding])) as Readonly<Record<Role, number>>;
+export const BINDING = Object.fromEntries(LAYOUT.bindings.map((b) => [b.name, b.binding])) as Readonly<
+  Record<Role, number>
+>;
 
 export function bindGroupLayoutEntries(): GPUBindGroupLayoutEntry[] {
   return LAYOUT.bindings.map((b) => ({ binding: b.binding, visibility: COMPUTE_STAGE, buffer: { type: b.type } }));
 }
 
 /** Writes a struct's members (little-endian u32) at byte `at`, every member from `values` by name. */
-export function encodeStruct<K extends string>(view: DataView, at: number, members: Readonly<Record<K, number>>,
-  values: Readonly<Record<K, number>>): void {
+export function encodeStruct<K extends string>(
+  view: DataView,
+  at: number,
+  members: Readonly<Record<K, number>>,
+  values: Readonly<Record<K, number>>,
+): void {
   for (const name in members) view.setUint32(at + members[name], values[name], true);
 }
 

@@ -54,8 +54,12 @@ class LeasedTensor {
   readonly [LEASE]: Lease;
   #released = false;
   constructor(
-    readonly dtype: FixedDType, readonly shape: readonly number[], readonly buffer: GPUBuffer,
-    readonly byteOffset: number, readonly byteLength: number, lease: Lease,
+    readonly dtype: FixedDType,
+    readonly shape: readonly number[],
+    readonly buffer: GPUBuffer,
+    readonly byteOffset: number,
+    readonly byteLength: number,
+    lease: Lease,
   ) {
     this[LEASE] = lease;
     lease.live++;
@@ -80,17 +84,31 @@ class LeasedTensor {
 }
 
 /** A tensor on `lease` that Cleave hands to the caller. */
-export function handOut(lease: Lease, dtype: FixedDType, shape: readonly number[], byteOffset: number, byteLength: number): GpuTensor {
+export function handOut(
+  lease: Lease,
+  dtype: FixedDType,
+  shape: readonly number[],
+  byteOffset: number,
+  byteLength: number,
+): GpuTensor {
   return new LeasedTensor(dtype, shape, lease.buffer, byteOffset, byteLength, lease) as unknown as GpuTensor;
 }
 
 /** Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer at offset 0. */
-export function handOutAll(outputs: readonly { readonly byteOffset: number; readonly byteLength: number }[], buffers: readonly GPUBuffer[],
-  layout: 'shared' | 'separate', shapes: readonly (readonly number[])[], dtype: FixedDType, home: Lease['home']): GpuTensor[] {
+export function handOutAll(
+  outputs: readonly { readonly byteOffset: number; readonly byteLength: number }[],
+  buffers: readonly GPUBuffer[],
+  layout: 'shared' | 'separate',
+  shapes: readonly (readonly number[])[],
+  dtype: FixedDType,
+  home: Lease['home'],
+): GpuTensor[] {
   const shared = buffers.length === 1 && layout === 'shared' && leaseFor(buffers[0]!, home);
-  return outputs.map((o, i) => shared
-    ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
-    : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength));
+  return outputs.map((o, i) =>
+    shared
+      ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
+      : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength),
+  );
 }
 
 /**
@@ -100,8 +118,14 @@ export function handOutAll(outputs: readonly { readonly byteOffset: number; read
 export function checkLive(v: GpuView, what: string): void {
   const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
   const lease = carried?.buffer === v.buffer ? carried : undefined;
-  check(LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
-    'RELEASED', () => `${what}: this GPU tensor was released (or is a copy of one)`, 'input:input.buffer');
+  check(
+    LeasedTensor.state(v.source) < 2 &&
+      !lease?.ended &&
+      (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
+    'RELEASED',
+    () => `${what}: this GPU tensor was released (or is a copy of one)`,
+    'input:input.buffer',
+  );
 }
 
 /**
@@ -112,7 +136,14 @@ export function checkLive(v: GpuView, what: string): void {
 export function release(t: unknown): void {
   if (t === undefined) return;
   const ours = typeof t === 'object' && t !== null && LeasedTensor.state(t) > 0;
-  check(ours, 'BAD_INPUT', () => `release: takes a tensor Cleave returned, not ${
-    typeof t === 'object' && t !== null && guardRead('release', () => LEASE in t) ? 'a copy of one' : 'this'}`, 'input:tensor');
+  check(
+    ours,
+    'BAD_INPUT',
+    () =>
+      `release: takes a tensor Cleave returned, not ${
+        typeof t === 'object' && t !== null && guardRead('release', () => LEASE in t) ? 'a copy of one' : 'this'
+      }`,
+    'input:tensor',
+  );
   LeasedTensor.release(t as LeasedTensor);
 }

@@ -19,7 +19,14 @@ function kit(device: GPUDevice): Kit {
   let k = kits.get(device);
   if (!k) {
     const layout = device.createBindGroupLayout({ label: 'cleave-gather', entries: bindGroupLayoutEntries() });
-    kits.set(device, (k = { layout, pipelineLayout: device.createPipelineLayout({ bindGroupLayouts: [layout] }), pipelines: new Map() }));
+    kits.set(
+      device,
+      (k = {
+        layout,
+        pipelineLayout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
+        pipelines: new Map(),
+      }),
+    );
   }
   return k;
 }
@@ -30,7 +37,11 @@ export function gatherBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
 
 function descriptor(k: Kit, device: GPUDevice, unit: UnitBits): GPUComputePipelineDescriptor {
   const module = device.createShaderModule({ label: 'cleave-gather', code: shaderText(unit) });
-  return { label: `cleave-gather-${unit}`, layout: k.pipelineLayout, compute: { module, entryPoint: entryPoint(unit), constants: { WORDS_PER_THREAD } } };
+  return {
+    label: `cleave-gather-${unit}`,
+    layout: k.pipelineLayout,
+    compute: { module, entryPoint: entryPoint(unit), constants: { WORDS_PER_THREAD } },
+  };
 }
 
 /**
@@ -49,12 +60,18 @@ export function pipelineFor(device: GPUDevice, unit: UnitBits): GPUComputePipeli
 /** Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, once per device. */
 export async function warmUp(device: GPUDevice): Promise<void> {
   const k = kit(device);
-  await Promise.all(([128, 32] as const).map(async (unit) => {
-    if (k.pipelines.has(unit)) return;
-    const p = device.createComputePipelineAsync(descriptor(k, device, unit));
-    k.pipelines.set(unit, p);
-    try { k.pipelines.set(unit, await p); } catch { k.pipelines.delete(unit); }
-  }));
+  await Promise.all(
+    ([128, 32] as const).map(async (unit) => {
+      if (k.pipelines.has(unit)) return;
+      const p = device.createComputePipelineAsync(descriptor(k, device, unit));
+      k.pipelines.set(unit, p);
+      try {
+        k.pipelines.set(unit, await p);
+      } catch {
+        k.pipelines.delete(unit);
+      }
+    }),
+  );
 }
 
 /** How many pipelines Cleave has compiled on this device. */

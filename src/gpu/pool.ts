@@ -17,8 +17,12 @@ export class BufferPool {
   private freeBytes = 0;
   private destroyed = false;
 
-  constructor(private readonly device: GPUDevice, private readonly onCreate: (b: GPUBuffer) => void,
-    readonly maxBytes = POOL_BYTES, readonly maxCount = POOL_COUNT) {}
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly onCreate: (b: GPUBuffer) => void,
+    readonly maxBytes = POOL_BYTES,
+    readonly maxCount = POOL_COUNT,
+  ) {}
 
   /** Buffers alive (free, leased or scratch). */
   get live(): number {

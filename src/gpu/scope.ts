@@ -6,14 +6,21 @@
 import { SplitError } from '../errors.js';
 
 /** Runs `record` inside its own scopes (or none, when `scopes` is false); exceptions become SplitErrors. */
-export function scoped<T>(device: GPUDevice, record: () => T, scopes = true): { value: T; error: Promise<string | undefined> } {
+export function scoped<T>(
+  device: GPUDevice,
+  record: () => T,
+  scopes = true,
+): { value: T; error: Promise<string | undefined> } {
   if (scopes) {
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
   }
   // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
-  const pop = () => (scopes ? Promise.all([device.popErrorScope(), device.popErrorScope()]) : Promise.resolve([null, null]))
-    .then(([v, o]) => (v ?? o)?.message, () => undefined);
+  const pop = () =>
+    (scopes ? Promise.all([device.popErrorScope(), device.popErrorScope()]) : Promise.resolve([null, null])).then(
+      ([v, o]) => (v ?? o)?.message,
+      () => undefined,
+    );
   try {
     return { value: record(), error: pop() };
   } catch (e) {
@@ -25,5 +32,6 @@ export function scoped<T>(device: GPUDevice, record: () => T, scopes = true): { 
 /** Rejects with GPU_ERROR when the call's scopes caught an error. */
 export async function throwIfFailed(what: string, error: Promise<string | undefined>): Promise<void> {
   const message = await error;
-  if (message !== undefined) throw new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
+  if (message !== undefined)
+    throw new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
 }

@@ -26,7 +26,11 @@ export class TableCache {
   private readonly slot: number;
   private readonly storageAlignment: number;
 
-  constructor(private readonly device: GPUDevice, private readonly pool: BufferPool, private readonly capacity = 64) {
+  constructor(
+    private readonly device: GPUDevice,
+    private readonly pool: BufferPool,
+    private readonly capacity = 64,
+  ) {
     this.slot = align(LAYOUT.params.size, device.limits.minUniformBufferOffsetAlignment);
     this.storageAlignment = device.limits.minStorageBufferOffsetAlignment;
   }
@@ -54,10 +58,17 @@ export class TableCache {
     const [key, old] = this.tables.entries().next().value!;
     this.tables.delete(key);
     this.pool.forget(old.buffer);
-    if (!old.encoded) void this.device.queue.onSubmittedWorkDone().then(() => old.buffer.destroy(), () => undefined);
+    if (!old.encoded)
+      void this.device.queue.onSubmittedWorkDone().then(
+        () => old.buffer.destroy(),
+        () => undefined,
+      );
   }
 
-  private encode(dispatches: readonly Dispatch[], msbFirst: boolean): { bytes: Uint8Array; slot: number; regionsAt: number } {
+  private encode(
+    dispatches: readonly Dispatch[],
+    msbFirst: boolean,
+  ): { bytes: Uint8Array; slot: number; regionsAt: number } {
     const slot = this.slot;
     const regionsAt = align(slot * dispatches.length, this.storageAlignment);
     const count = dispatches.reduce((n, d) => n + d.regions.length, 0);
@@ -65,7 +76,12 @@ export class TableCache {
     const view = new DataView(bytes.buffer);
     let base = 0;
     dispatches.forEach((d, i) => {
-      encodeParams(view, i * slot, { region_base: base, region_count: d.regions.length, thread_count: d.threads, msb_first: msbFirst ? 1 : 0 });
+      encodeParams(view, i * slot, {
+        region_base: base,
+        region_count: d.regions.length,
+        thread_count: d.threads,
+        msb_first: msbFirst ? 1 : 0,
+      });
       for (const r of d.regions) encodeRegion(view, regionsAt + base++ * LAYOUT.region.stride, r);
     });
     return { bytes, slot, regionsAt };
@@ -76,6 +92,7 @@ export class TableCache {
 function keyOf(bytes: Uint8Array): string {
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
   let key = '';
-  for (let i = 0; i < words.length; i += 4096) key += String.fromCharCode(...new Uint16Array(words.slice(i, i + 4096).buffer));
+  for (let i = 0; i < words.length; i += 4096)
+    key += String.fromCharCode(...new Uint16Array(words.slice(i, i + 4096).buffer));
   return key;
 }

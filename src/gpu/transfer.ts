@@ -20,8 +20,14 @@ export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Arra
 }
 
 /** Maps `staging`, checks the call's scopes (a GPU error wins over the failed map it causes), copies each part out. */
-export async function readBack(staging: GPUBuffer, parts: readonly OutputSlot[], dtype: FixedDType,
-  shapes: readonly (readonly number[])[], error: Promise<string | undefined>, what: string): Promise<HostTensor[]> {
+export async function readBack(
+  staging: GPUBuffer,
+  parts: readonly OutputSlot[],
+  dtype: FixedDType,
+  shapes: readonly (readonly number[])[],
+  error: Promise<string | undefined>,
+  what: string,
+): Promise<HostTensor[]> {
   try {
     await staging.mapAsync(MAP_READ_MODE);
   } catch (e) {
@@ -31,7 +37,14 @@ export async function readBack(staging: GPUBuffer, parts: readonly OutputSlot[],
   try {
     await throwIfFailed(what, error);
     const all = new Uint8Array(staging.getMappedRange());
-    return parts.map((p, i) => ({ dtype, shape: [...shapes[i]!], data: hostDataFromBytes(dtype, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)) }) as HostTensor);
+    return parts.map(
+      (p, i) =>
+        ({
+          dtype,
+          shape: [...shapes[i]!],
+          data: hostDataFromBytes(dtype, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)),
+        }) as HostTensor,
+    );
   } finally {
     staging.unmap();
   }

@@ -14,6 +14,16 @@ export const STAGING_USAGE = USAGE.MAP_READ | USAGE.COPY_DST;
 
 /** A caller's buffer must allow what the plan does with it: refused before any GPU work. */
 export function requireUsage(b: GPUBuffer, flag: number, name: string, what: string): void {
-  check((b.usage & flag) !== 0, 'BAD_INPUT', () => `${what}: the input's GPU buffer needs usage ${name}`, 'input:input.buffer');
-  check(b.mapState === 'unmapped', 'BAD_INPUT', () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`, 'input:input.buffer');
+  check(
+    (b.usage & flag) !== 0,
+    'BAD_INPUT',
+    () => `${what}: the input's GPU buffer needs usage ${name}`,
+    'input:input.buffer',
+  );
+  check(
+    b.mapState === 'unmapped',
+    'BAD_INPUT',
+    () => `${what}: the input's GPU buffer is ${b.mapState}; unmap it first`,
+    'input:input.buffer',
+  );
 }

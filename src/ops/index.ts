@@ -12,7 +12,11 @@ import { resolveVariadicSplit } from './variadic-split.js';
 
 export type { OpName, ResolvedNode, ResolvedRun, SplitNode } from './types.js';
 
-const FRONT_ENDS = { Split: resolveSplit, SplitToSequence: resolveSplitToSequence, VariadicSplit: resolveVariadicSplit };
+const FRONT_ENDS = {
+  Split: resolveSplit,
+  SplitToSequence: resolveSplitToSequence,
+  VariadicSplit: resolveVariadicSplit,
+};
 
 /** Validates a node and plans it, keeping its data input as read (what the engine runs). */
 export function resolveRun(node: SplitNode): ResolvedRun {

@@ -8,7 +8,13 @@ import { type PlanSubjects, equalParts, normalizeAxis, planSplit } from '../plan
 import type { TensorView } from '../tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
-  type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, pickVersion,
+  type NodeFields,
+  checkAttributes,
+  checkOutputCount,
+  declaredOutputs,
+  inputSlots,
+  intAttribute,
+  pickVersion,
 } from './node-rules.js';
 import { ONNX_BUT_BFLOAT16, type TypeParam, checkDType, laterVersion, readParam } from './inputs.js';
 import { ONNX_DTYPES } from '../dtype.js';
@@ -25,7 +31,11 @@ const T: Readonly<Record<Version, TypeParam>> = {
 };
 const INT64: TypeParam = { name: 'tensor(int64)', dtypes: ['int64'] };
 const ATTRIBUTES: Readonly<Record<Version, readonly string[]>> = {
-  1: ['axis', 'split'], 2: ['axis', 'split'], 11: ['axis', 'split'], 13: ['axis'], 18: ['axis', 'num_outputs'],
+  1: ['axis', 'split'],
+  2: ['axis', 'split'],
+  11: ['axis', 'split'],
+  13: ['axis'],
+  18: ['axis', 'num_outputs'],
 };
 const WHY = {
   split: "from opset 13 'split' is an optional int64 input, no longer an attribute",
@@ -37,7 +47,10 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   const version = pickVersion('Split', n.opset, VERSIONS) as Version;
   const who = `Split-${version}`;
   checkAttributes(n, who, ATTRIBUTES[version], WHY);
-  const [data, splitInput] = inputSlots(n, who, version === 1 || version >= 13 ? ['input', 'split'] : ['input'], 1) as [TensorView, TensorView?];
+  const [data, splitInput] = inputSlots(n, who, version === 1 || version >= 13 ? ['input', 'split'] : ['input'], 1) as [
+    TensorView,
+    TensorView?,
+  ];
   checkDType(data, T[version], who, 'input', () => laterVersion('Split', data.dtype, version, T));
   const declared = declaredOutputs(n, who);
   const axis = intAttribute(n, 'axis', who) ?? 0;
@@ -48,38 +61,80 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
 }
 
 /** Where this version takes its lengths from, checked against the declared output count. */
-function lengths(n: NodeFields, version: Version, who: string, data: TensorView, splitInput: TensorView | undefined,
-  declared: number | undefined, dim: number): [unknown[], PlanSubjects['sizes']] {
+function lengths(
+  n: NodeFields,
+  version: Version,
+  who: string,
+  data: TensorView,
+  splitInput: TensorView | undefined,
+  declared: number | undefined,
+  dim: number,
+): [unknown[], PlanSubjects['sizes']] {
   const explicit = (sizes: unknown[], subject: PlanSubjects['sizes']): [unknown[], PlanSubjects['sizes']] => {
     check(sizes.length > 0, 'BAD_SIZE', () => `${who}: 'split' is empty, but Split has at least one output`, subject);
-    checkOutputCount(declared, sizes.length, who, `'split' with ${sizes.length} length${sizes.length === 1 ? '' : 's'}`);
+    checkOutputCount(
+      declared,
+      sizes.length,
+      who,
+      `'split' with ${sizes.length} length${sizes.length === 1 ? '' : 's'}`,
+    );
     return [sizes, subject];
   };
   const type = version === 1 ? { name: `type T (the dtype of 'input', ${data.dtype})`, dtypes: [data.dtype] } : INT64;
-  const fromInput = () => explicit(readParam(splitInput!, who, 'split', type, [1], 'a 1-D tensor with one length per output', 'BAD_SIZE').values, 'input:split');
+  const fromInput = () =>
+    explicit(
+      readParam(splitInput!, who, 'split', type, [1], 'a 1-D tensor with one length per output', 'BAD_SIZE').values,
+      'input:split',
+    );
   const numOutputs = n.attrs.num_outputs;
   if (version === 18) {
-    check((splitInput === undefined) !== (numOutputs === undefined), 'BAD_OPTIONS', () => `${who}: give exactly one of the 'split' input ` +
-      `or the 'num_outputs' attribute, ${splitInput ? 'not both' : 'neither is given'}`, 'attribute:num_outputs');
+    check(
+      (splitInput === undefined) !== (numOutputs === undefined),
+      'BAD_OPTIONS',
+      () =>
+        `${who}: give exactly one of the 'split' input ` +
+        `or the 'num_outputs' attribute, ${splitInput ? 'not both' : 'neither is given'}`,
+      'attribute:num_outputs',
+    );
     if (splitInput) return fromInput();
     const count = readCount(numOutputs, who, 'attribute:num_outputs', 'BAD_ATTRIBUTE');
     checkOutputCount(declared, count, who, `'num_outputs' = ${count}`);
     // Uneven: chunks of ceil(dim / n) with a smaller (possibly empty) tail, as the ONNX reference.
     return [equalParts(dim, count), 'attribute:num_outputs'];
   }
-  const splitAttr = n.attrs.split === undefined ? undefined
-    : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
-  check(!splitAttr?.some((v) => typeof v !== 'number'), 'BAD_ATTRIBUTE',
-    () => `${who}: attribute 'split' must be an array of integers (ONNX INTS), got ${show(splitAttr)}`, 'attribute:split');
+  const splitAttr =
+    n.attrs.split === undefined ? undefined : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
+  check(
+    !splitAttr?.some((v) => typeof v !== 'number'),
+    'BAD_ATTRIBUTE',
+    () => `${who}: attribute 'split' must be an array of integers (ONNX INTS), got ${show(splitAttr)}`,
+    'attribute:split',
+  );
   if (splitInput) {
-    check(!splitAttr, 'BAD_OPTIONS', () => `${who}: 'split' is given both as an attribute and as an input; give one`, 'input:split');
+    check(
+      !splitAttr,
+      'BAD_OPTIONS',
+      () => `${who}: 'split' is given both as an attribute and as an input; give one`,
+      'input:split',
+    );
     return fromInput();
   }
   if (splitAttr) return explicit(splitAttr, 'attribute:split');
   // Without 'split' (before opset 18) the declared outputs are equal parts that must divide the axis.
-  check(declared !== undefined, 'OUTPUT_COUNT',
-    () => `${who}: without 'split' the axis is cut into one equal part per declared output, but the node declares no output count`, 'node:outputs');
-  check(dim % declared === 0, 'NOT_DIVISIBLE', () => `${who}: without 'split', the axis of length ${dim} must cut into ` +
-    `${declared} equal parts, but ${declared} does not divide ${dim}`, 'node:outputs');
+  check(
+    declared !== undefined,
+    'OUTPUT_COUNT',
+    () =>
+      `${who}: without 'split' the axis is cut into one equal part per declared output, but the node declares no output count`,
+    'node:outputs',
+  );
+  check(
+    dim % declared === 0,
+    'NOT_DIVISIBLE',
+    () =>
+      `${who}: without 'split', the axis of length ${dim} must cut into ` +
+      `${declared} equal parts, but ${declared} does not divide ${dim}`,
+    'node:outputs',
+  );
   return [new Array<number>(declared).fill(dim / declared), 'node:outputs'];
 }

@@ -8,11 +8,22 @@ import { ONNX_DTYPES } from '../dtype.js';
 import { MAX_OUTPUTS, normalizeAxis, planSplit } from '../planner/split.js';
 import type { TensorView } from '../tensor.js';
 import type { ResolvedRun } from './types.js';
-import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots, intAttribute, pickVersion } from './node-rules.js';
+import {
+  type NodeFields,
+  checkAttributes,
+  checkOutputCount,
+  declaredOutputs,
+  inputSlots,
+  intAttribute,
+  pickVersion,
+} from './node-rules.js';
 import { ONNX_BUT_BFLOAT16, type TypeParam, checkDType, laterVersion, readParam } from './inputs.js';
 
 const VERSIONS = [11, 24] as const;
-const T: Readonly<Record<number, TypeParam>> = { 11: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 }, 24: { name: 'type T', dtypes: ONNX_DTYPES } };
+const T: Readonly<Record<number, TypeParam>> = {
+  11: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
+  24: { name: 'type T', dtypes: ONNX_DTYPES },
+};
 const I: TypeParam = { name: 'type I', dtypes: ['int32', 'int64'] };
 const WHY = {
   split: "the lengths go in the optional 'split' input (int32 or int64), not in an attribute",
@@ -30,32 +41,63 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
   const declared = declaredOutputs(n, who, 0);
   const axis = intAttribute(n, 'axis', who) ?? 0;
   const keepdims = intAttribute(n, 'keepdims', who) ?? 1;
-  check(keepdims === 0 || keepdims === 1, 'BAD_ATTRIBUTE', () => `${who}: attribute 'keepdims' must be 0 or 1, got ${keepdims}`, 'attribute:keepdims');
+  check(
+    keepdims === 0 || keepdims === 1,
+    'BAD_ATTRIBUTE',
+    () => `${who}: attribute 'keepdims' must be 0 or 1, got ${keepdims}`,
+    'attribute:keepdims',
+  );
   const ax = normalizeAxis(axis, data.shape.length, who, 'attribute:axis');
   const dim = data.shape[ax]!;
   const sizesFrom = split ? 'input:split' : 'input:input.shape';
   // keepdims is ignored whenever 'split' is given, as the spec says.
   const sizes = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
-  if (declared !== undefined && declared !== 1) checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
+  if (declared !== undefined && declared !== 1)
+    checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
   const plan = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: sizesFrom });
-  const outputShapes = !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== ax)) : plan.outputShapes;
+  const outputShapes =
+    !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== ax)) : plan.outputShapes;
   return { label: who, plan, outputShapes, data };
 }
 
 /** A scalar 'split' (chunk length) or a 1-D 'split' (one length per chunk). */
 function lengths(t: TensorView, dim: number, ax: number, who: string): number[] {
-  const { values, rank } = readParam(t, who, 'split', I, [0, 1], 'a scalar (chunk length) or a 1-D tensor (one length per chunk)', 'BAD_SIZE');
+  const { values, rank } = readParam(
+    t,
+    who,
+    'split',
+    I,
+    [0, 1],
+    'a scalar (chunk length) or a 1-D tensor (one length per chunk)',
+    'BAD_SIZE',
+  );
   if (rank === 1) {
-    check(values.length > 0 || dim === 0, 'SIZE_SUM', () => `${who}: 'split' is empty (sums to 0) but dimension ${ax} of the input has length ${dim}`, 'input:split');
+    check(
+      values.length > 0 || dim === 0,
+      'SIZE_SUM',
+      () => `${who}: 'split' is empty (sums to 0) but dimension ${ax} of the input has length ${dim}`,
+      'input:split',
+    );
     return values;
   }
-  check(values[0]! >= 1, 'BAD_SIZE', () => `${who}: a scalar 'split' is a chunk length and must be >= 1, got ${values[0]}`, 'input:split');
+  check(
+    values[0]! >= 1,
+    'BAD_SIZE',
+    () => `${who}: a scalar 'split' is a chunk length and must be >= 1, got ${values[0]}`,
+    'input:split',
+  );
   return chunks(dim, values[0]!, who, 'input:split');
 }
 
 /** Chunks of k with a smaller last one (7 by 3 = [3, 3, 1]), at most MAX_OUTPUTS of them. */
 function chunks(dim: number, k: number, who: string, subject: SubjectKey): number[] {
   const count = Math.ceil(dim / k);
-  check(count <= MAX_OUTPUTS, 'TOO_LARGE', () => `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; a split makes at most ${MAX_OUTPUTS}`, subject);
+  check(
+    count <= MAX_OUTPUTS,
+    'TOO_LARGE',
+    () =>
+      `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; a split makes at most ${MAX_OUTPUTS}`,
+    subject,
+  );
   return Array.from({ length: count }, (_, i) => Math.min(k, dim - i * k));
 }

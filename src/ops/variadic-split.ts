@@ -23,26 +23,65 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
   const [data, axisT, lengthsT] = inputSlots(n, WHO, ['data', 'axis', 'split_lengths'], 3) as TensorView[];
   const declared = declaredOutputs(n, WHO);
   const axis = readParam(axisT!, WHO, 'axis', T2, [0, 1], 'a scalar or a tensor of shape [1]', 'AXIS_RANGE').values;
-  check(axis.length === 1, 'BAD_INPUT', () => `${WHO}: input 'axis' must be a scalar or a tensor of shape [1], got shape [${axisT!.shape.join(', ')}]`, 'input:axis.shape');
+  check(
+    axis.length === 1,
+    'BAD_INPUT',
+    () => `${WHO}: input 'axis' must be a scalar or a tensor of shape [1], got shape [${axisT!.shape.join(', ')}]`,
+    'input:axis.shape',
+  );
   const ax = normalizeAxis(axis[0]!, data!.shape.length, WHO, 'input:axis');
-  const lengths = readParam(lengthsT!, WHO, 'split_lengths', T2, [1], 'a 1-D tensor with one length per output', 'BAD_SIZE').values;
+  const lengths = readParam(
+    lengthsT!,
+    WHO,
+    'split_lengths',
+    T2,
+    [1],
+    'a 1-D tensor with one length per output',
+    'BAD_SIZE',
+  ).values;
   const sizes = resolveLengths(lengths, data!.shape[ax]!, ax);
-  checkOutputCount(declared, sizes.length, WHO, `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`);
+  checkOutputCount(
+    declared,
+    sizes.length,
+    WHO,
+    `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`,
+  );
   const plan = planSplit(data!.dtype, data!.shape, axis[0]!, sizes, WHO, { axis: 'input:axis', sizes: LENGTHS });
   return { label: WHO, plan, outputShapes: plan.outputShapes, data: data! };
 }
 
 /** Lengths >= 0, or one -1 for what the others leave of the axis. */
 function resolveLengths(lengths: number[], dim: number, ax: number): number[] {
-  check(lengths.length > 0, 'BAD_SIZE', () => `${WHO}: 'split_lengths' is empty, but VariadicSplit has at least one output`, LENGTHS);
+  check(
+    lengths.length > 0,
+    'BAD_SIZE',
+    () => `${WHO}: 'split_lengths' is empty, but VariadicSplit has at least one output`,
+    LENGTHS,
+  );
   const bad = lengths.findIndex((v) => v < -1);
-  check(bad < 0, 'BAD_SIZE', () => `${WHO}: 'split_lengths' value ${lengths[bad]} at index ${bad} must be >= 0, or -1 for the remainder`, LENGTHS);
+  check(
+    bad < 0,
+    'BAD_SIZE',
+    () => `${WHO}: 'split_lengths' value ${lengths[bad]} at index ${bad} must be >= 0, or -1 for the remainder`,
+    LENGTHS,
+  );
   const inferred = lengths.flatMap((v, i) => (v === -1 ? [i] : []));
-  check(inferred.length <= 1, 'BAD_SIZE',
-    () => `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 (at ${inferred.join(', ')}); at most one may be -1`, LENGTHS);
+  check(
+    inferred.length <= 1,
+    'BAD_SIZE',
+    () =>
+      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 (at ${inferred.join(', ')}); at most one may be -1`,
+    LENGTHS,
+  );
   if (!inferred.length) return lengths;
   const rest = dim - lengths.reduce((a, v) => (v === -1 ? a : a + v), 0);
-  check(rest >= 0, 'SIZE_SUM', () => `${WHO}: 'split_lengths' [${lengths.join(', ')}] without its -1 already sums to ` +
-    `${dim - rest}, more than dimension ${ax} of the which has length ${dim}`, LENGTHS);
+  check(
+    rest >= 0,
+    'SIZE_SUM',
+    () =>
+      `${WHO}: 'split_lengths' [${lengths.join(', ')}] without its -1 already sums to ` +
+      `${dim - rest}, more than dimension ${ax} of the which has length ${dim}`,
+    LENGTHS,
+  );
   return lengths.map((v) => (v === -1 ? rest : v));
 }

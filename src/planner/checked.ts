@@ -14,13 +14,23 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
     check(isDType(dtype), 'BAD_DTYPE', () => `planSplit: unknown dtype ${show(dtype)}`, 'option:dtype');
     const dims = readShape(shape, 'planSplit', 'option:shape');
     numelOf(dims, 'planSplit', 'option:shape');
-    check(typeof axis === 'number', 'AXIS_RANGE', () => `planSplit: axis must be an integer, got ${show(axis)}`, 'option:axis');
+    check(
+      typeof axis === 'number',
+      'AXIS_RANGE',
+      () => `planSplit: axis must be an integer, got ${show(axis)}`,
+      'option:axis',
+    );
     return plan(dtype, dims, axis, readLengths(sizes, 'planSplit', 'option:sizes'));
   });
 }
 
 /** `parts` chunks of ceil(dim / parts), clamped to what remains: 5 into 4 = [2, 2, 1, 0] (the ONNX reference's rule). */
 export function equalParts(dim: number, parts: number): number[] {
-  check(typeof dim === 'number' && Number.isSafeInteger(dim) && dim >= 0, 'BAD_SHAPE', () => `equalParts: dim must be an integer >= 0, got ${show(dim)}`, 'option:dim');
+  check(
+    typeof dim === 'number' && Number.isSafeInteger(dim) && dim >= 0,
+    'BAD_SHAPE',
+    () => `equalParts: dim must be an integer >= 0, got ${show(dim)}`,
+    'option:dim',
+  );
   return equalPartsOf(dim, readCount(parts, 'equalParts', 'option:parts', 'BAD_PARTS'));
 }

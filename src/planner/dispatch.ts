@@ -21,7 +21,17 @@ export type UnitBits = 128 | 64 | 32 | 1;
 export type ShaderRegion = { readonly [K in (typeof SHADER_REGION_MEMBERS)[number]]: number };
 
 /** Member names of the shader's Region struct that the planner fills (the layout is checked against them). */
-export const SHADER_REGION_MEMBERS = ['start', 'src', 'dst', 'row_len', 'src_stride', 'rows', 'count', 'src_step', 'dst_step'] as const;
+export const SHADER_REGION_MEMBERS = [
+  'start',
+  'src',
+  'dst',
+  'row_len',
+  'src_stride',
+  'rows',
+  'count',
+  'src_step',
+  'dst_step',
+] as const;
 
 /** One gather dispatch: binding windows (byte offset, size) and its regions in shader units. */
 export interface Dispatch {
@@ -44,8 +54,14 @@ export const align4 = (x: number) => Math.max(4, align(x, 4));
  * `dstEnd` bytes. Offsets inside a window stay below 2^31 shader units so the shader's u32
  * arithmetic never wraps: 2 GiB for words, 256 MiB for the bit variant.
  */
-export function planDispatches(regions: readonly Region[], srcBegin: number, srcEnd: number, dstEnd: number,
-  unit: UnitBits, limits: { readonly alignment: number; readonly maxBindingBytes: number }): Dispatch[] {
+export function planDispatches(
+  regions: readonly Region[],
+  srcBegin: number,
+  srcEnd: number,
+  dstEnd: number,
+  unit: UnitBits,
+  limits: { readonly alignment: number; readonly maxBindingBytes: number },
+): Dispatch[] {
   const a = limits.alignment;
   const span = Math.floor(Math.min(limits.maxBindingBytes, unit === 1 ? 2 ** 28 : 2 ** 31) / a) * a;
   const srcBase = Math.floor(srcBegin / a) * a;
@@ -61,7 +77,16 @@ export function planDispatches(regions: readonly Region[], srcBegin: number, src
       const sb = Math.floor(t.src / 8 / a) * a;
       const db = Math.floor(t.dst / 8 / a) * a;
       const srcLast = t.src + (t.rows - 1) * t.srcStride + t.rowLen;
-      out.push(makeDispatch([t], sb, align(Math.ceil(srcLast / 8), 4), db, align(Math.ceil((t.dst + t.rows * t.rowLen) / 8), 4), unit));
+      out.push(
+        makeDispatch(
+          [t],
+          sb,
+          align(Math.ceil(srcLast / 8), 4),
+          db,
+          align(Math.ceil((t.dst + t.rows * t.rowLen) / 8), 4),
+          unit,
+        ),
+      );
     }
   }
   return out;
@@ -81,15 +106,27 @@ export function tileRegion(r: Region, room: number, unit: UnitBits): Region[] {
   for (let row = 0; row < r.rows; row++) {
     for (let col = 0; col < r.rowLen; col += step) {
       const rowLen = Math.min(step, r.rowLen - col);
-      out.push({ src: r.src + row * r.srcStride + col, dst: r.dst + row * r.rowLen + col, rowLen, srcStride: rowLen, rows: 1 });
+      out.push({
+        src: r.src + row * r.srcStride + col,
+        dst: r.dst + row * r.rowLen + col,
+        rowLen,
+        srcStride: rowLen,
+        rows: 1,
+      });
     }
   }
   return out;
 }
 
 /** One dispatch over windows [srcBase, srcEnd) and [dstBase, dstEnd) (bytes) and regions in bits. */
-function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: number, dstBase: number, dstEnd: number,
-  unit: UnitBits): Dispatch {
+function makeDispatch(
+  regions: readonly Region[],
+  srcBase: number,
+  srcEnd: number,
+  dstBase: number,
+  dstEnd: number,
+  unit: UnitBits,
+): Dispatch {
   const rel: ShaderRegion[] = [];
   let threads = 0;
   for (let i = 0; i < regions.length;) {
@@ -99,13 +136,21 @@ function makeDispatch(regions: readonly Region[], srcBase: number, srcEnd: numbe
     const [srcStep, dstStep] = count > 1 ? [next!.src - r.src, next!.dst - r.dst] : [0, 0];
     const dst = r.dst - dstBase * 8;
     rel.push({
-      start: threads, src: (r.src - srcBase * 8) / unit, dst: dst / unit, row_len: r.rowLen / unit,
-      src_stride: r.srcStride / unit, rows: r.rows, count, src_step: srcStep / unit, dst_step: dstStep / unit,
+      start: threads,
+      src: (r.src - srcBase * 8) / unit,
+      dst: dst / unit,
+      row_len: r.rowLen / unit,
+      src_stride: r.srcStride / unit,
+      rows: r.rows,
+      count,
+      src_step: srcStep / unit,
+      dst_step: dstStep / unit,
     });
     // The bit variant's threads cover the destination u32 words the region touches.
-    const words = unit === 1
-      ? Math.floor((dst + r.rows * r.rowLen - 1) / 32) - Math.floor(dst / 32) + 1
-      : (count * r.rows * r.rowLen) / unit;
+    const words =
+      unit === 1
+        ? Math.floor((dst + r.rows * r.rowLen - 1) / 32) - Math.floor(dst / 32) + 1
+        : (count * r.rows * r.rowLen) / unit;
     threads += Math.ceil(words / WORDS_PER_THREAD);
     i += count;
   }
@@ -122,8 +167,14 @@ function runLength(regions: readonly Region[], i: number): number {
   let count = 1;
   while (i + count < regions.length) {
     const q = regions[i + count]!;
-    if (q.rows !== r.rows || q.rowLen !== r.rowLen || q.srcStride !== r.srcStride
-      || q.src - r.src !== count * srcStep || q.dst - r.dst !== count * dstStep) break;
+    if (
+      q.rows !== r.rows ||
+      q.rowLen !== r.rowLen ||
+      q.srcStride !== r.srcStride ||
+      q.src - r.src !== count * srcStep ||
+      q.dst - r.dst !== count * dstStep
+    )
+      break;
     count++;
   }
   return count;

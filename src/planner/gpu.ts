@@ -44,15 +44,22 @@ export interface ByteCopy {
  */
 export type GpuPlan =
   | { readonly strategy: 'alias'; readonly outputs: readonly OutputSlot[] }
-  | { readonly strategy: 'copy'; readonly outputs: readonly OutputSlot[]; readonly bufferBytes: number; readonly copies: readonly ByteCopy[] }
   | {
-    readonly strategy: 'gather'; readonly outputs: readonly OutputSlot[]; readonly bufferBytes: number;
-    /** Shader word width in bits: 128, 64 or 32 (gather_words), or 1 (gather_bits). */
-    readonly unitBits: UnitBits;
-    /** Packed values start at bit 7 of each byte (uint1). */
-    readonly msbFirst: boolean;
-    readonly dispatches: readonly Dispatch[];
-  };
+      readonly strategy: 'copy';
+      readonly outputs: readonly OutputSlot[];
+      readonly bufferBytes: number;
+      readonly copies: readonly ByteCopy[];
+    }
+  | {
+      readonly strategy: 'gather';
+      readonly outputs: readonly OutputSlot[];
+      readonly bufferBytes: number;
+      /** Shader word width in bits: 128, 64 or 32 (gather_words), or 1 (gather_bits). */
+      readonly unitBits: UnitBits;
+      /** Packed values start at bit 7 of each byte (uint1). */
+      readonly msbFirst: boolean;
+      readonly dispatches: readonly Dispatch[];
+    };
 
 export type Strategy = GpuPlan['strategy'];
 export type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
@@ -90,7 +97,11 @@ function regionsOf(plan: SplitPlan, srcByteOffset: number): Run[] {
     const src = srcByteOffset * 8 + plan.starts[i]! * plan.inner * bits;
     // A single row's stride is its own length, so strides never constrain word widths or copies.
     const total = rowLen * plan.outer;
-    runs.push(single ? { output: i, src, rowLen: total, srcStride: total, rows: 1 } : { output: i, src, rowLen, srcStride: rowBits, rows: plan.outer });
+    runs.push(
+      single
+        ? { output: i, src, rowLen: total, srcStride: total, rows: 1 }
+        : { output: i, src, rowLen, srcStride: rowBits, rows: plan.outer },
+    );
   }
   return runs;
 }
@@ -103,8 +114,12 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   const contiguous = runs.every((r) => r.rows === 1);
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
-  if (contiguous && opts.allowAlias && (want === 'auto' || want === 'alias')
-      && runs.every((r) => r.src % (limits.alignment * 8) === 0 && r.rowLen % 8 === 0)) {
+  if (
+    contiguous &&
+    opts.allowAlias &&
+    (want === 'auto' || want === 'alias') &&
+    runs.every((r) => r.src % (limits.alignment * 8) === 0 && r.rowLen % 8 === 0)
+  ) {
     const outputs = outBytes.map((n) => ({ byteOffset: opts.srcByteOffset, byteLength: n }));
     for (const r of runs) outputs[r.output] = { byteOffset: r.src / 8, byteLength: outBytes[r.output]! };
     return { strategy: 'alias', outputs };
@@ -118,23 +133,32 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     end = at + n;
   }
   const bufferBytes = align4(end);
-  check(bufferBytes <= limits.maxBufferBytes, 'TOO_LARGE',
-    () => `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`);
+  check(
+    bufferBytes <= limits.maxBufferBytes,
+    'TOO_LARGE',
+    () =>
+      `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`,
+  );
   const regions: Region[] = runs.map((r) => ({ ...r, dst: outputs[r.output]!.byteOffset * 8 }));
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
   const copyable = runs.every((r) => r.src % 32 === 0 && r.rowLen % 32 === 0 && r.srcStride % 32 === 0);
   const commands = runs.reduce((n, r) => n + r.rows, 0);
-  const copyWins = contiguous ? commands <= MAX_COPY_COMMANDS
+  const copyWins = contiguous
+    ? commands <= MAX_COPY_COMMANDS
     : commands <= MAX_ROW_COPIES && runs.every((r) => r.rowLen >= limits.rowCopyMinBytes * 8);
-  if (runs.length === 0 || copyable && (want === 'copy' || want === 'auto' && copyWins)) {
+  if (runs.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
     return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(runs, outputs) };
   }
 
   const unitBits = chooseUnit(regions, limits.alignment);
   const srcEnd = opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
   return {
-    strategy: 'gather', outputs, bufferBytes, unitBits, msbFirst: isMsbFirst(plan.dtype),
+    strategy: 'gather',
+    outputs,
+    bufferBytes,
+    unitBits,
+    msbFirst: isMsbFirst(plan.dtype),
     dispatches: planDispatches(regions, opts.srcByteOffset, srcEnd, bufferBytes, unitBits, limits),
   };
 }
@@ -144,7 +168,12 @@ function byteCopies(runs: readonly Run[], outputs: readonly OutputSlot[]): ByteC
   for (const r of runs) {
     const size = r.rowLen / 8;
     for (let row = 0; row < r.rows; row++) {
-      copies.push({ output: r.output, src: (r.src + row * r.srcStride) / 8, dst: outputs[r.output]!.byteOffset + row * size, size });
+      copies.push({
+        output: r.output,
+        src: (r.src + row * r.srcStride) / 8,
+        dst: outputs[r.output]!.byteOffset + row * size,
+        size,
+      });
     }
   }
   return copies;
@@ -153,8 +182,11 @@ function byteCopies(runs: readonly Run[], outputs: readonly OutputSlot[]): ByteC
 /** The widest word that divides every offset, length and stride (window bases are aligned); else bits. */
 function chooseUnit(regions: readonly Region[], alignment: number): UnitBits {
   for (const u of [128, 64, 32] as const) {
-    if ((alignment * 8) % u === 0 && regions.every((r) =>
-      r.src % u === 0 && r.dst % u === 0 && r.rowLen % u === 0 && r.srcStride % u === 0)) return u;
+    if (
+      (alignment * 8) % u === 0 &&
+      regions.every((r) => r.src % u === 0 && r.dst % u === 0 && r.rowLen % u === 0 && r.srcStride % u === 0)
+    )
+      return u;
   }
   return 1;
 }

@@ -30,10 +30,19 @@ export interface PlanSubjects {
 const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
 /** Resolves a possibly negative axis against a rank; `who` prefixes the message. */
-export function normalizeAxis(axis: number, rank: number, who = 'split', subject: SubjectKey = OPTION_SUBJECTS.axis): number {
+export function normalizeAxis(
+  axis: number,
+  rank: number,
+  who = 'split',
+  subject: SubjectKey = OPTION_SUBJECTS.axis,
+): number {
   check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar): no axis to split`, 'input:input.shape');
-  check(Number.isSafeInteger(axis) && axis >= -rank && axis < rank, 'AXIS_RANGE',
-    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for rank ${rank}`, subject);
+  check(
+    Number.isSafeInteger(axis) && axis >= -rank && axis < rank,
+    'AXIS_RANGE',
+    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for rank ${rank}`,
+    subject,
+  );
   return axis < 0 ? axis + rank : axis + 0;
 }
 
@@ -54,31 +63,61 @@ export function equalParts(dim: number, parts: number): number[] {
 }
 
 /** Plans a split of `shape` along `axis` into `sizes`, checking every rule. */
-export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly unknown[], who = 'split',
-  subjects: PlanSubjects = OPTION_SUBJECTS): SplitPlan {
+export function planSplit(
+  dtype: DType,
+  shape: readonly number[],
+  axis: number,
+  sizes: readonly unknown[],
+  who = 'split',
+  subjects: PlanSubjects = OPTION_SUBJECTS,
+): SplitPlan {
   const ax = normalizeAxis(axis, shape.length, who, subjects.axis);
   const axisLen = shape[ax]!;
-  check(sizes.length <= MAX_OUTPUTS, 'TOO_LARGE', () => `${who}: ${sizes.length} outputs; at most ${MAX_OUTPUTS}`, subjects.sizes);
+  check(
+    sizes.length <= MAX_OUTPUTS,
+    'TOO_LARGE',
+    () => `${who}: ${sizes.length} outputs; at most ${MAX_OUTPUTS}`,
+    subjects.sizes,
+  );
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
-  check(sizes.length > 0 || axisLen === 0, 'BAD_SIZE', () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`, subjects.sizes);
+  check(
+    sizes.length > 0 || axisLen === 0,
+    'BAD_SIZE',
+    () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`,
+    subjects.sizes,
+  );
   // Plain loops: this runs per call, and 4096-output splits are a case we care about.
   const clean = new Array<number>(sizes.length);
   const starts = new Array<number>(sizes.length);
   let sum = 0;
   for (let i = 0; i < sizes.length; i++) {
     const s = sizes[i];
-    check(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0, 'BAD_SIZE', () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`, subjects.sizes);
+    check(
+      typeof s === 'number' && Number.isSafeInteger(s) && s >= 0,
+      'BAD_SIZE',
+      () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
+      subjects.sizes,
+    );
     clean[i] = s + 0; // -0 never reaches a shape
     starts[i] = sum;
     sum += s;
   }
-  check(sum === axisLen, 'SIZE_SUM',
-    () => `${who}: split lengths ${showList(clean)} sum to ${sum} but dimension ${ax} of the input has length ${axisLen}`, subjects.sizes);
+  check(
+    sum === axisLen,
+    'SIZE_SUM',
+    () =>
+      `${who}: split lengths ${showList(clean)} sum to ${sum} but dimension ${ax} of the input has length ${axisLen}`,
+    subjects.sizes,
+  );
   return {
-    dtype, shape: [...shape], axis: ax, axisLen,
+    dtype,
+    shape: [...shape],
+    axis: ax,
+    axisLen,
     outer: product(shape.slice(0, ax)),
     inner: product(shape.slice(ax + 1)),
-    sizes: clean, starts,
+    sizes: clean,
+    starts,
     outputShapes: clean.map((s) => shape.map((d, i) => (i === ax ? s : d))),
   };
 }

@@ -36,7 +36,7 @@ test('the bundle never contains the Node-only webgpu package', () => {
 
 test('splits on the browser adapter: host in/out, GPU-resident, errors', async () => {
   // A string, not a function: vitest would rewrite a function's dynamic import() for Node.
-  const result = await page.evaluate(`(async () => {
+  const result = (await page.evaluate(`(async () => {
     const { createSplitEngine, SplitError } = await import('${server.url}cleave.js');
     const engine = await createSplitEngine({ backend: 'webgpu' });
     const x = { dtype: 'float32', shape: [2, 7], data: new Float32Array([...Array(14).keys()]) };
@@ -59,24 +59,32 @@ test('splits on the browser adapter: host in/out, GPU-resident, errors', async (
       gpu: back.map((o) => ({ shape: o.shape, data: [...o.data].map(String) })),
       error,
     };
-  })()`) as {
-    backend: string; info?: { architecture: string }; hostStats: object;
-    host: { shape: number[]; data: number[] }[]; gpu: { shape: number[]; data: string[] }[]; error: object;
+  })()`)) as {
+    backend: string;
+    info?: { architecture: string };
+    hostStats: object;
+    host: { shape: number[]; data: number[] }[];
+    gpu: { shape: number[]; data: string[] }[];
+    error: object;
   };
 
   expect(result.backend).toBe('webgpu');
   expect(result.info?.architecture).toBeTypeOf('string');
   expect(result.hostStats).toMatchObject({ strategy: 'gather', dispatches: 1 });
   expect(result.host).toEqual([
-    { shape: [2, 2], data: [0, 1, 7, 8] }, { shape: [2, 2], data: [2, 3, 9, 10] },
-    { shape: [2, 2], data: [4, 5, 11, 12] }, { shape: [2, 1], data: [6, 13] },
+    { shape: [2, 2], data: [0, 1, 7, 8] },
+    { shape: [2, 2], data: [2, 3, 9, 10] },
+    { shape: [2, 2], data: [4, 5, 11, 12] },
+    { shape: [2, 1], data: [6, 13] },
   ]);
   expect(result.gpu).toEqual([
     { shape: [3, 2], data: ['1', '2', '4', '5', '7', '8'] },
     { shape: [3, 1], data: ['3', '6', String(-(2n ** 63n))] },
   ]);
   expect(result.error).toEqual({
-    name: 'SplitError', code: 'SIZE_SUM', isSplitError: true,
+    name: 'SplitError',
+    code: 'SIZE_SUM',
+    isSplitError: true,
     message: 'split: split lengths [3, 3] sum to 6 but dimension 1 of the input has length 7',
   });
   expect(pageErrors).toEqual([]);

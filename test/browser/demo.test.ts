@@ -24,12 +24,18 @@ let server: Served;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html is missing: run 'npm run build' first (npm test does)`);
+  if (!existsSync(join(DIST, 'index.html')))
+    throw new Error(`${DIST}/index.html is missing: run 'npm run build' first (npm test does)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   // COOP/COEP give performance.now() its fine resolution, which the page's timings use.
-  server = await serveDir(DIST, { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' });
+  server = await serveDir(DIST, {
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+  });
   browser = await launchBrowser();
-  await browser.defaultBrowserContext().overridePermissions(server.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+  await browser
+    .defaultBrowserContext()
+    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
 });
 
 afterAll(async () => {
@@ -45,14 +51,19 @@ afterEach(() => {
 async function open(options: { noWebGpu?: boolean; phone?: boolean } = {}): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport(options.phone ? PHONE : DESKTOP);
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console.error: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
+  });
   page.on('pageerror', (e) => problems.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`));
   page.on('request', (r) => {
-    if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) problems.push(`request off the local server: ${r.url()}`);
+    if (!r.url().startsWith(server.url) && !r.url().startsWith('data:'))
+      problems.push(`request off the local server: ${r.url()}`);
   });
   if (options.noWebGpu) {
-    await page.evaluateOnNewDocument(() => { Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined }); });
+    await page.evaluateOnNewDocument(() => {
+      Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });
+    });
   }
   await page.goto(server.url, { waitUntil: 'load' });
   await settled(page, 0);
@@ -69,13 +80,20 @@ const runs = (page: Page) => page.evaluate(() => Number(document.body.dataset.ru
 
 /** Waits until the page has finished more runs than `before` and has nothing in flight. */
 async function settled(page: Page, before: number): Promise<void> {
-  await page.waitForFunction((n: number) => document.body.dataset.state === 'done' && Number(document.body.dataset.runs) > n,
-    { timeout: 60_000 }, before);
+  await page.waitForFunction(
+    (n: number) => document.body.dataset.state === 'done' && Number(document.body.dataset.runs) > n,
+    { timeout: 60_000 },
+    before,
+  );
 }
 
 /** Picks a preset by the start of its full name ('Split-18: 7 into 4', the option's title). */
 async function preset(page: Page, name: string): Promise<void> {
-  const value = await page.$$eval('#preset option', (os, n) => os.find((o) => o.title.startsWith(n))?.getAttribute('value'), name);
+  const value = await page.$$eval(
+    '#preset option',
+    (os, n) => os.find((o) => o.title.startsWith(n))?.getAttribute('value'),
+    name,
+  );
   expect(value, `preset '${name}'`).toBeTruthy();
   const before = await runs(page);
   await page.select('#preset', value!);
@@ -85,7 +103,9 @@ async function preset(page: Page, name: string): Promise<void> {
 /** Types into a text control and presses Enter (which runs at once). */
 async function type(page: Page, field: string, text: string): Promise<void> {
   const before = await runs(page);
-  await page.$eval(`#f-${field}`, (e) => { (e as HTMLInputElement).value = ''; });
+  await page.$eval(`#f-${field}`, (e) => {
+    (e as HTMLInputElement).value = '';
+  });
   await page.type(`#f-${field}`, text);
   await page.keyboard.press('Enter');
   await settled(page, before);
@@ -113,7 +133,8 @@ async function seen(page: Page): Promise<Seen> {
   return page.evaluate(() => {
     const text = (sel: string) => document.querySelector(sel)?.textContent ?? '';
     const stats: Record<string, string> = {};
-    for (const dd of document.querySelectorAll<HTMLElement>('#stats dd')) stats[dd.id || dd.previousElementSibling!.textContent!] = dd.textContent!;
+    for (const dd of document.querySelectorAll<HTMLElement>('#stats dd'))
+      stats[dd.id || dd.previousElementSibling!.textContent!] = dd.textContent!;
     const errors: Record<string, { text: string; code: string }> = {};
     for (const e of document.querySelectorAll<HTMLElement>('.err')) {
       if (e.textContent) errors[e.id.replace('err-', '')] = { text: e.textContent, code: e.dataset.code ?? '' };
@@ -145,7 +166,14 @@ function ms(text: string | undefined): number {
  * The point, in viewport coordinates, at the middle of cell (row, col) of the grid `selector` that
  * has `rows` × `cols` cells; the grid is scrolled into view first (a pointer acts on what is shown).
  */
-async function cellPoint(page: Page, selector: string, row: number, col: number, rows: number, cols: number): Promise<{ x: number; y: number }> {
+async function cellPoint(
+  page: Page,
+  selector: string,
+  row: number,
+  col: number,
+  rows: number,
+  cols: number,
+): Promise<{ x: number; y: number }> {
   await page.$eval(selector, (e) => e.scrollIntoView({ block: 'center' }));
   const box = (await (await page.$(selector))!.boundingBox())!;
   return { x: box.x + ((col + 0.5) / cols) * box.width, y: box.y + ((row + 0.5) / rows) * box.height };
@@ -165,20 +193,30 @@ async function codeMismatches(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     const code = document.getElementById('code')!.textContent!;
     let got: unknown;
-    const engine = { run: async (node: unknown) => { got = node; return []; } };
+    const engine = {
+      run: async (node: unknown) => {
+        got = node;
+        return [];
+      },
+    };
     await (new Function('engine', `return (async () => {\n${code}\n})();`) as (e: unknown) => Promise<void>)(engine);
     const want = (globalThis as unknown as { cleaveDemo: { node: unknown } }).cleaveDemo.node;
     const bytes = (v: ArrayBufferView) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
     const out: string[] = [];
     const walk = (a: unknown, b: unknown, path: string): void => {
       if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
-        const same = ArrayBuffer.isView(a) && ArrayBuffer.isView(b) && a.constructor === b.constructor &&
-          a.byteLength === b.byteLength && bytes(a).every((v, i) => v === bytes(b)[i]);
+        const same =
+          ArrayBuffer.isView(a) &&
+          ArrayBuffer.isView(b) &&
+          a.constructor === b.constructor &&
+          a.byteLength === b.byteLength &&
+          bytes(a).every((v, i) => v === bytes(b)[i]);
         if (!same) out.push(path);
       } else if (a && b && typeof a === 'object' && typeof b === 'object') {
         const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
         if (Array.isArray(a) !== Array.isArray(b)) out.push(`${path} (array?)`);
-        for (const k of keys) walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+        for (const k of keys)
+          walk((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
       } else if (!Object.is(a, b)) {
         out.push(`${path}: ${String(a)} vs ${String(b)}`);
       }
@@ -195,18 +233,24 @@ async function codeMismatches(page: Page): Promise<string[]> {
 async function overflow(page: Page): Promise<{ scrollWidth: number; outside: string[]; touching: string[] }> {
   return page.evaluate(() => {
     const vw = document.documentElement.clientWidth;
-    const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.classList.length ? `.${[...e.classList].join('.')}` : ''}`;
+    const name = (e: Element) =>
+      `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.classList.length ? `.${[...e.classList].join('.')}` : ''}`;
     const clipped = (e: Element) => {
-      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) if (getComputedStyle(p).overflowX !== 'visible') return true;
+      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
       return false;
     };
     const outside: string[] = [];
     for (const e of document.querySelectorAll('body *')) {
       const r = e.getBoundingClientRect();
-      if ((r.width || r.height) && (r.right > vw + 0.5 || r.left < -0.5) && !clipped(e)) outside.push(`${name(e)} [${r.left}, ${r.right}]`);
+      if ((r.width || r.height) && (r.right > vw + 0.5 || r.left < -0.5) && !clipped(e))
+        outside.push(`${name(e)} [${r.left}, ${r.right}]`);
     }
     const touching = [...document.querySelectorAll('form, .grid, .card, .codeview pre, #stats')]
-      .filter((e) => { const r = e.getBoundingClientRect(); return r.left < 6 || r.right > vw - 6; })
+      .filter((e) => {
+        const r = e.getBoundingClientRect();
+        return r.left < 6 || r.right > vw - 6;
+      })
       .map(name);
     return { scrollWidth: document.documentElement.scrollWidth, outside: outside.slice(0, 10), touching };
   });
@@ -236,7 +280,9 @@ test('opens on WebGPU and draws the default preset with its three timings and it
   expect(await page.$eval('.tag', (e) => e.textContent)).not.toContain('one WebGPU compute pass');
   // On SwiftShader the page says plainly that the 'GPU' is the CPU, so its figures are read as ratios.
   const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
-  expect((await page.$eval('#timing-note', (e) => e.textContent!)).includes('runs GPU work on the CPU')).toBe(swiftshader);
+  expect((await page.$eval('#timing-note', (e) => e.textContent!)).includes('runs GPU work on the CPU')).toBe(
+    swiftshader,
+  );
   const s = await seen(page);
   expect(s.kind).toBe('ok');
   expect(s.result).toContain('Split-18 gave 3 outputs: lengths [3, 3, 2] along axis 1');
@@ -253,15 +299,17 @@ test('opens on WebGPU and draws the default preset with its three timings and it
   expect(s.stats.work).toBe('one dispatch of the gather shader (32-bit words) writes every output (both GPU paths)');
   expect(s.stats.agree).toContain('bit for bit ✓');
   expect(s.errors).toEqual({});
-  expect(s.code).toBe([
-    'const outputs = await engine.run({',
-    "  op: 'Split', opset: 18,",
-    '  inputs: [',
-    "    { dtype: 'float32', shape: [2, 8], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) },",
-    '  ],',
-    '  attrs: { axis: 1, num_outputs: 3 },',
-    '});',
-  ].join('\n'));
+  expect(s.code).toBe(
+    [
+      'const outputs = await engine.run({',
+      "  op: 'Split', opset: 18,",
+      '  inputs: [',
+      "    { dtype: 'float32', shape: [2, 8], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) },",
+      '  ],',
+      '  attrs: { axis: 1, num_outputs: 3 },',
+      '});',
+    ].join('\n'),
+  );
   expect(await codeMismatches(page)).toEqual([]);
   expect(await cutLabels(page)).toEqual([]);
 
@@ -284,8 +332,10 @@ test('presets: 7 into 4, 4096 outputs, a string tensor, VariadicSplit with -1 (v
   await preset(page, 'Split-18: 7 into 4');
   let s = await seen(page);
   expect(s.cards).toEqual([
-    { shape: '[2]', values: ['1', '2'] }, { shape: '[2]', values: ['3', '4'] },
-    { shape: '[2]', values: ['5', '6'] }, { shape: '[1]', values: ['7'] },
+    { shape: '[2]', values: ['1', '2'] },
+    { shape: '[2]', values: ['3', '4'] },
+    { shape: '[2]', values: ['5', '6'] },
+    { shape: '[1]', values: ['7'] },
   ]);
   expect(s.stats.agree).toContain('bit for bit ✓');
 
@@ -298,7 +348,9 @@ test('presets: 7 into 4, 4096 outputs, a string tensor, VariadicSplit with -1 (v
   expect(s.cards[23]).toEqual({ shape: '[2, 1]', values: ['24', '4120'] });
   expect(s.more).toBe('… and 4072 more: 4072 × [2, 1]');
   expect(s.stats.work).toMatch(/^one dispatch of the gather shader/);
-  expect(s.stats.agree).toBe('every path gave the CPU path\u2019s outputs, bit for bit ✓ (GPU-resident: 64 of 4096 outputs read back)');
+  expect(s.stats.agree).toBe(
+    'every path gave the CPU path\u2019s outputs, bit for bit ✓ (GPU-resident: 64 of 4096 outputs read back)',
+  );
   expect(s.code).toContain('data: Float32Array.from({ length: 8192 }, (_, i) => i + 1) }');
   expect(await codeMismatches(page)).toEqual([]);
   await page.screenshot({ path: join(ARTIFACTS, 'demo-4096.png'), fullPage: true });
@@ -321,8 +373,10 @@ test('presets: 7 into 4, 4096 outputs, a string tensor, VariadicSplit with -1 (v
   s = await seen(page);
   expect(s.result).toContain('VariadicSplit-1 gave 2 outputs: lengths [4, 2] along axis 0');
   expect(s.cards.map((c) => c.shape)).toEqual(['[4, 12, 10, 24]', '[2, 12, 10, 24]']);
-  expect(s.stats.work).toBe('GPU-resident: no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of ' +
-    'the input buffer. Host round trip: 2 buffer copies (copyBufferToBuffer), no shader.');
+  expect(s.stats.work).toBe(
+    'GPU-resident: no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of ' +
+      'the input buffer. Host round trip: 2 buffer copies (copyBufferToBuffer), no shader.',
+  );
   expect(s.stats.agree).toContain('bit for bit ✓');
   await finish(page);
 });
@@ -342,7 +396,9 @@ test('the large preset: data kept on the GPU beats the host round trip', async (
   // The bars are drawn to scale: the GPU-resident bar is the shorter.
   const bars = await page.$$eval('#stats .bar', (bs) => bs.map((b) => b.getBoundingClientRect().width));
   expect(bars[0]).toBeLessThan(bars[1]!);
-  expect(s.code).toContain("{ dtype: 'float32', shape: [1000, 1000], data: Float32Array.from({ length: 1000000 }, (_, i) => i + 1) }");
+  expect(s.code).toContain(
+    "{ dtype: 'float32', shape: [1000, 1000], data: Float32Array.from({ length: 1000000 }, (_, i) => i + 1) }",
+  );
   expect(await codeMismatches(page)).toEqual([]);
   await finish(page, 'demo-large.png');
 });
@@ -359,9 +415,13 @@ test('uint4: values drawn from packed bytes, bits in the tooltip, refused by ONN
     { shape: '[2, 5]', values: ['4', '5', '6', '7', '8', '13', '14', '15', '0', '1'] },
     { shape: '[2, 1]', values: ['9', '2'] },
   ]);
-  expect(s.stats.work).toBe('one dispatch of the gather shader (bit-level variant, for chunk boundaries inside bytes) writes every output (both GPU paths)');
+  expect(s.stats.work).toBe(
+    'one dispatch of the gather shader (bit-level variant, for chunk boundaries inside bytes) writes every output (both GPU paths)',
+  );
   expect(s.stats.agree).toContain('bit for bit ✓');
-  expect(s.code).toContain("{ dtype: 'uint4', shape: [2, 9], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 0x21]) },");
+  expect(s.code).toContain(
+    "{ dtype: 'uint4', shape: [2, 9], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 0x21]) },",
+  );
   expect(s.code).toContain('// uint4: 2 values a byte, LSB-first');
   expect(await codeMismatches(page)).toEqual([]);
 
@@ -460,7 +520,8 @@ test('phone, 390 px: nothing widens the page, labels fit, a tap shows a cell and
     expect(s.kind, `${name}: ${s.result}`).toBe('ok');
     expect(s.stats.agree, name).toContain('bit for bit ✓');
     expect(await overflow(page), name).toEqual({ scrollWidth: 390, outside: [], touching: [] });
-    if (name.startsWith('Split-18: 4 MB')) await page.screenshot({ path: join(ARTIFACTS, 'demo-phone-large.png'), fullPage: true });
+    if (name.startsWith('Split-18: 4 MB'))
+      await page.screenshot({ path: join(ARTIFACTS, 'demo-phone-large.png'), fullPage: true });
   }
 
   await preset(page, 'VariadicSplit-1: uint4');
@@ -490,9 +551,15 @@ test('phone, 390 px: nothing widens the page, labels fit, a tap shows a cell and
 test('without WebGPU the page says so and runs on the CPU path', async () => {
   const page = await open({ noWebGpu: true });
   expect(await page.$eval('#adapter', (e) => e.textContent)).toBe('CPU path');
-  expect(await page.$eval('#notice', (e) => (e as HTMLElement).hidden ? '' : e.textContent)).toContain("runs on Cleave's CPU path");
+  expect(await page.$eval('#notice', (e) => ((e as HTMLElement).hidden ? '' : e.textContent))).toContain(
+    "runs on Cleave's CPU path",
+  );
   const s = await seen(page);
-  expect(s.cards.map((c) => c.values)).toEqual([['1', '2', '3', '9', '10', '11'], ['4', '5', '6', '12', '13', '14'], ['7', '8', '15', '16']]);
+  expect(s.cards.map((c) => c.values)).toEqual([
+    ['1', '2', '3', '9', '10', '11'],
+    ['4', '5', '6', '12', '13', '14'],
+    ['7', '8', '15', '16'],
+  ]);
   expect(s.stats['t-resident']).toBe('not available: no WebGPU');
   expect(s.stats['t-host']).toBe('not available: no WebGPU');
   ms(s.stats['t-cpu']);

@@ -26,11 +26,20 @@ import { attentionModels, attentionReference, draw, namesOf } from '../../script
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Sequence length, model width, attention width (Q, K and V each [1, S, H]); heads for (b). */
-const S = 8, D = 8, H = 16, HEADS = 4, DH = H / HEADS;
+const S = 8,
+  D = 8,
+  H = 16,
+  HEADS = 4,
+  DH = H / HEADS;
 
 /** Deterministic integers in [lo, hi]. */
-const ints = (n: number, seed: number, lo: number, hi: number) =>
-  [...draw(n, seed, Array.from({ length: hi - lo + 1 }, (_, i) => lo + i))];
+const ints = (n: number, seed: number, lo: number, hi: number) => [
+  ...draw(
+    n,
+    seed,
+    Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+  ),
+];
 /** Deterministic floats in [-1, 1) with 19 fraction bits: rounding happens in every product sum. */
 const floats = (n: number, seed: number) => ints(n, seed, 0, (1 << 20) - 1).map((v) => v / (1 << 19) - 1);
 
@@ -46,21 +55,35 @@ const FOUR_HEADS = { ...ONE_HEAD, heads: HEADS };
 const HEAD_NAMES = namesOf(FOUR_HEADS);
 
 function models(): Map<string, Uint8Array> {
-  const [int3, float3, int12] = [attentionModels(ONE_HEAD, W_INT), attentionModels(ONE_HEAD, W_FLOAT), attentionModels(FOUR_HEADS, W_INT)];
+  const [int3, float3, int12] = [
+    attentionModels(ONE_HEAD, W_INT),
+    attentionModels(ONE_HEAD, W_FLOAT),
+    attentionModels(FOUR_HEADS, W_INT),
+  ];
   // Rows of 64 float32 = 256 bytes: a split along axis 1 gives chunks 0.1 would have aliased.
   const a256 = buildModel({
-    opset: 18, nodes: [node('MatMul', ['x', 'w'], ['qkv'])], initializers: [tensor('w', 'float32', [D, 64], Float32Array.from(ints(D * 64, 11, -2, 2)))],
-    inputs: [{ name: 'x', dtype: 'float32', shape: [1, 4, D] }], outputs: [{ name: 'qkv', dtype: 'float32', shape: [1, 4, 64] }],
+    opset: 18,
+    nodes: [node('MatMul', ['x', 'w'], ['qkv'])],
+    initializers: [tensor('w', 'float32', [D, 64], Float32Array.from(ints(D * 64, 11, -2, 2)))],
+    inputs: [{ name: 'x', dtype: 'float32', shape: [1, 4, D] }],
+    outputs: [{ name: 'qkv', dtype: 'float32', shape: [1, 4, 64] }],
   });
   return new Map([
-    ['a', int3.a], ['a-float', float3.a], ['a256', a256], ['b3', int3.b], ['b12', int12.b],
-    ['whole3', int3.whole], ['whole3-float', float3.whole], ['whole12', int12.whole],
+    ['a', int3.a],
+    ['a-float', float3.a],
+    ['a256', a256],
+    ['b3', int3.b],
+    ['b12', int12.b],
+    ['whole3', int3.whole],
+    ['whole3-float', float3.whole],
+    ['whole12', int12.whole],
   ]);
 }
 
 /** The independent oracle for integer inputs (exact in doubles), as float32 bit patterns. */
-const reference = (x: number[], w: Float32Array, shape: typeof ONE_HEAD) =>
-  [...new Uint32Array(attentionReference(shape, Float32Array.from(x), w).y.buffer)];
+const reference = (x: number[], w: Float32Array, shape: typeof ONE_HEAD) => [
+  ...new Uint32Array(attentionReference(shape, Float32Array.from(x), w).y.buffer),
+];
 
 /** `data` (row-major `shape`) cut into chunks of `sizes` along `axis`, each row-major. */
 function chunks(data: readonly number[], shape: readonly number[], axis: number, sizes: readonly number[]): number[][] {
@@ -69,7 +92,8 @@ function chunks(data: readonly number[], shape: readonly number[], axis: number,
   let start = 0;
   return sizes.map((len) => {
     const out: number[] = [];
-    for (let o = 0; o < outer; o++) out.push(...data.slice((o * shape[axis]! + start) * inner, (o * shape[axis]! + start + len) * inner));
+    for (let o = 0; o < outer; o++)
+      out.push(...data.slice((o * shape[axis]! + start) * inner, (o * shape[axis]! + start + len) * inner));
     start += len;
     return out;
   });
@@ -85,24 +109,31 @@ let limits: { maxStorageBuffersPerShaderStage: number };
 const pageErrors: string[] = [];
 
 async function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return await page.evaluate(`window.ortPipeline.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`) as T;
+  return (await page.evaluate(`window.ortPipeline.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`)) as T;
 }
 
 beforeAll(async () => {
   for (const f of ['cleave.js', 'ort.js']) {
-    if (!existsSync(join(ROOT, 'dist', f))) throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
+    if (!existsSync(join(ROOT, 'dist', f)))
+      throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
   }
   const built = models();
   server = await serve({
-    root: ROOT, headers: ISOLATED, only: ['/dist/', '/node_modules/onnxruntime-web/dist/', '/test/browser/fixtures/'],
-    memory: (p) => (p.startsWith('/model/') && p.endsWith('.onnx') ? built.get(p.slice('/model/'.length, -'.onnx'.length)) : undefined),
+    root: ROOT,
+    headers: ISOLATED,
+    only: ['/dist/', '/node_modules/onnxruntime-web/dist/', '/test/browser/fixtures/'],
+    memory: (p) =>
+      p.startsWith('/model/') && p.endsWith('.onnx')
+        ? built.get(p.slice('/model/'.length, -'.onnx'.length))
+        : undefined,
   });
   browser = await launchBrowser();
   page = await browser.newPage();
   page.on('pageerror', (e) => pageErrors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
   // The browser's own favicon request is the one failed load this page may see.
   page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico')) pageErrors.push(`console.error: ${m.text()}`);
+    if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico'))
+      pageErrors.push(`console.error: ${m.text()}`);
   });
   await page.goto(`${server.url}test/browser/fixtures/ort-pipeline.html`);
   await page.waitForFunction('window.ortPipeline');
@@ -116,7 +147,7 @@ afterAll(async () => {
 
 afterEach(async () => {
   const problems = page ? await page.evaluate('window.ortPipeline?.problems.splice(0) ?? []') : [];
-  expect([...pageErrors.splice(0), ...problems as string[]]).toEqual([]);
+  expect([...pageErrors.splice(0), ...(problems as string[])]).toEqual([]);
 });
 
 interface PipelineResult {
@@ -130,7 +161,7 @@ interface PipelineResult {
 const pipeline = (c: { a: string; b: string; whole: string; parts: number; names: string[]; x: number[] }) =>
   call<PipelineResult>('pipeline', { ...c, dims: [1, S, D] });
 
-test('(a) A -> Cleave splits Q, K, V -> B equals ORT\'s whole graph with its own Split, bit for bit', async () => {
+test("(a) A -> Cleave splits Q, K, V -> B equals ORT's whole graph with its own Split, bit for bit", async () => {
   const r = await pipeline({ a: 'a', b: 'b3', whole: 'whole3', parts: 3, names: ['q', 'k', 'v'], x: X_INT });
   expect(r.handedOver).toEqual({ location: 'gpu-buffer', dims: [1, S, 3 * H], type: 'float32' });
   expect(r.layout).toEqual(Array(3).fill({ shape: [1, S, H], byteOffset: 0, distinct: true }));
@@ -141,7 +172,14 @@ test('(a) A -> Cleave splits Q, K, V -> B equals ORT\'s whole graph with its own
 });
 
 test('(a) with non-integer inputs too: the same kernels on the same bytes, so the same bits', async () => {
-  const r = await pipeline({ a: 'a-float', b: 'b3', whole: 'whole3-float', parts: 3, names: ['q', 'k', 'v'], x: X_FLOAT });
+  const r = await pipeline({
+    a: 'a-float',
+    b: 'b3',
+    whole: 'whole3-float',
+    parts: 3,
+    names: ['q', 'k', 'v'],
+    x: X_FLOAT,
+  });
   expect(r.viaCleave).toEqual(r.webgpu.bits);
   // ORT's CPU EP sums in its own order: close, and not asserted bit for bit.
   const f = (u: number[]) => new Float32Array(Uint32Array.from(u).buffer);
@@ -149,9 +187,11 @@ test('(a) with non-integer inputs too: the same kernels on the same bytes, so th
   got.forEach((v, i) => expect(Math.abs(v - cpu[i]!)).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(cpu[i]!))));
 });
 
-test('(b) 12 heads: ORT\'s WebGPU Split fails for want of storage buffers; the pipeline through Cleave equals ORT\'s CPU EP', async () => {
+test("(b) 12 heads: ORT's WebGPU Split fails for want of storage buffers; the pipeline through Cleave equals ORT's CPU EP", async () => {
   const r = await pipeline({ a: 'a', b: 'b12', whole: 'whole12', parts: 12, names: HEAD_NAMES, x: X_INT });
-  console.log(`(b) ORT WebGPU, whole graph with Split into 12 (maxStorageBuffersPerShaderStage ${limits.maxStorageBuffersPerShaderStage}): ${r.webgpu.error ?? 'ran'}`);
+  console.log(
+    `(b) ORT WebGPU, whole graph with Split into 12 (maxStorageBuffersPerShaderStage ${limits.maxStorageBuffersPerShaderStage}): ${r.webgpu.error ?? 'ran'}`,
+  );
   if (12 + 1 > limits.maxStorageBuffersPerShaderStage) {
     expect(r.webgpu.error).toMatch(/Too many storage buffers in shader\. Current: \d+, Max is \d+/);
   } else {
@@ -165,24 +205,33 @@ test('(b) 12 heads: ORT\'s WebGPU Split fails for want of storage buffers; the p
 });
 
 interface HazardResult {
-  strategy: string; reused: boolean; views: boolean[]; offsets: number[];
-  run1: number[]; run2: number[]; before: number[][]; after: number[][];
+  strategy: string;
+  reused: boolean;
+  views: boolean[];
+  offsets: number[];
+  run1: number[];
+  run2: number[];
+  before: number[][];
+  after: number[][];
 }
 const hazard = (how: 'split' | 'run' | 'any') =>
   call<HazardResult>('hazard', { how, x1: ints(32, 5, -2, 2), x2: ints(32, 9, -2, 2), dims: [1, 4, D] });
 const rows = (run: number[]) => chunks(run, [1, 4, 64], 1, [1, 1, 1, 1]);
 
-test.each(['split', 'run'] as const)('(c) default options (%s): ORT reusing its buffer does not reach Cleave\'s outputs', async (how) => {
-  const r = await hazard(how);
-  expect(r.reused).toBe(true); // ORT really wrote run 2 into the buffer Cleave split
-  rows(r.run1).forEach((c, i) => expect(c).not.toEqual(rows(r.run2)[i]));
-  expect(r.strategy).toBe('copy');
-  expect(r.views).toEqual([false, false, false, false]);
-  expect(r.before).toEqual(rows(r.run1));
-  expect(r.after).toEqual(rows(r.run1));
-});
+test.each(['split', 'run'] as const)(
+  "(c) default options (%s): ORT reusing its buffer does not reach Cleave's outputs",
+  async (how) => {
+    const r = await hazard(how);
+    expect(r.reused).toBe(true); // ORT really wrote run 2 into the buffer Cleave split
+    rows(r.run1).forEach((c, i) => expect(c).not.toEqual(rows(r.run2)[i]));
+    expect(r.strategy).toBe('copy');
+    expect(r.views).toEqual([false, false, false, false]);
+    expect(r.before).toEqual(rows(r.run1));
+    expect(r.after).toEqual(rows(r.run1));
+  },
+);
 
-test('(c) control, alias \'any\': the outputs are views of ORT\'s buffer and show its second run', async () => {
+test("(c) control, alias 'any': the outputs are views of ORT's buffer and show its second run", async () => {
   const r = await hazard('any');
   expect(r.reused).toBe(true);
   expect(r.strategy).toBe('alias');
@@ -192,20 +241,40 @@ test('(c) control, alias \'any\': the outputs are views of ORT\'s buffer and sho
   expect(r.after).toEqual(rows(r.run2));
 });
 
-test('(d) the caller\'s pass -> encodeSplit -> the caller\'s pass, in one submit', async () => {
-  const r = await call<{ submits: number; errors: string[]; stats: object; offsets: number[]; shapes: number[][]; doubled: number[]; outputs: number[][] }>('oneSubmit');
+test("(d) the caller's pass -> encodeSplit -> the caller's pass, in one submit", async () => {
+  const r = await call<{
+    submits: number;
+    errors: string[];
+    stats: object;
+    offsets: number[];
+    shapes: number[][];
+    doubled: number[];
+    outputs: number[][];
+  }>('oneSubmit');
   const want = chunks(filled([3, -7]), X_D, 1, [3, 61]);
   expect(r.submits).toBe(1);
   expect(r.errors).toEqual([]);
   expect(r.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
-  expect(r.shapes).toEqual([[8, 3], [8, 61]]);
+  expect(r.shapes).toEqual([
+    [8, 3],
+    [8, 61],
+  ]);
   expect(r.outputs).toEqual(want);
   expect(r.doubled).toEqual(want[1]!.map((v) => 2 * v));
 });
 
 test('(d) several encodeSplit calls in one encoder, the input rewritten between them: each sees it as it was', async () => {
-  const r = await call<{ submits: number; errors: string[]; splits: { fill: number[]; options: { axis: number; sizes?: number[]; parts?: number };
-    strategy: string; views: boolean[]; outputs: number[][] }[] }>('severalSplits');
+  const r = await call<{
+    submits: number;
+    errors: string[];
+    splits: {
+      fill: number[];
+      options: { axis: number; sizes?: number[]; parts?: number };
+      strategy: string;
+      views: boolean[];
+      outputs: number[][];
+    }[];
+  }>('severalSplits');
   expect(r.submits).toBe(1);
   expect(r.errors).toEqual([]);
   expect(new Set(r.splits.map((s) => s.strategy))).toEqual(new Set(['gather', 'copy']));
@@ -216,10 +285,22 @@ test('(d) several encodeSplit calls in one encoder, the input rewritten between 
   }
 });
 
-test('(d) a late submit: the engine\'s own splits before the caller submits change nothing; unsubmitted encoders leak nothing', async () => {
-  const r = await call<{ errors: string[]; host: number[][]; ownBefore: number[][]; ownAfter: number[][]; late: number[][]; liveBuffersAfterUnsubmitted: number[] }>('lateSubmit');
+test("(d) a late submit: the engine's own splits before the caller submits change nothing; unsubmitted encoders leak nothing", async () => {
+  const r = await call<{
+    errors: string[];
+    host: number[][];
+    ownBefore: number[][];
+    ownAfter: number[][];
+    late: number[][];
+    liveBuffersAfterUnsubmitted: number[];
+  }>('lateSubmit');
   const other = Array.from({ length: 512 }, (_, i) => 1000 - i);
-  const own = chunks(other.map((v) => -v), X_D, 1, [3, 61]);
+  const own = chunks(
+    other.map((v) => -v),
+    X_D,
+    1,
+    [3, 61],
+  );
   expect(r.errors).toEqual([]);
   expect(r.late).toEqual(chunks(filled([5, 3]), X_D, 1, [3, 61]));
   expect(r.host).toEqual(chunks(other, X_D, 1, [3, 61]));
@@ -229,7 +310,13 @@ test('(d) a late submit: the engine\'s own splits before the caller submits chan
 });
 
 test('the README snippet runs; its device outlives both ORT sessions and dies with engine.destroy()', async () => {
-  const r = await call<{ y: number[]; separateDevice: boolean; lostAfterRelease: string; afterRelease: number[]; lostAfterDestroy: string }>('readme', X_INT, [1, S, D]);
+  const r = await call<{
+    y: number[];
+    separateDevice: boolean;
+    lostAfterRelease: string;
+    afterRelease: number[];
+    lostAfterDestroy: string;
+  }>('readme', X_INT, [1, S, D]);
   expect(r.separateDevice).toBe(true);
   expect(r.y).toEqual(reference(X_INT, W_INT, ONE_HEAD));
   expect(r.lostAfterRelease).toBe('');
@@ -237,8 +324,10 @@ test('the README snippet runs; its device outlives both ORT sessions and dies wi
   expect(r.lostAfterDestroy).toBe('destroyed');
 });
 
-test('why the rule: releasing the last session of a device ORT created destroys it, under Cleave\'s engine too', async () => {
-  const r = await call<{ isGpuDevice: boolean; notShared: boolean; before: number; lost: string; after: string }>('ortsOwnDevice');
+test("why the rule: releasing the last session of a device ORT created destroys it, under Cleave's engine too", async () => {
+  const r = await call<{ isGpuDevice: boolean; notShared: boolean; before: number; lost: string; after: string }>(
+    'ortsOwnDevice',
+  );
   console.log(`ORT's own device after its last session's release: lost '${r.lost}'; Cleave then: ${r.after}`);
   expect(r).toMatchObject({ isGpuDevice: true, notShared: true, before: 2, lost: 'destroyed' });
   expect(r.after).toMatch(/^DEVICE_LOST: /);

@@ -10,7 +10,13 @@ import { gpuTest } from '../helpers/gpu.js';
 const CASES = 500;
 const SEED = 0x5eed;
 
-interface Case { dtype: DType; shape: number[]; axis: number; sizes: number[]; seed: number }
+interface Case {
+  dtype: DType;
+  shape: number[];
+  axis: number;
+  sizes: number[];
+  seed: number;
+}
 
 function makeCase(seed: number): Case {
   const r = rng(seed);

@@ -2,7 +2,15 @@
 // aligned outputs in one buffer, cached pipelines, bit-exact values, no buffers left behind,
 // errors before any GPU work, and tensors past one binding window.
 import { describe, expect, test } from 'vitest';
-import { type FixedDType, type GpuTensor, type HostTensor, SplitError, createSplitEngine, equalParts, planSplit } from '../../src/index.js';
+import {
+  type FixedDType,
+  type GpuTensor,
+  type HostTensor,
+  SplitError,
+  createSplitEngine,
+  equalParts,
+  planSplit,
+} from '../../src/index.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { downloadAll, expectSplitOf } from '../helpers/check.js';
@@ -31,26 +39,40 @@ describe('one dispatch per split', () => {
     expectSplitOf(outs, x, 1, [3, 3, 3, 0]);
   });
 
-  gpuTest('grids beyond 65535 workgroups fold into 2-D (537 MB, 16.8M threads, one dispatch)', async (g) => {
-    const e = await g.engine({ strategy: 'gather' });
-    const n = 67_200_001;
-    const sizes = [33_600_001, 33_600_000]; // odd lengths: 4-byte words
-    const data = new Float32Array(2 * n);
-    for (let i = 0; i < data.length; i += 997) data[i] = i;
-    const plan = planGpu(planSplit('float32', [2, n], 1, sizes), { alignment: 256, maxBindingBytes: g.device.limits.maxStorageBufferBindingSize,
-      maxBufferBytes: g.device.limits.maxBufferSize, rowCopyMinBytes: Infinity }, { srcByteOffset: 0, allowAlias: false, strategy: 'gather' });
-    if (plan.strategy !== 'gather') throw new Error('expected the gather strategy');
-    expect(Math.ceil(plan.dispatches[0]!.threads / 256)).toBeGreaterThan(g.device.limits.maxComputeWorkgroupsPerDimension);
-    const outs = await e.split({ dtype: 'float32', shape: [2, n], data }, { axis: 1, sizes });
-    expect(e.stats).toMatchObject({ strategy: 'gather', unitBits: 32, dispatches: 1 });
-    for (const [i, o] of outs.entries()) {
-      const want = new Float32Array(2 * sizes[i]!);
-      want.set(data.subarray(i * sizes[0]!, i * sizes[0]! + sizes[i]!));
-      want.set(data.subarray(n + i * sizes[0]!, n + i * sizes[0]! + sizes[i]!), sizes[i]!);
-      expect(Buffer.compare(new Uint8Array(o.data.buffer), new Uint8Array(want.buffer)), `output ${i}`).toBe(0);
-    }
-    e.destroy();
-  }, 300_000);
+  gpuTest(
+    'grids beyond 65535 workgroups fold into 2-D (537 MB, 16.8M threads, one dispatch)',
+    async (g) => {
+      const e = await g.engine({ strategy: 'gather' });
+      const n = 67_200_001;
+      const sizes = [33_600_001, 33_600_000]; // odd lengths: 4-byte words
+      const data = new Float32Array(2 * n);
+      for (let i = 0; i < data.length; i += 997) data[i] = i;
+      const plan = planGpu(
+        planSplit('float32', [2, n], 1, sizes),
+        {
+          alignment: 256,
+          maxBindingBytes: g.device.limits.maxStorageBufferBindingSize,
+          maxBufferBytes: g.device.limits.maxBufferSize,
+          rowCopyMinBytes: Infinity,
+        },
+        { srcByteOffset: 0, allowAlias: false, strategy: 'gather' },
+      );
+      if (plan.strategy !== 'gather') throw new Error('expected the gather strategy');
+      expect(Math.ceil(plan.dispatches[0]!.threads / 256)).toBeGreaterThan(
+        g.device.limits.maxComputeWorkgroupsPerDimension,
+      );
+      const outs = await e.split({ dtype: 'float32', shape: [2, n], data }, { axis: 1, sizes });
+      expect(e.stats).toMatchObject({ strategy: 'gather', unitBits: 32, dispatches: 1 });
+      for (const [i, o] of outs.entries()) {
+        const want = new Float32Array(2 * sizes[i]!);
+        want.set(data.subarray(i * sizes[0]!, i * sizes[0]! + sizes[i]!));
+        want.set(data.subarray(n + i * sizes[0]!, n + i * sizes[0]! + sizes[i]!), sizes[i]!);
+        expect(Buffer.compare(new Uint8Array(o.data.buffer), new Uint8Array(want.buffer)), `output ${i}`).toBe(0);
+      }
+      e.destroy();
+    },
+    300_000,
+  );
 
   gpuTest('the bit-level variant at scale: 20 MB of uint8 with chunk boundaries inside words', async (g) => {
     const e = await g.engine();
@@ -89,7 +111,10 @@ describe('pipelines', () => {
   gpuTest('compiled once per device and variant; after warm-up a split compiles nothing', async (g) => {
     const e = await g.engine({ strategy: 'gather' });
     const variants: [FixedDType, number[], number[]][] = [
-      ['float32', [4, 8], [4, 4]], ['float32', [4, 6], [4, 2]], ['float32', [4, 5], [2, 3]], ['uint8', [4, 5], [2, 3]],
+      ['float32', [4, 8], [4, 4]],
+      ['float32', [4, 6], [4, 2]],
+      ['float32', [4, 5], [2, 3]],
+      ['uint8', [4, 5], [2, 3]],
     ];
     for (const [dtype, shape, sizes] of variants) await e.split(randomTensor(dtype, shape, rng(1)), { axis: 1, sizes });
     const warm = e.stats.pipelinesCreated;
@@ -111,8 +136,15 @@ describe('pipelines', () => {
 describe('bit exactness', () => {
   gpuTest('NaN payloads, signalling NaNs, -0, Inf and 64-bit integers come out with the same bits', async (g) => {
     const e = await g.engine();
-    const f32 = new Uint32Array([0x7fc00001, 0x7f800001, 0xffbfffff, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x7fffffff]);
-    const f64 = new BigUint64Array([0x7ff0000000000001n, 0x7ff8deadbeef0001n, 0x8000000000000000n, 0xfff0000000000000n]);
+    const f32 = new Uint32Array([
+      0x7fc00001, 0x7f800001, 0xffbfffff, 0x80000000, 0x7f800000, 0xff800000, 0x00000001, 0x7fffffff,
+    ]);
+    const f64 = new BigUint64Array([
+      0x7ff0000000000001n,
+      0x7ff8deadbeef0001n,
+      0x8000000000000000n,
+      0xfff0000000000000n,
+    ]);
     const f16 = new Uint16Array([0x7c01, 0x7e01, 0x8000, 0xfc00, 0x7bff, 0x0001]);
     const i64 = new BigInt64Array([-(2n ** 63n), 2n ** 63n - 1n, 2n ** 53n + 1n, -1n]);
     const tensors: HostTensor[] = [
@@ -184,22 +216,25 @@ describe('buffers', () => {
     expect(g.live.size).toBe(before);
   });
 
-  gpuTest('outputs share a buffer that returns to the pool with the last of them and is reused; released tensors are refused', async (g) => {
-    const e = await g.engine();
-    const x = e.upload(randomTensor('int32', [4, 6], rng(5)) as HostTensor<'int32'>);
-    const outs = await e.split(x, { axis: 1, parts: 2 });
-    await e.download(outs[1]!);
-    const live = g.live.size;
-    e.release(outs[0]!);
-    e.release(outs[0]!); // twice is harmless: it cannot free the buffer under outs[1]
-    await expect(e.download(outs[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
-    expect([...(await e.download(outs[1]!)).data]).toHaveLength(12);
-    e.release(outs[1]!);
-    await expect(e.split(outs[1]!, { parts: 1 })).rejects.toMatchObject({ code: 'RELEASED' });
-    const again = await e.split(x, { axis: 1, parts: 2 });
-    expect(again[0]!.buffer, 'the pooled buffer is reused').toBe(outs[0]!.buffer);
-    expect(g.live.size, 'no buffer created').toBe(live);
-  });
+  gpuTest(
+    'outputs share a buffer that returns to the pool with the last of them and is reused; released tensors are refused',
+    async (g) => {
+      const e = await g.engine();
+      const x = e.upload(randomTensor('int32', [4, 6], rng(5)) as HostTensor<'int32'>);
+      const outs = await e.split(x, { axis: 1, parts: 2 });
+      await e.download(outs[1]!);
+      const live = g.live.size;
+      e.release(outs[0]!);
+      e.release(outs[0]!); // twice is harmless: it cannot free the buffer under outs[1]
+      await expect(e.download(outs[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+      expect([...(await e.download(outs[1]!)).data]).toHaveLength(12);
+      e.release(outs[1]!);
+      await expect(e.split(outs[1]!, { parts: 1 })).rejects.toMatchObject({ code: 'RELEASED' });
+      const again = await e.split(x, { axis: 1, parts: 2 });
+      expect(again[0]!.buffer, 'the pooled buffer is reused').toBe(outs[0]!.buffer);
+      expect(g.live.size, 'no buffer created').toBe(live);
+    },
+  );
 
   gpuTest('a released tensor stays refused after its buffer is reused, by an output or as scratch', async (g) => {
     const e = await g.engine();
@@ -240,9 +275,14 @@ describe('buffers', () => {
 
   gpuTest('a reshaped copy of an output is usable while its lease lives, and cannot release it', async (g) => {
     const e = await g.engine();
-    const outs = await e.split(e.upload(randomTensor('float32', [2, 8], rng(6)) as HostTensor<'float32'>), { axis: 1, parts: 2 });
+    const outs = await e.split(e.upload(randomTensor('float32', [2, 8], rng(6)) as HostTensor<'float32'>), {
+      axis: 1,
+      parts: 2,
+    });
     const reshaped = { ...outs[0]!, shape: [8] };
-    expect(() => e.release(reshaped)).toThrow(expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/not a copy of one/) }));
+    expect(() => e.release(reshaped)).toThrow(
+      expect.objectContaining({ code: 'BAD_INPUT', message: expect.stringMatching(/not a copy of one/) }),
+    );
     expect([...(await e.download(reshaped)).data]).toHaveLength(8);
     e.release(outs[0]!);
     e.release(outs[1]!);
@@ -251,27 +291,101 @@ describe('buffers', () => {
 });
 
 describe('errors come before any GPU work', () => {
-  const bad: [string, (e: Awaited<ReturnType<typeof createSplitEngine>>) => Promise<unknown> | unknown, string, RegExp][] = [
-    ['data length', (e) => e.split({ dtype: 'float32', shape: [2, 3], data: new Float32Array(5) }, { parts: 2 }), 'DATA_LENGTH', /shape \[2, 3\] of float32 needs 6 data entries, got 5/],
-    ['data class', (e) => e.split({ dtype: 'int64', shape: [2], data: new Int32Array(2) } as never, { parts: 2 }), 'DATA_TYPE', /dtype int64 needs data as BigInt64Array, got Int32Array/],
-    ['complex length', (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }), 'DATA_LENGTH', /of complex64 needs 4 data entries, got 2/],
-    ['unknown dtype', (e) => e.split({ dtype: 'float8', shape: [1], data: new Uint8Array(1) } as never, { parts: 1 }), 'BAD_DTYPE', /unknown dtype 'float8'/],
-    ['bad shape', (e) => e.split({ dtype: 'uint8', shape: [2, -1], data: new Uint8Array(0) }, { parts: 1 }), 'BAD_SHAPE', /dimension 1 of the shape must be a non-negative integer, got -1/],
-    ['axis', (e) => e.split({ dtype: 'uint8', shape: [2, 2], data: new Uint8Array(4) }, { axis: 2, parts: 1 }), 'AXIS_RANGE', /axis 2 is outside \[-2, 1\]/],
-    ['negative size', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [5, -1] }), 'BAD_SIZE', /split length 1 must be an integer >= 0, got -1/],
-    ['fractional size', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1.5, 2.5] }), 'BAD_SIZE', /got 1.5/],
-    ['sum', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1, 2] }), 'SIZE_SUM', /sum to 3 but dimension 0 of the input has length 4/],
-    ['parts', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { parts: 0 }), 'BAD_PARTS', /'parts' must be an integer >= 1, got 0/],
-    ['both', (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [4], parts: 1 } as never), 'BAD_OPTIONS', /exactly one of sizes and parts/],
-    ['string upload', (e) => e.upload({ dtype: 'string', shape: [1], data: ['a'] } as never), 'WRONG_BACKEND', /string tensors cannot live on the GPU/],
-    ['too large', (e) => e.split({ dtype: 'float32', shape: [2 ** 40, 2 ** 20], data: new Float32Array(0) }, { parts: 1 }), 'TOO_LARGE', /has more than 2\^53 elements/],
+  const bad: [
+    string,
+    (e: Awaited<ReturnType<typeof createSplitEngine>>) => Promise<unknown> | unknown,
+    string,
+    RegExp,
+  ][] = [
+    [
+      'data length',
+      (e) => e.split({ dtype: 'float32', shape: [2, 3], data: new Float32Array(5) }, { parts: 2 }),
+      'DATA_LENGTH',
+      /shape \[2, 3\] of float32 needs 6 data entries, got 5/,
+    ],
+    [
+      'data class',
+      (e) => e.split({ dtype: 'int64', shape: [2], data: new Int32Array(2) } as never, { parts: 2 }),
+      'DATA_TYPE',
+      /dtype int64 needs data as BigInt64Array, got Int32Array/,
+    ],
+    [
+      'complex length',
+      (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }),
+      'DATA_LENGTH',
+      /of complex64 needs 4 data entries, got 2/,
+    ],
+    [
+      'unknown dtype',
+      (e) => e.split({ dtype: 'float8', shape: [1], data: new Uint8Array(1) } as never, { parts: 1 }),
+      'BAD_DTYPE',
+      /unknown dtype 'float8'/,
+    ],
+    [
+      'bad shape',
+      (e) => e.split({ dtype: 'uint8', shape: [2, -1], data: new Uint8Array(0) }, { parts: 1 }),
+      'BAD_SHAPE',
+      /dimension 1 of the shape must be a non-negative integer, got -1/,
+    ],
+    [
+      'axis',
+      (e) => e.split({ dtype: 'uint8', shape: [2, 2], data: new Uint8Array(4) }, { axis: 2, parts: 1 }),
+      'AXIS_RANGE',
+      /axis 2 is outside \[-2, 1\]/,
+    ],
+    [
+      'negative size',
+      (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [5, -1] }),
+      'BAD_SIZE',
+      /split length 1 must be an integer >= 0, got -1/,
+    ],
+    [
+      'fractional size',
+      (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1.5, 2.5] }),
+      'BAD_SIZE',
+      /got 1.5/,
+    ],
+    [
+      'sum',
+      (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [1, 2] }),
+      'SIZE_SUM',
+      /sum to 3 but dimension 0 of the input has length 4/,
+    ],
+    [
+      'parts',
+      (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { parts: 0 }),
+      'BAD_PARTS',
+      /'parts' must be an integer >= 1, got 0/,
+    ],
+    [
+      'both',
+      (e) => e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array(4) }, { sizes: [4], parts: 1 } as never),
+      'BAD_OPTIONS',
+      /exactly one of sizes and parts/,
+    ],
+    [
+      'string upload',
+      (e) => e.upload({ dtype: 'string', shape: [1], data: ['a'] } as never),
+      'WRONG_BACKEND',
+      /string tensors cannot live on the GPU/,
+    ],
+    [
+      'too large',
+      (e) => e.split({ dtype: 'float32', shape: [2 ** 40, 2 ** 20], data: new Float32Array(0) }, { parts: 1 }),
+      'TOO_LARGE',
+      /has more than 2\^53 elements/,
+    ],
   ];
   for (const [name, call, code, message] of bad) {
     gpuTest(name, async (g) => {
       const e = await g.engine();
       const live = g.live.size;
       let err: unknown;
-      try { await call(e); } catch (x) { err = x; }
+      try {
+        await call(e);
+      } catch (x) {
+        err = x;
+      }
       expect(err).toBeInstanceOf(SplitError);
       expect(err).toMatchObject({ code, name: 'SplitError' });
       expect((err as Error).message).toMatch(message);
@@ -286,11 +400,12 @@ describe('errors come before any GPU work', () => {
     const buffer = g.device.createBuffer({ size: 16, usage: GPUBufferUsage.STORAGE });
     const lying = { dtype: 'float32', shape: [2, 4], buffer, byteOffset: 8, byteLength: 32 } as GpuTensor<'float32'>;
     const live = g.live.size;
-    await expect(e.split(lying, { axis: 1, parts: 2 })).rejects.toThrow(/32 bytes at byteOffset 8 lie outside its 16-byte buffer/);
+    await expect(e.split(lying, { axis: 1, parts: 2 })).rejects.toThrow(
+      /32 bytes at byteOffset 8 lie outside its 16-byte buffer/,
+    );
     expect(g.live.size).toBe(live);
     buffer.destroy();
   });
-
 });
 
 describe('device and backends', () => {
@@ -310,7 +425,9 @@ describe('device and backends', () => {
     expect(e.device!.limits.maxStorageBufferBindingSize).toBeGreaterThan(128 << 20);
     e.device!.destroy();
     await e.device!.lost;
-    await expect(e.split({ dtype: 'uint8', shape: [2], data: new Uint8Array(2) }, { parts: 2 })).rejects.toMatchObject({ code: 'DEVICE_LOST' });
+    await expect(e.split({ dtype: 'uint8', shape: [2], data: new Uint8Array(2) }, { parts: 2 })).rejects.toMatchObject({
+      code: 'DEVICE_LOST',
+    });
     e.destroy();
   });
 });

@@ -55,19 +55,32 @@ describe('alias policy', () => {
 });
 
 describe("layout 'separate'", () => {
-  gpuTest('each output its own buffer at offset 0, sized to its bytes rounded up to 4 (4 when empty), tail zeroed', async (g) => {
-    const e = await g.engine();
-    const x = randomTensor('uint8', [3, 10], rng(4)) as HostTensor<'uint8'>;
-    const outs = await e.split(e.upload(x), { axis: 1, sizes: [3, 0, 7], layout: 'separate' });
-    expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1, copies: 2 });
-    expect(outs.map((o) => [o.byteOffset, o.byteLength, o.buffer.size])).toEqual([[0, 9, 12], [0, 0, 4], [0, 21, 24]]);
-    expect(new Set(outs.map((o) => o.buffer)).size).toBe(3);
-    for (const o of outs) expect(o.buffer.usage & USAGE).toBe(USAGE);
-    expectSplitOf(await Promise.all(outs.map((o) => e.download(o))), x, 1, [3, 0, 7]);
-    // The padding past an output's bytes is zero, never a pooled buffer's old contents.
-    const whole = await e.download({ dtype: 'uint8', shape: [12], buffer: outs[0]!.buffer, byteOffset: 0, byteLength: 12 });
-    expect([...whole.data.subarray(9)]).toEqual([0, 0, 0]);
-  });
+  gpuTest(
+    'each output its own buffer at offset 0, sized to its bytes rounded up to 4 (4 when empty), tail zeroed',
+    async (g) => {
+      const e = await g.engine();
+      const x = randomTensor('uint8', [3, 10], rng(4)) as HostTensor<'uint8'>;
+      const outs = await e.split(e.upload(x), { axis: 1, sizes: [3, 0, 7], layout: 'separate' });
+      expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1, copies: 2 });
+      expect(outs.map((o) => [o.byteOffset, o.byteLength, o.buffer.size])).toEqual([
+        [0, 9, 12],
+        [0, 0, 4],
+        [0, 21, 24],
+      ]);
+      expect(new Set(outs.map((o) => o.buffer)).size).toBe(3);
+      for (const o of outs) expect(o.buffer.usage & USAGE).toBe(USAGE);
+      expectSplitOf(await Promise.all(outs.map((o) => e.download(o))), x, 1, [3, 0, 7]);
+      // The padding past an output's bytes is zero, never a pooled buffer's old contents.
+      const whole = await e.download({
+        dtype: 'uint8',
+        shape: [12],
+        buffer: outs[0]!.buffer,
+        byteOffset: 0,
+        byteLength: 12,
+      });
+      expect([...whole.data.subarray(9)]).toEqual([0, 0, 0]);
+    },
+  );
 
   gpuTest('contiguous chunks are copied straight into their buffers; each output is released on its own', async (g) => {
     const e = await g.engine();
@@ -92,42 +105,55 @@ describe('encodeSplit', () => {
     const gx = e.upload(x);
     const submit = g.device.queue.submit.bind(g.device.queue);
     let submits = 0;
-    g.device.queue.submit = (b) => { submits++; submit(b); };
+    g.device.queue.submit = (b) => {
+      submits++;
+      submit(b);
+    };
     const enc = g.device.createCommandEncoder();
     const outs = e.encodeSplit(enc, gx, { axis: 1, sizes: [1, 5] });
     expect(submits).toBe(0);
-    expect(outs.map((o) => o.shape)).toEqual([[4, 1], [4, 5]]);
+    expect(outs.map((o) => o.shape)).toEqual([
+      [4, 1],
+      [4, 5],
+    ]);
     g.device.queue.submit([enc.finish()]);
     g.device.queue.submit = submit;
     expect(submits).toBe(1);
     expectSplitOf(await read(e, outs), x, 1, [1, 5]);
   });
 
-  gpuTest("several splits in one encoder, the caller's passes rewriting the input between them, submitted late", async (g) => {
-    const e = await g.engine();
-    const a = randomTensor('float32', [4, 6], rng(7)) as HostTensor<'float32'>;
-    const b = randomTensor('float32', [4, 6], rng(8)) as HostTensor<'float32'>;
-    const input = callerTensor(g, a);
-    const bBuffer = callerTensor(g, b).buffer;
-    const enc = g.device.createCommandEncoder();
-    const first = e.encodeSplit(enc, input, { axis: 1, sizes: [2, 4] });
-    enc.copyBufferToBuffer(bBuffer, 0, input.buffer, 0, b.data.byteLength); // the caller's pass
-    const second = e.encodeSplit(enc, input, { axis: 0, parts: 2 }); // contiguous: still copied, never a view
-    // The engine runs splits of its own before the caller submits: scratch it recorded is not reused.
-    for (let i = 0; i < 4; i++) await e.split(e.upload(b), { axis: 1, sizes: [3, 3] });
-    g.device.queue.submit([enc.finish()]);
-    expectSplitOf(await read(e, first), a, 1, [2, 4]);
-    expectSplitOf(await read(e, second), b, 0, [2, 2]);
-    input.buffer.destroy();
-    bBuffer.destroy();
-  });
+  gpuTest(
+    "several splits in one encoder, the caller's passes rewriting the input between them, submitted late",
+    async (g) => {
+      const e = await g.engine();
+      const a = randomTensor('float32', [4, 6], rng(7)) as HostTensor<'float32'>;
+      const b = randomTensor('float32', [4, 6], rng(8)) as HostTensor<'float32'>;
+      const input = callerTensor(g, a);
+      const bBuffer = callerTensor(g, b).buffer;
+      const enc = g.device.createCommandEncoder();
+      const first = e.encodeSplit(enc, input, { axis: 1, sizes: [2, 4] });
+      enc.copyBufferToBuffer(bBuffer, 0, input.buffer, 0, b.data.byteLength); // the caller's pass
+      const second = e.encodeSplit(enc, input, { axis: 0, parts: 2 }); // contiguous: still copied, never a view
+      // The engine runs splits of its own before the caller submits: scratch it recorded is not reused.
+      for (let i = 0; i < 4; i++) await e.split(e.upload(b), { axis: 1, sizes: [3, 3] });
+      g.device.queue.submit([enc.finish()]);
+      expectSplitOf(await read(e, first), a, 1, [2, 4]);
+      expectSplitOf(await read(e, second), b, 0, [2, 2]);
+      input.buffer.destroy();
+      bBuffer.destroy();
+    },
+  );
 
   gpuTest('an encoder never submitted leaks nothing beyond the pool once its outputs are released', async (g) => {
     const e = await g.engine();
     const gx = e.upload(randomTensor('uint8', [8, 37], rng(9)) as HostTensor<'uint8'>);
     const counts: number[] = [];
     for (let i = 0; i < 300; i++) {
-      const outs = e.encodeSplit(g.device.createCommandEncoder(), gx, { axis: 1, sizes: [5, 32], layout: i % 2 ? 'separate' : 'shared' });
+      const outs = e.encodeSplit(g.device.createCommandEncoder(), gx, {
+        axis: 1,
+        sizes: [5, 32],
+        layout: i % 2 ? 'separate' : 'shared',
+      });
       for (const o of outs) e.release(o);
       counts.push(e.stats.liveBuffers);
     }
@@ -135,24 +161,31 @@ describe('encodeSplit', () => {
     expect(counts[299]).toBeLessThan(20);
   });
 
-  gpuTest("errors of the recorded commands surface where the caller submits, in the caller's error scopes", async (g) => {
-    const e = await g.engine();
-    const x = callerTensor(g, randomTensor('float32', [4, 6], rng(10)) as HostTensor<'float32'>);
-    x.buffer.destroy();
-    const enc = g.device.createCommandEncoder();
-    const outs = e.encodeSplit(enc, x, { axis: 1, sizes: [1, 5] }); // records: no error here
-    expect(outs).toHaveLength(2);
-    g.device.pushErrorScope('validation');
-    g.device.queue.submit([enc.finish()]);
-    expect((await g.device.popErrorScope())?.message).toMatch(/destroyed|invalid/i);
-    const ok = await e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array([1, 2, 3, 4]) }, { parts: 2 });
-    expect([...ok[1]!.data]).toEqual([3, 4]); // and Cleave's next call is not blamed for it
-  });
+  gpuTest(
+    "errors of the recorded commands surface where the caller submits, in the caller's error scopes",
+    async (g) => {
+      const e = await g.engine();
+      const x = callerTensor(g, randomTensor('float32', [4, 6], rng(10)) as HostTensor<'float32'>);
+      x.buffer.destroy();
+      const enc = g.device.createCommandEncoder();
+      const outs = e.encodeSplit(enc, x, { axis: 1, sizes: [1, 5] }); // records: no error here
+      expect(outs).toHaveLength(2);
+      g.device.pushErrorScope('validation');
+      g.device.queue.submit([enc.finish()]);
+      expect((await g.device.popErrorScope())?.message).toMatch(/destroyed|invalid/i);
+      const ok = await e.split({ dtype: 'uint8', shape: [4], data: new Uint8Array([1, 2, 3, 4]) }, { parts: 2 });
+      expect([...ok[1]!.data]).toEqual([3, 4]); // and Cleave's next call is not blamed for it
+    },
+  );
 
   gpuTest('refuses host tensors and non-encoders', async (g) => {
     const e = await g.engine();
     const x = { dtype: 'float32', shape: [2], data: new Float32Array(2) } as const;
-    expect(() => e.encodeSplit(g.device.createCommandEncoder(), x as never, { parts: 2 })).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
-    expect(() => e.encodeSplit({} as never, e.upload(x), { parts: 2 })).toThrow(expect.objectContaining({ code: 'BAD_INPUT' }));
+    expect(() => e.encodeSplit(g.device.createCommandEncoder(), x as never, { parts: 2 })).toThrow(
+      expect.objectContaining({ code: 'BAD_INPUT' }),
+    );
+    expect(() => e.encodeSplit({} as never, e.upload(x), { parts: 2 })).toThrow(
+      expect.objectContaining({ code: 'BAD_INPUT' }),
+    );
   });
 });

@@ -42,8 +42,15 @@ function unusedBits(d: PackedDType, bytes: Uint8Array, numel: number): number {
  * Values of each output against the reference, read from the input: the first and last 64, 64
  * around every multiple of `tileBits` (where column tiles meet) and 4000 at random.
  */
-function sampleAgainstReference(d: PackedDType, x: Uint8Array, outer: number, dim: number, sizes: readonly number[],
-  outs: readonly Uint8Array[], tileBits: number): void {
+function sampleAgainstReference(
+  d: PackedDType,
+  x: Uint8Array,
+  outer: number,
+  dim: number,
+  sizes: readonly number[],
+  outs: readonly Uint8Array[],
+  tileBits: number,
+): void {
   const w = PACKED_WIDTH[d];
   const next = rng(5);
   let start = 0;
@@ -51,7 +58,8 @@ function sampleAgainstReference(d: PackedDType, x: Uint8Array, outer: number, di
     const count = outer * size;
     const picks = new Set<number>();
     for (let j = 0; j < 64; j++) picks.add(j).add(count - 1 - j);
-    for (let b = tileBits; b < count * w; b += tileBits) for (let j = -32; j < 32; j++) picks.add(Math.floor(b / w) + j);
+    for (let b = tileBits; b < count * w; b += tileBits)
+      for (let j = -32; j < 32; j++) picks.add(Math.floor(b / w) + j);
     for (let j = 0; j < 4000; j++) picks.add(Math.floor(next() * count));
     const bad: string[] = [];
     for (const j of picks) {
@@ -68,15 +76,31 @@ function sampleAgainstReference(d: PackedDType, x: Uint8Array, outer: number, di
   });
 }
 
-async function checkLarge(e: SplitEngine, d: PackedDType, shape: [number, number], sizes: number[], tileBits: number): Promise<number> {
+async function checkLarge(
+  e: SplitEngine,
+  d: PackedDType,
+  shape: [number, number],
+  sizes: number[],
+  tileBits: number,
+): Promise<number> {
   const numel = shape[0] * shape[1];
   const x = { dtype: d, shape, data: garbageTailed(d, numel, 11) } as HostTensor<PackedDType>;
   const outs = await e.split(x, { axis: 1, sizes });
   const stats = e.stats;
   expect({ strategy: stats.strategy, unitBits: stats.unitBits }, d).toEqual({ strategy: 'gather', unitBits: 1 });
   const want = await cpu.split(x, { axis: 1, sizes });
-  outs.forEach((o, i) => expect(Buffer.compare(o.data, want[i]!.data), `${d} output ${i}: GPU and CPU backend`).toBe(0));
-  sampleAgainstReference(d, x.data, shape[0], shape[1], sizes, outs.map((o) => o.data), tileBits);
+  outs.forEach((o, i) =>
+    expect(Buffer.compare(o.data, want[i]!.data), `${d} output ${i}: GPU and CPU backend`).toBe(0),
+  );
+  sampleAgainstReference(
+    d,
+    x.data,
+    shape[0],
+    shape[1],
+    sizes,
+    outs.map((o) => o.data),
+    tileBits,
+  );
   return stats.dispatches;
 }
 
@@ -105,7 +129,9 @@ test('uint3, 135 MiB in 36 strided rows, boundaries inside bytes: blocks of rows
   const e = await createSplitEngine({ device });
   const dim = 10_500_001;
   expect(Math.ceil((36 * dim * 3) / 8)).toBeGreaterThan(128 * MiB);
-  const dispatches = await scoped(device, () => checkLarge(e, 'uint3', [36, dim], [5_250_003, 5_249_998], 128 * MiB * 8));
+  const dispatches = await scoped(device, () =>
+    checkLarge(e, 'uint3', [36, dim], [5_250_003, 5_249_998], 128 * MiB * 8),
+  );
   expect(dispatches, 'one dispatch per tile').toBeGreaterThan(2);
   e.destroy();
 }, 300_000);
@@ -113,15 +139,23 @@ test('uint3, 135 MiB in 36 strided rows, boundaries inside bytes: blocks of rows
 test('uint1 (MSB-first), one 144 MiB row, a chunk longer than a window starting at bit 3: blocks of columns', async () => {
   const e = await createSplitEngine({ device });
   const dim = 2 ** 30 + 2 ** 27 + 5;
-  const dispatches = await scoped(device, () => checkLarge(e, 'uint1', [1, dim], [3, dim - 13, 10], (128 * MiB - 256) * 8));
+  const dispatches = await scoped(device, () =>
+    checkLarge(e, 'uint1', [1, dim], [3, dim - 13, 10], (128 * MiB - 256) * 8),
+  );
   expect(dispatches, 'one dispatch per tile').toBeGreaterThan(2);
   e.destroy();
 }, 300_000);
 
-gpuTest("uint4, 260 MiB on the adapter's limits: the bit variant's 256 MiB window cap tiles it", async (g) => {
-  expect(g.device.limits.maxStorageBufferBindingSize, 'a binding window larger than the cap').toBeGreaterThan(256 * MiB);
-  const e = await g.engine();
-  const dim = 260 * MiB; // two rows of 130 MiB of uint4
-  const dispatches = await checkLarge(e, 'uint4', [2, dim], [dim - 7, 7], 256 * MiB * 8);
-  expect(dispatches, 'one dispatch per tile').toBeGreaterThan(1);
-}, 300_000);
+gpuTest(
+  "uint4, 260 MiB on the adapter's limits: the bit variant's 256 MiB window cap tiles it",
+  async (g) => {
+    expect(g.device.limits.maxStorageBufferBindingSize, 'a binding window larger than the cap').toBeGreaterThan(
+      256 * MiB,
+    );
+    const e = await g.engine();
+    const dim = 260 * MiB; // two rows of 130 MiB of uint4
+    const dispatches = await checkLarge(e, 'uint4', [2, dim], [dim - 7, 7], 256 * MiB * 8);
+    expect(dispatches, 'one dispatch per tile').toBeGreaterThan(1);
+  },
+  300_000,
+);

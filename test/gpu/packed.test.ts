@@ -6,8 +6,14 @@
 // Widths and bit orders below are written from the issue's layout, not read from src/dtype.ts.
 import { describe, expect, test } from 'vitest';
 import {
-  type GpuTensor, type HostTensor, type SplitEngine, type SplitNode, SplitError,
-  createSplitEngine, inferShapes, resolveNode,
+  type GpuTensor,
+  type HostTensor,
+  type SplitEngine,
+  type SplitNode,
+  SplitError,
+  createSplitEngine,
+  inferShapes,
+  resolveNode,
 } from '../../src/index.js';
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, referenceSplit, rng } from '../helpers/cases.js';
 import { downloadAll } from '../helpers/download.js';
@@ -15,11 +21,31 @@ import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { isPackedType, referencePackedSplit } from '../helpers/packed.js';
 
 const OV_TYPES = [
-  'float8e4m3fn', 'float8e5m2', 'float8e8m0', 'int4', 'uint4', 'nf4', 'float4e2m1', 'uint1', 'uint2', 'uint3', 'uint6',
+  'float8e4m3fn',
+  'float8e5m2',
+  'float8e8m0',
+  'int4',
+  'uint4',
+  'nf4',
+  'float4e2m1',
+  'uint1',
+  'uint2',
+  'uint3',
+  'uint6',
 ] as const;
 type OvType = (typeof OV_TYPES)[number];
 const WIDTH: Readonly<Record<OvType, number>> = {
-  float8e4m3fn: 8, float8e5m2: 8, float8e8m0: 8, int4: 4, uint4: 4, nf4: 4, float4e2m1: 4, uint1: 1, uint2: 2, uint3: 3, uint6: 6,
+  float8e4m3fn: 8,
+  float8e5m2: 8,
+  float8e8m0: 8,
+  int4: 4,
+  uint4: 4,
+  nf4: 4,
+  float4e2m1: 4,
+  uint1: 1,
+  uint2: 2,
+  uint3: 3,
+  uint6: 6,
 };
 const msbFirst = (d: OvType) => d === 'uint1';
 const packedBytes = (d: OvType, numel: number) => Math.ceil((numel * WIDTH[d]) / 8);
@@ -49,7 +75,13 @@ function bytesOfStream(s: string, msb: boolean): Uint8Array {
   return out;
 }
 
-function stringSplit(d: OvType, shape: readonly number[], bytes: Uint8Array, axis: number, sizes: readonly number[]): Uint8Array[] {
+function stringSplit(
+  d: OvType,
+  shape: readonly number[],
+  bytes: Uint8Array,
+  axis: number,
+  sizes: readonly number[],
+): Uint8Array[] {
   const w = WIDTH[d];
   const s = streamOf(bytes, msbFirst(d));
   const ax = axis < 0 ? axis + shape.length : axis;
@@ -59,17 +91,26 @@ function stringSplit(d: OvType, shape: readonly number[], bytes: Uint8Array, axi
   let start = 0;
   return sizes.map((size) => {
     const parts: string[] = [];
-    for (let o = 0; o < outer; o++) parts.push(s.slice((o * dim + start) * inner * w, (o * dim + start + size) * inner * w));
+    for (let o = 0; o < outer; o++)
+      parts.push(s.slice((o * dim + start) * inner * w, (o * dim + start + size) * inner * w));
     start += size;
     return bytesOfStream(parts.join(''), msbFirst(d));
   });
 }
 
 /** Both references, checked against each other first: a disagreement there is a bug in the tests. */
-function expectedSplit(d: OvType, shape: readonly number[], bytes: Uint8Array, axis: number, sizes: readonly number[]): Uint8Array[] {
+function expectedSplit(
+  d: OvType,
+  shape: readonly number[],
+  bytes: Uint8Array,
+  axis: number,
+  sizes: readonly number[],
+): Uint8Array[] {
   const a = isPackedType(d)
     ? referencePackedSplit(d, shape, bytes, axis, sizes)
-    : referenceSplit({ dtype: d, shape: [...shape], data: bytes } as HostTensor, axis, sizes).map((o) => Uint8Array.from(o as number[]));
+    : referenceSplit({ dtype: d, shape: [...shape], data: bytes } as HostTensor, axis, sizes).map((o) =>
+        Uint8Array.from(o as number[]),
+      );
   const b = stringSplit(d, shape, bytes, axis, sizes);
   expect(a.map(hex), `${d} [${shape.join(',')}] axis ${axis}: the two references agree`).toEqual(b.map(hex));
   return b;
@@ -105,9 +146,15 @@ function expectBytes(c: Case, got: readonly Uint8Array[], want: readonly Uint8Ar
   expect(got.length, `${where}: output count`).toBe(want.length);
   for (let i = 0; i < want.length; i++) {
     const numel = numelOf(outShape(c, i));
-    if (got[i]!.length !== want[i]!.length || unusedBits(c.dtype, got[i]!, numel) !== 0 || Buffer.compare(got[i]!, want[i]!) !== 0) {
-      expect({ output: i, length: got[i]!.length, unusedBits: unusedBits(c.dtype, got[i]!, numel), bytes: hex(got[i]!) }, `${where}: output ${i}`)
-        .toEqual({ output: i, length: want[i]!.length, unusedBits: 0, bytes: hex(want[i]!) });
+    if (
+      got[i]!.length !== want[i]!.length ||
+      unusedBits(c.dtype, got[i]!, numel) !== 0 ||
+      Buffer.compare(got[i]!, want[i]!) !== 0
+    ) {
+      expect(
+        { output: i, length: got[i]!.length, unusedBits: unusedBits(c.dtype, got[i]!, numel), bytes: hex(got[i]!) },
+        `${where}: output ${i}`,
+      ).toEqual({ output: i, length: want[i]!.length, unusedBits: 0, bytes: hex(want[i]!) });
     }
   }
 }
@@ -115,27 +162,55 @@ function expectBytes(c: Case, got: readonly Uint8Array[], want: readonly Uint8Ar
 function hostBytes(c: Case, outs: readonly HostTensor[], where: string): Uint8Array[] {
   expect(outs.length, `${where}: output count`).toBe(c.sizes.length);
   return outs.map((o, i) => {
-    if (o.dtype !== c.dtype || !sameShape(o.shape, outShape(c, i)) || Object.prototype.toString.call(o.data) !== '[object Uint8Array]') {
-      expect({ dtype: o.dtype, shape: o.shape, data: Object.prototype.toString.call(o.data) }, `${where}: output ${i}`)
-        .toEqual({ dtype: c.dtype, shape: outShape(c, i), data: '[object Uint8Array]' });
+    if (
+      o.dtype !== c.dtype ||
+      !sameShape(o.shape, outShape(c, i)) ||
+      Object.prototype.toString.call(o.data) !== '[object Uint8Array]'
+    ) {
+      expect(
+        { dtype: o.dtype, shape: o.shape, data: Object.prototype.toString.call(o.data) },
+        `${where}: output ${i}`,
+      ).toEqual({ dtype: c.dtype, shape: outShape(c, i), data: '[object Uint8Array]' });
     }
     return o.data as Uint8Array;
   });
 }
 
-const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+const sameShape = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** dtype, shape, byteLength = ceil(numel * w / 8); 'separate': offset 0 in a buffer of that length rounded up to 4. */
-function checkGpuOutputs(c: Case, outs: readonly GpuTensor[], layout: 'shared' | 'separate', alignment: number, where: string): void {
+function checkGpuOutputs(
+  c: Case,
+  outs: readonly GpuTensor[],
+  layout: 'shared' | 'separate',
+  alignment: number,
+  where: string,
+): void {
   expect(outs.length, `${where}: output count`).toBe(c.sizes.length);
   outs.forEach((o, i) => {
     const byteLength = packedBytes(c.dtype, numelOf(outShape(c, i)));
-    const want = layout === 'separate'
-      ? { byteOffset: 0, size: align4(byteLength) }
-      : { byteOffset: byteLength === 0 ? o.byteOffset : Math.ceil(o.byteOffset / alignment) * alignment, size: o.buffer.size };
-    const got = { dtype: o.dtype, shape: o.shape, byteLength: o.byteLength, byteOffset: o.byteOffset, size: o.buffer.size };
-    if (got.dtype !== c.dtype || !sameShape(got.shape, outShape(c, i)) || got.byteLength !== byteLength
-      || got.byteOffset !== want.byteOffset || got.size !== want.size) {
+    const want =
+      layout === 'separate'
+        ? { byteOffset: 0, size: align4(byteLength) }
+        : {
+            byteOffset: byteLength === 0 ? o.byteOffset : Math.ceil(o.byteOffset / alignment) * alignment,
+            size: o.buffer.size,
+          };
+    const got = {
+      dtype: o.dtype,
+      shape: o.shape,
+      byteLength: o.byteLength,
+      byteOffset: o.byteOffset,
+      size: o.buffer.size,
+    };
+    if (
+      got.dtype !== c.dtype ||
+      !sameShape(got.shape, outShape(c, i)) ||
+      got.byteLength !== byteLength ||
+      got.byteOffset !== want.byteOffset ||
+      got.size !== want.size
+    ) {
       expect(got, `${where}: output ${i}`).toEqual({ dtype: c.dtype, shape: outShape(c, i), byteLength, ...want });
     }
   });
@@ -171,7 +246,11 @@ function boundaryInsideByte(c: Case): boolean {
 function expectBitVariant(e: SplitEngine, c: Case, where: string): void {
   if (boundaryInsideByte(c)) {
     const { strategy, unitBits, dispatches } = e.stats;
-    expect({ strategy, unitBits, dispatches }, `${where}: one dispatch of the bit-level variant`).toEqual({ strategy: 'gather', unitBits: 1, dispatches: 1 });
+    expect({ strategy, unitBits, dispatches }, `${where}: one dispatch of the bit-level variant`).toEqual({
+      strategy: 'gather',
+      unitBits: 1,
+      dispatches: 1,
+    });
   } else {
     const { strategy, dispatches } = e.stats;
     expect(strategy, where).not.toBe('cpu');
@@ -184,7 +263,13 @@ function expectBitVariant(e: SplitEngine, c: Case, where: string): void {
 
 const cpu = await createSplitEngine({ backend: 'cpu' });
 
-const INT_PARAM = { int8: Int8Array, uint8: Uint8Array, int16: Int16Array, int32: Int32Array, uint32: Uint32Array } as const;
+const INT_PARAM = {
+  int8: Int8Array,
+  uint8: Uint8Array,
+  int16: Int16Array,
+  int32: Int32Array,
+  uint32: Uint32Array,
+} as const;
 
 /** VariadicSplit's axis and split_lengths tensors, with a -1 in place of one length; dtypes vary with the seed. */
 function variadicParams(c: Case, seed: number): [HostTensor, HostTensor] {
@@ -195,14 +280,16 @@ function variadicParams(c: Case, seed: number): [HostTensor, HostTensor] {
   const ak = axisKinds[int(next, 0, axisKinds.length - 1)]!;
   const axisValue = ak === 'uint8' ? axisOf(c) : c.axis;
   const scalar = next() < 0.5;
-  const axis = ak === 'int64'
-    ? { dtype: 'int64', shape: scalar ? [] : [1], data: BigInt64Array.of(BigInt(axisValue)) }
-    : { dtype: ak, shape: scalar ? [] : [1], data: INT_PARAM[ak].of(axisValue) };
+  const axis =
+    ak === 'int64'
+      ? { dtype: 'int64', shape: scalar ? [] : [1], data: BigInt64Array.of(BigInt(axisValue)) }
+      : { dtype: ak, shape: scalar ? [] : [1], data: INT_PARAM[ak].of(axisValue) };
   const big = Math.max(...c.sizes) > 127;
   const lk = big || next() < 0.5 ? (next() < 0.5 ? 'int64' : 'int32') : 'int8';
-  const lens = lk === 'int64'
-    ? { dtype: 'int64', shape: [lengths.length], data: BigInt64Array.from(lengths, BigInt) }
-    : { dtype: lk, shape: [lengths.length], data: INT_PARAM[lk].from(lengths) };
+  const lens =
+    lk === 'int64'
+      ? { dtype: 'int64', shape: [lengths.length], data: BigInt64Array.from(lengths, BigInt) }
+      : { dtype: lk, shape: [lengths.length], data: INT_PARAM[lk].from(lengths) };
   return [axis as HostTensor, lens as HostTensor];
 }
 
@@ -214,7 +301,14 @@ interface Ways {
 }
 
 /** CPU backend, GPU host in/out, GPU-resident shared and separate, VariadicSplit on host and GPU data: all against the references. */
-async function checkEveryWay(g: GpuFixture, e: SplitEngine, c: Case, x: HostTensor, seed: number, ways: Ways = {}): Promise<void> {
+async function checkEveryWay(
+  g: GpuFixture,
+  e: SplitEngine,
+  c: Case,
+  x: HostTensor,
+  seed: number,
+  ways: Ways = {},
+): Promise<void> {
   const { host = true, shared = true, separate = true, run = true } = ways;
   const bytes = x.data as Uint8Array;
   const want = expectedSplit(c.dtype, c.shape, bytes, c.axis, c.sizes);
@@ -241,9 +335,13 @@ async function checkEveryWay(g: GpuFixture, e: SplitEngine, c: Case, x: HostTens
   }
   if (run) {
     const [axisT, lengthsT] = variadicParams(c, seed);
-    const where = `${name} VariadicSplit (lengths [${Array.from(lengthsT.data as ArrayLike<number | bigint>).slice(0, 12).join(',')}])`;
+    const where = `${name} VariadicSplit (lengths [${Array.from(lengthsT.data as ArrayLike<number | bigint>)
+      .slice(0, 12)
+      .join(',')}])`;
     const node = { op: 'VariadicSplit', inputs: [x, axisT, lengthsT] } as const;
-    expect(inferShapes(node), `${where}: inferShapes`).toEqual(c.sizes.map((_, i) => ({ dtype: c.dtype, shape: outShape(c, i) })));
+    expect(inferShapes(node), `${where}: inferShapes`).toEqual(
+      c.sizes.map((_, i) => ({ dtype: c.dtype, shape: outShape(c, i) })),
+    );
     expectBytes(c, hostBytes(c, await cpu.run(node), `${where} CPU`), want, `${where} CPU`);
     expectBytes(c, hostBytes(c, await e.run(node), `${where} GPU host`), want, `${where} GPU host`);
     const gx = e.upload(x as HostTensor<OvType>);
@@ -399,7 +497,10 @@ describe('the references', () => {
 });
 
 describe.each(OV_TYPES)('%s', (dtype) => {
-  const random = Array.from({ length: RANDOM_PER_TYPE }, (_, k) => ({ c: randomCase(dtype, hashParams({ dtype, k })), seed: hashParams({ dtype, k, data: 1 }) }));
+  const random = Array.from({ length: RANDOM_PER_TYPE }, (_, k) => ({
+    c: randomCase(dtype, hashParams({ dtype, k })),
+    seed: hashParams({ dtype, k, data: 1 }),
+  }));
   gpuTest(`randomized differential: ${RANDOM_PER_TYPE} seeded cases, rank 1-4, every path`, async (g) => {
     const e = await g.engine();
     for (const { c, seed } of random) await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed);
@@ -418,7 +519,10 @@ describe.each(OV_TYPES)('%s', (dtype) => {
     const g32 = gcd(WIDTH[dtype], 32);
     for (const c of phaseCases(dtype)) {
       // The generator's own claim: every reachable phase mod 32 (multiples of gcd(w, 32)) is a chunk start.
-      expect([...startPhases(c)].sort((a, b) => a - b), label(c)).toEqual(Array.from({ length: 32 / g32 }, (_, j) => j * g32));
+      expect(
+        [...startPhases(c)].sort((a, b) => a - b),
+        label(c),
+      ).toEqual(Array.from({ length: 32 / g32 }, (_, j) => j * g32));
       const seed = hashParams({ ...c });
       await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed);
     }
@@ -428,7 +532,9 @@ describe.each(OV_TYPES)('%s', (dtype) => {
     const e = await g.engine();
     for (const c of manyOutputCases(dtype)) {
       const seed = hashParams({ ...c, sizes: c.sizes.length });
-      await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed, { separate: SEPARATE_4096.includes(dtype) });
+      await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed, {
+        separate: SEPARATE_4096.includes(dtype),
+      });
     }
   });
 });
@@ -450,9 +556,17 @@ const GARBAGE_CASES: readonly Omit<Case, 'dtype'>[] = [
 ];
 
 /** A GPU tensor at `byteOffset` in a buffer of its own whose other bytes are all 0xff. */
-function callerTensor(device: GPUDevice, d: OvType, shape: readonly number[], bytes: Uint8Array, byteOffset: number): GpuTensor {
+function callerTensor(
+  device: GPUDevice,
+  d: OvType,
+  shape: readonly number[],
+  bytes: Uint8Array,
+  byteOffset: number,
+): GpuTensor {
   const buffer = device.createBuffer({
-    size: align4(byteOffset + bytes.length + 7), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, mappedAtCreation: true,
+    size: align4(byteOffset + bytes.length + 7),
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC,
+    mappedAtCreation: true,
   });
   const m = new Uint8Array(buffer.getMappedRange());
   m.fill(0xff);
@@ -462,76 +576,100 @@ function callerTensor(device: GPUDevice, d: OvType, shape: readonly number[], by
 }
 
 describe('garbage never leaks', () => {
-  gpuTest('inputs whose unused trailing bits are all ones: every output of every path has its own unused bits zero', async (g) => {
-    const e = await g.engine();
-    for (const dtype of PACKED) {
-      for (const [k, base] of GARBAGE_CASES.entries()) {
-        const c = { ...base, dtype };
-        const x = withGarbageTail(dtype, randomTensor(dtype, c.shape, rng(hashParams({ ...c, k }))));
-        if ((numelOf(c.shape) * WIDTH[dtype]) % 8 !== 0) {
-          expect(unusedBits(dtype, x.data as Uint8Array, numelOf(c.shape)), `${label(c)}: the input really has garbage`).not.toBe(0);
-        }
-        await checkEveryWay(g, e, c, x, k);
-      }
-    }
-  });
-
-  gpuTest("GPU inputs inside a caller's buffer of 0xff bytes, at byte offsets 0 to 5, 256 and 257: nothing outside the tensor leaks", async (g) => {
-    const e = await g.engine();
-    for (const dtype of OV_TYPES) {
-      for (const byteOffset of [0, 1, 2, 3, 4, 5, 256, 257]) {
+  gpuTest(
+    'inputs whose unused trailing bits are all ones: every output of every path has its own unused bits zero',
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of PACKED) {
         for (const [k, base] of GARBAGE_CASES.entries()) {
-          if (k % 2 !== byteOffset % 2) continue; // half the cases per offset keeps this fast
           const c = { ...base, dtype };
-          const x = withGarbageTail(dtype, randomTensor(dtype, c.shape, rng(hashParams({ ...c, byteOffset }))));
-          const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
-          const gx = callerTensor(g.device, dtype, c.shape, x.data as Uint8Array, byteOffset);
-          expect(hex((await e.download(gx)).data as Uint8Array), `${label(c)} at ${byteOffset}: download`).toBe(hex(x.data as Uint8Array));
-          for (const [layout, alias] of [['shared', 'none'], ['shared', 'any'], ['separate', 'owned']] as const) {
-            const where = `${label(c)} in a caller's buffer at byte ${byteOffset}, layout ${layout}, alias ${alias}`;
-            const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes, layout, alias });
-            if (e.stats.strategy !== 'alias') checkGpuOutputs(c, outs, layout, g.device.limits.minStorageBufferOffsetAlignment, where);
-            expectBytes(c, await downloadOutputs(e, outs), want, where);
-            for (const o of outs) e.release(o);
+          const x = withGarbageTail(dtype, randomTensor(dtype, c.shape, rng(hashParams({ ...c, k }))));
+          if ((numelOf(c.shape) * WIDTH[dtype]) % 8 !== 0) {
+            expect(
+              unusedBits(dtype, x.data as Uint8Array, numelOf(c.shape)),
+              `${label(c)}: the input really has garbage`,
+            ).not.toBe(0);
           }
-          gx.buffer.destroy();
+          await checkEveryWay(g, e, c, x, k);
         }
       }
-    }
-  });
+    },
+  );
 
-  gpuTest('output buffers reused from the pool full of ones: a later split writes zeros where its values and unused bits are zero', async (g) => {
-    const e = await g.engine();
-    let splits = 0;
-    let reused = 0;
-    for (const dtype of PACKED) {
-      for (const base of GARBAGE_CASES) {
-        const c = { ...base, dtype };
-        const n = packedBytes(dtype, numelOf(c.shape));
-        const ones = { dtype, shape: [...c.shape], data: new Uint8Array(n).fill(0xff) } as HostTensor<OvType>;
-        const zeros = { dtype, shape: [...c.shape], data: new Uint8Array(n) } as HostTensor<OvType>;
-        const want = expectedSplit(dtype, c.shape, zeros.data, c.axis, c.sizes);
-        for (const layout of ['shared', 'separate'] as const) {
-          const where = `${label(c)} ${layout}`;
-          const g1 = e.upload(ones);
-          const first = await e.split(g1, { axis: c.axis, sizes: c.sizes, layout, alias: 'none' });
-          const used = new Set([g1.buffer, ...first.map((o) => o.buffer)]);
-          for (const o of [...first, g1]) e.release(o);
-          const g2 = e.upload(zeros);
-          const second = await e.split(g2, { axis: c.axis, sizes: c.sizes, layout, alias: 'none' });
-          splits++;
-          if (second.some((o) => used.has(o.buffer))) reused++;
-          expectBytes(c, await downloadOutputs(e, second), want, where);
-          for (const o of [...second, g2]) e.release(o);
+  gpuTest(
+    "GPU inputs inside a caller's buffer of 0xff bytes, at byte offsets 0 to 5, 256 and 257: nothing outside the tensor leaks",
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of OV_TYPES) {
+        for (const byteOffset of [0, 1, 2, 3, 4, 5, 256, 257]) {
+          for (const [k, base] of GARBAGE_CASES.entries()) {
+            if (k % 2 !== byteOffset % 2) continue; // half the cases per offset keeps this fast
+            const c = { ...base, dtype };
+            const x = withGarbageTail(dtype, randomTensor(dtype, c.shape, rng(hashParams({ ...c, byteOffset }))));
+            const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+            const gx = callerTensor(g.device, dtype, c.shape, x.data as Uint8Array, byteOffset);
+            expect(hex((await e.download(gx)).data as Uint8Array), `${label(c)} at ${byteOffset}: download`).toBe(
+              hex(x.data as Uint8Array),
+            );
+            for (const [layout, alias] of [
+              ['shared', 'none'],
+              ['shared', 'any'],
+              ['separate', 'owned'],
+            ] as const) {
+              const where = `${label(c)} in a caller's buffer at byte ${byteOffset}, layout ${layout}, alias ${alias}`;
+              const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes, layout, alias });
+              if (e.stats.strategy !== 'alias')
+                checkGpuOutputs(c, outs, layout, g.device.limits.minStorageBufferOffsetAlignment, where);
+              expectBytes(c, await downloadOutputs(e, outs), want, where);
+              for (const o of outs) e.release(o);
+            }
+            gx.buffer.destroy();
+          }
         }
-        // Host in/out: the staging and output buffers are pooled too.
-        await e.split(ones, { axis: c.axis, sizes: c.sizes });
-        expectBytes(c, hostBytes(c, await e.split(zeros, { axis: c.axis, sizes: c.sizes }), label(c)), want, `${label(c)} host`);
       }
-    }
-    // The test means something only if outputs really landed in buffers that held ones.
-    expect(reused, `splits whose outputs reused a buffer that held ones, of ${splits}`).toBeGreaterThan(splits / 2);
-  });
+    },
+  );
+
+  gpuTest(
+    'output buffers reused from the pool full of ones: a later split writes zeros where its values and unused bits are zero',
+    async (g) => {
+      const e = await g.engine();
+      let splits = 0;
+      let reused = 0;
+      for (const dtype of PACKED) {
+        for (const base of GARBAGE_CASES) {
+          const c = { ...base, dtype };
+          const n = packedBytes(dtype, numelOf(c.shape));
+          const ones = { dtype, shape: [...c.shape], data: new Uint8Array(n).fill(0xff) } as HostTensor<OvType>;
+          const zeros = { dtype, shape: [...c.shape], data: new Uint8Array(n) } as HostTensor<OvType>;
+          const want = expectedSplit(dtype, c.shape, zeros.data, c.axis, c.sizes);
+          for (const layout of ['shared', 'separate'] as const) {
+            const where = `${label(c)} ${layout}`;
+            const g1 = e.upload(ones);
+            const first = await e.split(g1, { axis: c.axis, sizes: c.sizes, layout, alias: 'none' });
+            const used = new Set([g1.buffer, ...first.map((o) => o.buffer)]);
+            for (const o of [...first, g1]) e.release(o);
+            const g2 = e.upload(zeros);
+            const second = await e.split(g2, { axis: c.axis, sizes: c.sizes, layout, alias: 'none' });
+            splits++;
+            if (second.some((o) => used.has(o.buffer))) reused++;
+            expectBytes(c, await downloadOutputs(e, second), want, where);
+            for (const o of [...second, g2]) e.release(o);
+          }
+          // Host in/out: the staging and output buffers are pooled too.
+          await e.split(ones, { axis: c.axis, sizes: c.sizes });
+          expectBytes(
+            c,
+            hostBytes(c, await e.split(zeros, { axis: c.axis, sizes: c.sizes }), label(c)),
+            want,
+            `${label(c)} host`,
+          );
+        }
+      }
+      // The test means something only if outputs really landed in buffers that held ones.
+      expect(reused, `splits whose outputs reused a buffer that held ones, of ${splits}`).toBeGreaterThan(splits / 2);
+    },
+  );
 });
 
 describe('more ways in', () => {
@@ -550,67 +688,115 @@ describe('more ways in', () => {
     }
   });
 
-  gpuTest("options as 'parts', negative axes, VariadicSplit lengths ending in -1 that is 0, empty tensors", async (g) => {
-    const e = await g.engine();
-    for (const dtype of OV_TYPES) {
-      const x = randomTensor(dtype, [5, 7], rng(hashParams({ dtype, parts: 1 })));
-      const c: Case = { dtype, shape: [5, 7], axis: -1, sizes: [3, 3, 1] };
-      const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
-      expectBytes(c, hostBytes(c, await e.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3`), want, `${label(c)} parts 3`);
-      expectBytes(c, hostBytes(c, await cpu.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3 CPU`), want, `${label(c)} parts 3 CPU`);
-      const gx = e.upload(x as HostTensor<OvType>);
-      const outs = await e.split(gx, { axis: -1, parts: 3 });
-      expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} parts 3 GPU-resident`);
-      for (const o of [...outs, gx]) e.release(o);
+  gpuTest(
+    "options as 'parts', negative axes, VariadicSplit lengths ending in -1 that is 0, empty tensors",
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of OV_TYPES) {
+        const x = randomTensor(dtype, [5, 7], rng(hashParams({ dtype, parts: 1 })));
+        const c: Case = { dtype, shape: [5, 7], axis: -1, sizes: [3, 3, 1] };
+        const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+        expectBytes(
+          c,
+          hostBytes(c, await e.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3`),
+          want,
+          `${label(c)} parts 3`,
+        );
+        expectBytes(
+          c,
+          hostBytes(c, await cpu.split(x, { axis: -1, parts: 3 }), `${label(c)} parts 3 CPU`),
+          want,
+          `${label(c)} parts 3 CPU`,
+        );
+        const gx = e.upload(x as HostTensor<OvType>);
+        const outs = await e.split(gx, { axis: -1, parts: 3 });
+        expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} parts 3 GPU-resident`);
+        for (const o of [...outs, gx]) e.release(o);
 
-      const lengths = { dtype: 'int32', shape: [2], data: Int32Array.of(5, -1) } as const;
-      const axis0 = { dtype: 'int64', shape: [], data: BigInt64Array.of(-2n) } as const;
-      const all: Case = { dtype, shape: [5, 7], axis: 0, sizes: [5, 0] };
-      const wantAll = expectedSplit(dtype, all.shape, x.data as Uint8Array, 0, all.sizes);
-      expectBytes(all, hostBytes(all, await e.run({ op: 'VariadicSplit', inputs: [x, axis0, lengths] }), label(all)), wantAll, `${label(all)} -1 = 0`);
+        const lengths = { dtype: 'int32', shape: [2], data: Int32Array.of(5, -1) } as const;
+        const axis0 = { dtype: 'int64', shape: [], data: BigInt64Array.of(-2n) } as const;
+        const all: Case = { dtype, shape: [5, 7], axis: 0, sizes: [5, 0] };
+        const wantAll = expectedSplit(dtype, all.shape, x.data as Uint8Array, 0, all.sizes);
+        expectBytes(
+          all,
+          hostBytes(all, await e.run({ op: 'VariadicSplit', inputs: [x, axis0, lengths] }), label(all)),
+          wantAll,
+          `${label(all)} -1 = 0`,
+        );
 
-      for (const [shape, axis, sizes] of [[[3, 0], 0, [1, 2]], [[0], 0, [0, 0]], [[2, 0, 3], 1, [0]], [[0, 4], 1, [1, 3]]] as const) {
-        const ce: Case = { dtype, shape, axis, sizes };
-        const xe = randomTensor(dtype, shape, rng(1));
-        await checkEveryWay(g, e, ce, xe, 1, { run: sizes.length > 0 });
+        for (const [shape, axis, sizes] of [
+          [[3, 0], 0, [1, 2]],
+          [[0], 0, [0, 0]],
+          [[2, 0, 3], 1, [0]],
+          [[0, 4], 1, [1, 3]],
+        ] as const) {
+          const ce: Case = { dtype, shape, axis, sizes };
+          const xe = randomTensor(dtype, shape, rng(1));
+          await checkEveryWay(g, e, ce, xe, 1, { run: sizes.length > 0 });
+        }
       }
-    }
-  });
+    },
+  );
 
-  gpuTest('uint1 and uint2 splits with the same bit regions, in turn and at once: each keeps its bit order', async (g) => {
-    const e = await g.engine();
-    // uint2 [32] into [3, 29] and uint1 [64] into [6, 58] are the same regions of bits.
-    const a: Case = { dtype: 'uint2', shape: [32], axis: 0, sizes: [3, 29] };
-    const b: Case = { dtype: 'uint1', shape: [64], axis: 0, sizes: [6, 58] };
-    const xa = randomTensor('uint2', a.shape, rng(1));
-    const xb = randomTensor('uint1', b.shape, rng(2));
-    const wa = expectedSplit('uint2', a.shape, xa.data as Uint8Array, 0, a.sizes);
-    const wb = expectedSplit('uint1', b.shape, xb.data as Uint8Array, 0, b.sizes);
-    const oa = { axis: 0, sizes: a.sizes };
-    const ob = { axis: 0, sizes: b.sizes };
-    for (let round = 0; round < 2; round++) {
-      expectBytes(a, hostBytes(a, await e.split(xa, oa), 'uint2'), wa, 'uint2');
-      expectBytes(b, hostBytes(b, await e.split(xb, ob), 'uint1'), wb, 'uint1');
-    }
-    const [ra, rb, ra2, rb2] = await Promise.all([e.split(xa, oa), e.split(xb, ob), e.split(xa, oa), e.split(xb, ob)]);
-    for (const [c, r, w] of [[a, ra, wa], [b, rb, wb], [a, ra2, wa], [b, rb2, wb]] as const) expectBytes(c, hostBytes(c, r, c.dtype), w, `${c.dtype} at once`);
-  });
+  gpuTest(
+    'uint1 and uint2 splits with the same bit regions, in turn and at once: each keeps its bit order',
+    async (g) => {
+      const e = await g.engine();
+      // uint2 [32] into [3, 29] and uint1 [64] into [6, 58] are the same regions of bits.
+      const a: Case = { dtype: 'uint2', shape: [32], axis: 0, sizes: [3, 29] };
+      const b: Case = { dtype: 'uint1', shape: [64], axis: 0, sizes: [6, 58] };
+      const xa = randomTensor('uint2', a.shape, rng(1));
+      const xb = randomTensor('uint1', b.shape, rng(2));
+      const wa = expectedSplit('uint2', a.shape, xa.data as Uint8Array, 0, a.sizes);
+      const wb = expectedSplit('uint1', b.shape, xb.data as Uint8Array, 0, b.sizes);
+      const oa = { axis: 0, sizes: a.sizes };
+      const ob = { axis: 0, sizes: b.sizes };
+      for (let round = 0; round < 2; round++) {
+        expectBytes(a, hostBytes(a, await e.split(xa, oa), 'uint2'), wa, 'uint2');
+        expectBytes(b, hostBytes(b, await e.split(xb, ob), 'uint1'), wb, 'uint1');
+      }
+      const [ra, rb, ra2, rb2] = await Promise.all([
+        e.split(xa, oa),
+        e.split(xb, ob),
+        e.split(xa, oa),
+        e.split(xb, ob),
+      ]);
+      for (const [c, r, w] of [
+        [a, ra, wa],
+        [b, rb, wb],
+        [a, ra2, wa],
+        [b, rb2, wb],
+      ] as const)
+        expectBytes(c, hostBytes(c, r, c.dtype), w, `${c.dtype} at once`);
+    },
+  );
 
   gpuTest('many splits of every type in flight at once on one engine, host and GPU-resident', async (g) => {
     const e = await g.engine();
-    const jobs = OV_TYPES.flatMap((dtype) => [0, 1, 2].map((k) => {
-      const c = randomCase(dtype, hashParams({ dtype, k, flight: 1 }));
-      return { c, x: randomTensor(dtype, c.shape, rng(hashParams({ dtype, k, flight: 2 }))) };
-    }));
-    const results = await Promise.all(jobs.map(async ({ c, x }, i) => {
-      if (i % 2 === 0) return hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c));
-      const gx = e.upload(x as HostTensor<OvType>);
-      const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes, layout: i % 4 === 1 ? 'separate' : 'shared' });
-      const bytes = await downloadOutputs(e, outs);
-      for (const o of [...outs, gx]) e.release(o);
-      return bytes;
-    }));
-    jobs.forEach(({ c, x }, i) => expectBytes(c, results[i]!, expectedSplit(c.dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes), `${label(c)} in flight`));
+    const jobs = OV_TYPES.flatMap((dtype) =>
+      [0, 1, 2].map((k) => {
+        const c = randomCase(dtype, hashParams({ dtype, k, flight: 1 }));
+        return { c, x: randomTensor(dtype, c.shape, rng(hashParams({ dtype, k, flight: 2 }))) };
+      }),
+    );
+    const results = await Promise.all(
+      jobs.map(async ({ c, x }, i) => {
+        if (i % 2 === 0) return hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c));
+        const gx = e.upload(x as HostTensor<OvType>);
+        const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes, layout: i % 4 === 1 ? 'separate' : 'shared' });
+        const bytes = await downloadOutputs(e, outs);
+        for (const o of [...outs, gx]) e.release(o);
+        return bytes;
+      }),
+    );
+    jobs.forEach(({ c, x }, i) =>
+      expectBytes(
+        c,
+        results[i]!,
+        expectedSplit(c.dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes),
+        `${label(c)} in flight`,
+      ),
+    );
   });
 
   gpuTest('a split of a split: GPU-resident outputs (bit-level, at aligned offsets) split again', async (g) => {
@@ -626,7 +812,12 @@ describe('more ways in', () => {
       const c3: Case = { dtype, shape: [3, 13], axis: 1, sizes: [7, 0, 6] };
       for (const cc of [c2, c3]) {
         const outs = await e.split(mid, { axis: cc.axis, sizes: cc.sizes, layout: 'separate' });
-        expectBytes(cc, await downloadOutputs(e, outs), expectedSplit(dtype, cc.shape, midBytes, cc.axis, cc.sizes), `${label(cc)} of ${label(c)}`);
+        expectBytes(
+          cc,
+          await downloadOutputs(e, outs),
+          expectedSplit(dtype, cc.shape, midBytes, cc.axis, cc.sizes),
+          `${label(cc)} of ${label(c)}`,
+        );
         for (const o of outs) e.release(o);
       }
       for (const o of [...first, gx]) e.release(o);
@@ -636,43 +827,59 @@ describe('more ways in', () => {
 
 describe('upload, download, encodeSplit', () => {
   const SHAPES = [[], [0], [1], [7], [3, 5], [2, 3, 5, 7], [4097], [0, 3]];
-  gpuTest('upload then download is exact for every type (random unused bits included); byteLength = ceil(numel * w / 8)', async (g) => {
-    const e = await g.engine();
-    for (const dtype of OV_TYPES) {
-      for (const shape of SHAPES) {
-        for (const x of [randomTensor(dtype, shape, rng(hashParams({ dtype, shape })))]) {
-          const where = `${dtype} [${shape.join(',')}]`;
-          const gx = e.upload(x as HostTensor<OvType>);
-          expect({ dtype: gx.dtype, shape: gx.shape, byteLength: gx.byteLength, byteOffset: gx.byteOffset }, where)
-            .toEqual({ dtype, shape, byteLength: packedBytes(dtype, numelOf(shape)), byteOffset: 0 });
-          const back = await e.download(gx);
-          expect({ dtype: back.dtype, shape: back.shape, data: Object.prototype.toString.call(back.data) }, where)
-            .toEqual({ dtype, shape, data: '[object Uint8Array]' });
-          expect(hex(back.data as Uint8Array), where).toBe(hex(x.data as Uint8Array));
-          e.release(gx);
+  gpuTest(
+    'upload then download is exact for every type (random unused bits included); byteLength = ceil(numel * w / 8)',
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of OV_TYPES) {
+        for (const shape of SHAPES) {
+          for (const x of [randomTensor(dtype, shape, rng(hashParams({ dtype, shape })))]) {
+            const where = `${dtype} [${shape.join(',')}]`;
+            const gx = e.upload(x as HostTensor<OvType>);
+            expect(
+              { dtype: gx.dtype, shape: gx.shape, byteLength: gx.byteLength, byteOffset: gx.byteOffset },
+              where,
+            ).toEqual({ dtype, shape, byteLength: packedBytes(dtype, numelOf(shape)), byteOffset: 0 });
+            const back = await e.download(gx);
+            expect(
+              { dtype: back.dtype, shape: back.shape, data: Object.prototype.toString.call(back.data) },
+              where,
+            ).toEqual({ dtype, shape, data: '[object Uint8Array]' });
+            expect(hex(back.data as Uint8Array), where).toBe(hex(x.data as Uint8Array));
+            e.release(gx);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
-  gpuTest('encodeSplit records the bit-level split into a caller encoder (one dispatch); outputs match after submit', async (g) => {
-    const e = await g.engine();
-    for (const dtype of OV_TYPES) {
-      const c: Case = { dtype, shape: [3, 37], axis: 1, sizes: [5, 0, 17, 15] };
-      const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
-      const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
-      for (const layout of ['shared', 'separate'] as const) {
-        const gx = e.upload(x as HostTensor<OvType>);
-        const enc = g.device.createCommandEncoder();
-        const outs = e.encodeSplit(enc, gx, { axis: c.axis, sizes: c.sizes, layout });
-        expectBitVariant(e, c, `${label(c)} encodeSplit ${layout}`);
-        g.device.queue.submit([enc.finish()]);
-        checkGpuOutputs(c, outs, layout, g.device.limits.minStorageBufferOffsetAlignment, `${label(c)} encodeSplit ${layout}`);
-        expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} encodeSplit ${layout}`);
-        for (const o of [...outs, gx]) e.release(o);
+  gpuTest(
+    'encodeSplit records the bit-level split into a caller encoder (one dispatch); outputs match after submit',
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of OV_TYPES) {
+        const c: Case = { dtype, shape: [3, 37], axis: 1, sizes: [5, 0, 17, 15] };
+        const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
+        const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+        for (const layout of ['shared', 'separate'] as const) {
+          const gx = e.upload(x as HostTensor<OvType>);
+          const enc = g.device.createCommandEncoder();
+          const outs = e.encodeSplit(enc, gx, { axis: c.axis, sizes: c.sizes, layout });
+          expectBitVariant(e, c, `${label(c)} encodeSplit ${layout}`);
+          g.device.queue.submit([enc.finish()]);
+          checkGpuOutputs(
+            c,
+            outs,
+            layout,
+            g.device.limits.minStorageBufferOffsetAlignment,
+            `${label(c)} encodeSplit ${layout}`,
+          );
+          expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} encodeSplit ${layout}`);
+          for (const o of [...outs, gx]) e.release(o);
+        }
       }
-    }
-  });
+    },
+  );
 });
 
 describe('dtype table and host data', () => {
@@ -682,10 +889,20 @@ describe('dtype table and host data', () => {
     for (const d of OV_TYPES) {
       expect(cleave.DTYPES, d).toContain(d);
       expect(cleave.ONNX_DTYPES, d).not.toContain(d);
-      expect({ bits: cleave.elementBits(d), array: cleave.hostArrayName(d), msb: cleave.isMsbFirst(d), packed: cleave.isPacked(d) }, d)
-        .toEqual({ bits: WIDTH[d], array: 'Uint8Array', msb: msbFirst(d), packed: WIDTH[d] < 8 });
+      expect(
+        {
+          bits: cleave.elementBits(d),
+          array: cleave.hostArrayName(d),
+          msb: cleave.isMsbFirst(d),
+          packed: cleave.isPacked(d),
+        },
+        d,
+      ).toEqual({ bits: WIDTH[d], array: 'Uint8Array', msb: msbFirst(d), packed: WIDTH[d] < 8 });
       for (const n of [0, 1, 2, 3, 5, 7, 8, 9, 4097]) {
-        expect([cleave.hostLength(d, n), cleave.byteLengthOf(d, n)], `${d} x ${n}`).toEqual([packedBytes(d, n), packedBytes(d, n)]);
+        expect([cleave.hostLength(d, n), cleave.byteLengthOf(d, n)], `${d} x ${n}`).toEqual([
+          packedBytes(d, n),
+          packedBytes(d, n),
+        ]);
       }
       if (!isPackedType(d)) continue;
       const bytes = randomTensor(d, [61], rng(hashParams({ d }))).data as Uint8Array;
@@ -699,36 +916,64 @@ describe('dtype table and host data', () => {
     expect([...cleave.PACKED_DTYPES].sort()).toEqual([...PACKED].sort());
   });
 
-  gpuTest('host data must be a Uint8Array of ceil(numel * w / 8) bytes (DATA_TYPE, DATA_LENGTH); GPU byteLength likewise', async (g) => {
-    const e = await g.engine();
-    for (const engine of [cpu, e]) {
-      for (const dtype of OV_TYPES) {
-        const shape = [3, 5];
-        const n = packedBytes(dtype, 15);
-        const attempt = (data: unknown) => engine.split({ dtype, shape, data } as HostTensor, { axis: 1, sizes: [2, 3] });
-        const where = `${dtype} on ${engine.backend}`;
-        for (const data of [new Int8Array(n), new Uint16Array(n), new Uint8ClampedArray(n), Array<number>(n).fill(0)]) {
-          await expectSplitError(attempt(data), 'DATA_TYPE', [dtype, 'Uint8Array'], `${where}, ${Object.prototype.toString.call(data)}`);
-        }
-        for (const len of [n - 1, n + 1, ...(n === 15 ? [] : [15])]) {
-          await expectSplitError(attempt(new Uint8Array(len)), 'DATA_LENGTH', [`needs ${n}`, `got ${len}`], `${where}, ${len} bytes`);
-        }
-        const good = await attempt(Buffer.alloc(n)); // Node's Buffer is a Uint8Array
-        expect(good.length, where).toBe(2);
-        if (engine === e) {
-          const buffer = g.device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
-          for (const byteLength of [n - 1, n + 1]) {
-            await expectSplitError(e.split({ dtype, shape, buffer, byteOffset: 0, byteLength } as GpuTensor, { axis: 1, sizes: [2, 3] }),
-              'DATA_LENGTH', [`needs byteLength ${n}`], `${where}, GPU byteLength ${byteLength}`);
+  gpuTest(
+    'host data must be a Uint8Array of ceil(numel * w / 8) bytes (DATA_TYPE, DATA_LENGTH); GPU byteLength likewise',
+    async (g) => {
+      const e = await g.engine();
+      for (const engine of [cpu, e]) {
+        for (const dtype of OV_TYPES) {
+          const shape = [3, 5];
+          const n = packedBytes(dtype, 15);
+          const attempt = (data: unknown) =>
+            engine.split({ dtype, shape, data } as HostTensor, { axis: 1, sizes: [2, 3] });
+          const where = `${dtype} on ${engine.backend}`;
+          for (const data of [
+            new Int8Array(n),
+            new Uint16Array(n),
+            new Uint8ClampedArray(n),
+            Array<number>(n).fill(0),
+          ]) {
+            await expectSplitError(
+              attempt(data),
+              'DATA_TYPE',
+              [dtype, 'Uint8Array'],
+              `${where}, ${Object.prototype.toString.call(data)}`,
+            );
           }
-          buffer.destroy();
+          for (const len of [n - 1, n + 1, ...(n === 15 ? [] : [15])]) {
+            await expectSplitError(
+              attempt(new Uint8Array(len)),
+              'DATA_LENGTH',
+              [`needs ${n}`, `got ${len}`],
+              `${where}, ${len} bytes`,
+            );
+          }
+          const good = await attempt(Buffer.alloc(n)); // Node's Buffer is a Uint8Array
+          expect(good.length, where).toBe(2);
+          if (engine === e) {
+            const buffer = g.device.createBuffer({ size: 64, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC });
+            for (const byteLength of [n - 1, n + 1]) {
+              await expectSplitError(
+                e.split({ dtype, shape, buffer, byteOffset: 0, byteLength } as GpuTensor, { axis: 1, sizes: [2, 3] }),
+                'DATA_LENGTH',
+                [`needs byteLength ${n}`],
+                `${where}, GPU byteLength ${byteLength}`,
+              );
+            }
+            buffer.destroy();
+          }
         }
       }
-    }
-  });
+    },
+  );
 });
 
-async function expectSplitError(p: Promise<unknown>, code: string, parts: readonly string[], where: string): Promise<SplitError> {
+async function expectSplitError(
+  p: Promise<unknown>,
+  code: string,
+  parts: readonly string[],
+  where: string,
+): Promise<SplitError> {
   let caught: unknown;
   try {
     await p;
@@ -762,7 +1007,10 @@ function onnxNodes(x: HostTensor | GpuTensor): [string, SplitNode][] {
     ['SplitToSequence-11', { op: 'SplitToSequence', opset: 11, inputs: [x], attrs: { axis: 0 } }],
     ['SplitToSequence-11', { op: 'SplitToSequence', opset: 23, inputs: [x, split13] }],
     ['SplitToSequence-24', { op: 'SplitToSequence', opset: 24, inputs: [x], attrs: { axis: 0, keepdims: 0 } }],
-    ['SplitToSequence-24', { op: 'SplitToSequence', inputs: [x, { dtype: 'int32', shape: [], data: Int32Array.of(3) }] }],
+    [
+      'SplitToSequence-24',
+      { op: 'SplitToSequence', inputs: [x, { dtype: 'int32', shape: [], data: Int32Array.of(3) }] },
+    ],
   ];
 }
 
@@ -778,7 +1026,10 @@ describe('operator nodes', () => {
     for (const dtype of OV_TYPES) {
       const x = randomTensor(dtype, [4, 3], rng(1));
       for (const [v, node] of onnxNodes(x)) {
-        for (const [how, f] of [['inferShapes', () => inferShapes(node)], ['resolveNode', () => resolveNode(node)]] as const) {
+        for (const [how, f] of [
+          ['inferShapes', () => inferShapes(node)],
+          ['resolveNode', () => resolveNode(node)],
+        ] as const) {
           let caught: unknown;
           try {
             f();
@@ -788,8 +1039,10 @@ describe('operator nodes', () => {
           const where = `${v} (opset ${node.opset ?? 'newest'}) ${how} ${dtype}`;
           expect(caught, where).toBeInstanceOf(SplitError);
           const err = caught as SplitError;
-          expect({ code: err.code, subject: err.subject }, `${where}: ${err.message}`)
-            .toEqual({ code: 'BAD_DTYPE', subject: { kind: 'input', name: 'input', part: 'dtype' } });
+          expect({ code: err.code, subject: err.subject }, `${where}: ${err.message}`).toEqual({
+            code: 'BAD_DTYPE',
+            subject: { kind: 'input', name: 'input', part: 'dtype' },
+          });
           expect(err.message.startsWith(`${v}: `), `${where}: ${err.message}`).toBe(true);
           expect(err.message, where).toContain(`no ONNX version of ${opOf(v)} lists ${dtype}`);
         }
@@ -806,7 +1059,12 @@ describe('operator nodes', () => {
       for (const [v, node] of [...onnxNodes(x), ...onnxNodes(gx)]) {
         for (const engine of [cpu, e]) {
           if (engine === cpu && 'buffer' in node.inputs[0]!) continue;
-          await expectSplitError(engine.run(node), 'BAD_DTYPE', [`${v}: `, `no ONNX version of ${opOf(v)} lists ${dtype}`], `${v} ${dtype} ${engine.backend}`);
+          await expectSplitError(
+            engine.run(node),
+            'BAD_DTYPE',
+            [`${v}: `, `no ONNX version of ${opOf(v)} lists ${dtype}`],
+            `${v} ${dtype} ${engine.backend}`,
+          );
         }
       }
       expect(e.stats.liveBuffers, `${dtype}: nothing allocated`).toBe(live);
@@ -814,89 +1072,127 @@ describe('operator nodes', () => {
     }
   });
 
-  gpuTest('VariadicSplit: inferShapes and resolveNode take the 11 types, host or GPU data; the opset is ignored', async (g) => {
-    const e = await g.engine();
-    const lengths = { dtype: 'int64', shape: [3], data: BigInt64Array.of(1n, -1n, 0n) } as const;
-    for (const dtype of OV_TYPES) {
-      const x = randomTensor(dtype, [2, 5, 3], rng(3)) as HostTensor<OvType>;
-      const gx = e.upload(x);
-      for (const [data, axis] of [[x, 1], [gx, -2]] as const) {
-        const node = { op: 'VariadicSplit', opset: 1, inputs: [data, { dtype: 'int32', shape: [], data: Int32Array.of(axis) }, lengths] } as const;
-        const want = [[2, 1, 3], [2, 4, 3], [2, 0, 3]].map((shape) => ({ dtype, shape }));
-        expect(inferShapes(node), dtype).toEqual(want);
-        const r = resolveNode(node);
-        expect({ label: r.label, shapes: r.outputShapes }, dtype).toEqual({ label: 'VariadicSplit-1', shapes: want.map((w) => w.shape) });
+  gpuTest(
+    'VariadicSplit: inferShapes and resolveNode take the 11 types, host or GPU data; the opset is ignored',
+    async (g) => {
+      const e = await g.engine();
+      const lengths = { dtype: 'int64', shape: [3], data: BigInt64Array.of(1n, -1n, 0n) } as const;
+      for (const dtype of OV_TYPES) {
+        const x = randomTensor(dtype, [2, 5, 3], rng(3)) as HostTensor<OvType>;
+        const gx = e.upload(x);
+        for (const [data, axis] of [
+          [x, 1],
+          [gx, -2],
+        ] as const) {
+          const node = {
+            op: 'VariadicSplit',
+            opset: 1,
+            inputs: [data, { dtype: 'int32', shape: [], data: Int32Array.of(axis) }, lengths],
+          } as const;
+          const want = [
+            [2, 1, 3],
+            [2, 4, 3],
+            [2, 0, 3],
+          ].map((shape) => ({ dtype, shape }));
+          expect(inferShapes(node), dtype).toEqual(want);
+          const r = resolveNode(node);
+          expect({ label: r.label, shapes: r.outputShapes }, dtype).toEqual({
+            label: 'VariadicSplit-1',
+            shapes: want.map((w) => w.shape),
+          });
+        }
+        e.release(gx);
       }
-      e.release(gx);
-    }
-  });
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
 
 describe('strategies and statistics', () => {
-  gpuTest('boundaries inside bytes: one dispatch of the bit-level variant, 2 to 4096 outputs, every packed type', async (g) => {
-    const e = await g.engine();
-    for (const dtype of PACKED) {
-      const cases: Case[] = [
-        { dtype, shape: [33], axis: 0, sizes: [1, 32] },
-        { dtype, shape: [5, 7], axis: 1, sizes: [3, 4] },
-        { dtype, shape: [4097], axis: 0, sizes: [2, ...Array<number>(4095).fill(1)] },
-        { dtype, shape: [3, 4096], axis: 1, sizes: Array<number>(4096).fill(1) },
-        // MAX_OUTPUTS, for one width with every phase.
-        ...dtype === 'uint3' ? [{ dtype, shape: [65536], axis: 0, sizes: Array<number>(65536).fill(1) }] : [],
-      ].filter(boundaryInsideByte);
-      expect(cases.length, dtype).toBeGreaterThanOrEqual(3);
-      for (const c of cases) {
-        const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
-        const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
-        expectBytes(c, hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c)), want, label(c));
-        expect(e.stats, label(c)).toMatchObject({ strategy: 'gather', unitBits: 1, dispatches: 1, copies: 0 });
-        const gx = e.upload(x as HostTensor<OvType>);
-        const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes });
-        expect(e.stats, `${label(c)} GPU-resident`).toMatchObject({ strategy: 'gather', unitBits: 1, dispatches: 1, copies: 0 });
-        expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} GPU-resident`);
-        for (const o of [...outs, gx]) e.release(o);
+  gpuTest(
+    'boundaries inside bytes: one dispatch of the bit-level variant, 2 to 4096 outputs, every packed type',
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of PACKED) {
+        const cases: Case[] = [
+          { dtype, shape: [33], axis: 0, sizes: [1, 32] },
+          { dtype, shape: [5, 7], axis: 1, sizes: [3, 4] },
+          { dtype, shape: [4097], axis: 0, sizes: [2, ...Array<number>(4095).fill(1)] },
+          { dtype, shape: [3, 4096], axis: 1, sizes: Array<number>(4096).fill(1) },
+          // MAX_OUTPUTS, for one width with every phase.
+          ...(dtype === 'uint3' ? [{ dtype, shape: [65536], axis: 0, sizes: Array<number>(65536).fill(1) }] : []),
+        ].filter(boundaryInsideByte);
+        expect(cases.length, dtype).toBeGreaterThanOrEqual(3);
+        for (const c of cases) {
+          const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
+          const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+          expectBytes(c, hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c)), want, label(c));
+          expect(e.stats, label(c)).toMatchObject({ strategy: 'gather', unitBits: 1, dispatches: 1, copies: 0 });
+          const gx = e.upload(x as HostTensor<OvType>);
+          const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes });
+          expect(e.stats, `${label(c)} GPU-resident`).toMatchObject({
+            strategy: 'gather',
+            unitBits: 1,
+            dispatches: 1,
+            copies: 0,
+          });
+          expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} GPU-resident`);
+          for (const o of [...outs, gx]) e.release(o);
+        }
       }
-    }
-  });
+    },
+  );
 
-  gpuTest('byte-aligned splits of packed tensors may alias, copy or use words (control: results still exact)', async (g) => {
-    const e = await g.engine();
-    for (const dtype of OV_TYPES) {
-      const w = WIDTH[dtype];
-      // Two halves, each a whole number of alignment units: aligned views (alias) for a resident
-      // input, two copies for a host one.
-      const a = g.device.limits.minStorageBufferOffsetAlignment * 8;
-      const k = a / gcd(w, a);
-      const half: Case = { dtype, shape: [2 * k], axis: 0, sizes: [k, k] };
-      // Strided rows, chunks of a multiple of 128 bits: the 128-bit word gather.
-      const m = 128 / gcd(w, 128);
-      const words: Case = { dtype, shape: [4, 2 * m], axis: 1, sizes: [m, m] };
-      // Strided rows of whole words, 1 KiB or more: one copy per row on a CPU adapter (SwiftShader), words on a GPU.
-      const r = 8192 / gcd(w, 8192);
-      const rows: Case = { dtype, shape: [3, 2 * r], axis: 1, sizes: [r, r] };
-      const info = g.device.adapterInfo;
-      const rowCopies = /swiftshader|llvmpipe|lavapipe/i.test(`${info?.architecture} ${info?.description}`) ? 'copy' : 'gather';
-      for (const [c, host, resident] of [[half, 'copy', 'alias'], [words, 'gather', 'gather'], [rows, rowCopies, rowCopies]] as const) {
-        const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
-        const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
-        expectBytes(c, hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c)), want, label(c));
-        expect(e.stats.strategy, `${label(c)} host`).toBe(host);
-        if (c === words) expect(e.stats.unitBits, label(c)).toBe(128);
-        if (c === rows && host === 'copy') expect(e.stats.copies, `${label(c)}: one copy per row`).toBe(6);
-        const gx = e.upload(x as HostTensor<OvType>);
-        const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes });
-        expect(e.stats.strategy, `${label(c)} GPU-resident`).toBe(resident);
-        if (resident === 'alias') expect(outs.every((o) => o.buffer === gx.buffer), label(c)).toBe(true);
-        expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} GPU-resident`);
-        const copied = await e.split(gx, { axis: c.axis, sizes: c.sizes, alias: 'none' });
-        expect(e.stats.unitBits, `${label(c)} alias 'none'`).not.toBe(1);
-        expectBytes(c, await downloadOutputs(e, copied), want, `${label(c)} alias 'none'`);
-        for (const o of [...outs, ...copied, gx]) e.release(o);
+  gpuTest(
+    'byte-aligned splits of packed tensors may alias, copy or use words (control: results still exact)',
+    async (g) => {
+      const e = await g.engine();
+      for (const dtype of OV_TYPES) {
+        const w = WIDTH[dtype];
+        // Two halves, each a whole number of alignment units: aligned views (alias) for a resident
+        // input, two copies for a host one.
+        const a = g.device.limits.minStorageBufferOffsetAlignment * 8;
+        const k = a / gcd(w, a);
+        const half: Case = { dtype, shape: [2 * k], axis: 0, sizes: [k, k] };
+        // Strided rows, chunks of a multiple of 128 bits: the 128-bit word gather.
+        const m = 128 / gcd(w, 128);
+        const words: Case = { dtype, shape: [4, 2 * m], axis: 1, sizes: [m, m] };
+        // Strided rows of whole words, 1 KiB or more: one copy per row on a CPU adapter (SwiftShader), words on a GPU.
+        const r = 8192 / gcd(w, 8192);
+        const rows: Case = { dtype, shape: [3, 2 * r], axis: 1, sizes: [r, r] };
+        const info = g.device.adapterInfo;
+        const rowCopies = /swiftshader|llvmpipe|lavapipe/i.test(`${info?.architecture} ${info?.description}`)
+          ? 'copy'
+          : 'gather';
+        for (const [c, host, resident] of [
+          [half, 'copy', 'alias'],
+          [words, 'gather', 'gather'],
+          [rows, rowCopies, rowCopies],
+        ] as const) {
+          const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
+          const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
+          expectBytes(c, hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c)), want, label(c));
+          expect(e.stats.strategy, `${label(c)} host`).toBe(host);
+          if (c === words) expect(e.stats.unitBits, label(c)).toBe(128);
+          if (c === rows && host === 'copy') expect(e.stats.copies, `${label(c)}: one copy per row`).toBe(6);
+          const gx = e.upload(x as HostTensor<OvType>);
+          const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes });
+          expect(e.stats.strategy, `${label(c)} GPU-resident`).toBe(resident);
+          if (resident === 'alias')
+            expect(
+              outs.every((o) => o.buffer === gx.buffer),
+              label(c),
+            ).toBe(true);
+          expectBytes(c, await downloadOutputs(e, outs), want, `${label(c)} GPU-resident`);
+          const copied = await e.split(gx, { axis: c.axis, sizes: c.sizes, alias: 'none' });
+          expect(e.stats.unitBits, `${label(c)} alias 'none'`).not.toBe(1);
+          expectBytes(c, await downloadOutputs(e, copied), want, `${label(c)} alias 'none'`);
+          for (const o of [...outs, ...copied, gx]) e.release(o);
+        }
       }
-    }
-  });
+    },
+  );
 
   // Last in the file: every test above ran on this one device.
   gpuTest('pipelines created on this device for the whole file: at most 4', async (g) => {

@@ -9,7 +9,9 @@ type Params = Record<string, unknown>;
 
 export class ParamsBuilder<P extends Params> {
   private constructor(private readonly list: readonly P[]) {}
-  static start(): ParamsBuilder<{}> { return new ParamsBuilder([{}]); }
+  static start(): ParamsBuilder<{}> {
+    return new ParamsBuilder([{}]);
+  }
   combine<K extends string, V>(key: K, values: readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {
     this.fresh(key);
     return new ParamsBuilder(this.list.flatMap((p) => values.map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
@@ -18,11 +20,16 @@ export class ParamsBuilder<P extends Params> {
     this.fresh(key);
     return new ParamsBuilder(this.list.flatMap((p) => f(p).map((v) => ({ ...p, [key]: v }) as P & { [_ in K]: V })));
   }
-  filter(f: (p: P, index: number) => boolean): ParamsBuilder<P> { return new ParamsBuilder(this.list.filter(f)); }
-  get cases(): readonly P[] { return this.list; }
+  filter(f: (p: P, index: number) => boolean): ParamsBuilder<P> {
+    return new ParamsBuilder(this.list.filter(f));
+  }
+  get cases(): readonly P[] {
+    return this.list;
+  }
   /** A key given twice would silently overwrite the first: refused, as gpuweb/cts's builder does. */
   private fresh(key: string): void {
-    if (this.list.some((p) => Object.hasOwn(p, key))) throw new Error(`ParamsBuilder: parameter '${key}' is already set`);
+    if (this.list.some((p) => Object.hasOwn(p, key)))
+      throw new Error(`ParamsBuilder: parameter '${key}' is already set`);
   }
 }
 
@@ -62,7 +69,12 @@ const STRINGS = ['', 'a', 'héllo', '日本語', '🙂👍🏽', 'tab\there', 'n
  * travels through a Cast to float32, which canonicalises NaN), strings without U+0000 (ORT's
  * JavaScript binding cuts a string at its first NUL).
  */
-export function randomTensor(dtype: DType, shape: readonly number[], next: () => number, opts: { forOrt?: boolean } = {}): HostTensor {
+export function randomTensor(
+  dtype: DType,
+  shape: readonly number[],
+  next: () => number,
+  opts: { forOrt?: boolean } = {},
+): HostTensor {
   const n = shape.reduce((a, b) => a * b, 1);
   const bytes = (k: number) => Uint8Array.from({ length: k }, () => int(next, 0, 255));
   const ofBytes = <T>(C: { new (b: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, lanes = 1) =>
@@ -70,37 +82,54 @@ export function randomTensor(dtype: DType, shape: readonly number[], next: () =>
   const t = (data: unknown) => ({ dtype, shape: [...shape], data }) as HostTensor;
   if (isPackedType(dtype)) return t(bytes(Math.ceil((n * PACKED_WIDTH[dtype]) / 8))); // trailing bits random too
   switch (dtype) {
-    case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return t(bytes(n));
+    case 'float8e4m3fn':
+    case 'float8e5m2':
+    case 'float8e8m0':
+      return t(bytes(n));
     case 'string': {
       const pool = opts.forOrt ? STRINGS.filter((s) => !s.includes('\u0000')) : STRINGS;
       return t(Array.from({ length: n }, () => pool[int(next, 0, pool.length - 1)]!));
     }
-    case 'bool': return t(Uint8Array.from({ length: n }, () => int(next, 0, 1)));
-    case 'float32': return t(withSpecials(ofBytes(Float32Array), next, [0x7fc00001, 0xff800000, 0x80000000, 0x7f800000, 0x00000001]));
-    case 'float64': return t(ofBytes(Float64Array));
-    case 'float16': return t(withSpecials(ofBytes(Uint16Array), next, [0x7e01, 0xfc00, 0x8000, 0x7c00, 0x0001]));
+    case 'bool':
+      return t(Uint8Array.from({ length: n }, () => int(next, 0, 1)));
+    case 'float32':
+      return t(withSpecials(ofBytes(Float32Array), next, [0x7fc00001, 0xff800000, 0x80000000, 0x7f800000, 0x00000001]));
+    case 'float64':
+      return t(ofBytes(Float64Array));
+    case 'float16':
+      return t(withSpecials(ofBytes(Uint16Array), next, [0x7e01, 0xfc00, 0x8000, 0x7c00, 0x0001]));
     case 'bfloat16': {
       const u = ofBytes(Uint16Array);
       if (opts.forOrt) {
         for (let i = 0; i < u.length; i++) {
           const e = (u[i]! >> 7) & 0xff;
           if (e === 0xff && (u[i]! & 0x7f) !== 0) u[i] = u[i]! & 0xff80; // NaN -> Inf of the same sign
-          if (e === 0 && (u[i]! & 0x7f) !== 0) u[i] = u[i]! & 0x8000;     // subnormal -> signed zero
+          if (e === 0 && (u[i]! & 0x7f) !== 0) u[i] = u[i]! & 0x8000; // subnormal -> signed zero
         }
         return t(u);
       }
       return t(withSpecials(u, next, [0x7fc1, 0xff80, 0x8000, 0x7f80, 0x0001]));
     }
-    case 'complex64': return t(ofBytes(Float32Array, 2));
-    case 'complex128': return t(ofBytes(Float64Array, 2));
-    case 'int8': return t(ofBytes(Int8Array));
-    case 'uint8': return t(ofBytes(Uint8Array));
-    case 'int16': return t(ofBytes(Int16Array));
-    case 'uint16': return t(ofBytes(Uint16Array));
-    case 'int32': return t(ofBytes(Int32Array));
-    case 'uint32': return t(ofBytes(Uint32Array));
-    case 'int64': return t(ofBytes(BigInt64Array));
-    case 'uint64': return t(ofBytes(BigUint64Array));
+    case 'complex64':
+      return t(ofBytes(Float32Array, 2));
+    case 'complex128':
+      return t(ofBytes(Float64Array, 2));
+    case 'int8':
+      return t(ofBytes(Int8Array));
+    case 'uint8':
+      return t(ofBytes(Uint8Array));
+    case 'int16':
+      return t(ofBytes(Int16Array));
+    case 'uint16':
+      return t(ofBytes(Uint16Array));
+    case 'int32':
+      return t(ofBytes(Int32Array));
+    case 'uint32':
+      return t(ofBytes(Uint32Array));
+    case 'int64':
+      return t(ofBytes(BigInt64Array));
+    case 'uint64':
+      return t(ofBytes(BigUint64Array));
   }
 }
 
@@ -114,10 +143,25 @@ function withSpecials<T extends Float32Array | Uint16Array>(a: T, next: () => nu
 
 function bytesPerEntry(d: DType): number {
   switch (d) {
-    case 'int8': case 'uint8': case 'bool': case 'float8e4m3fn': case 'float8e5m2': case 'float8e8m0': return 1;
-    case 'float16': case 'bfloat16': case 'int16': case 'uint16': return 2;
-    case 'float32': case 'int32': case 'uint32': case 'complex64': return 4;
-    default: return 8;
+    case 'int8':
+    case 'uint8':
+    case 'bool':
+    case 'float8e4m3fn':
+    case 'float8e5m2':
+    case 'float8e8m0':
+      return 1;
+    case 'float16':
+    case 'bfloat16':
+    case 'int16':
+    case 'uint16':
+      return 2;
+    case 'float32':
+    case 'int32':
+    case 'uint32':
+    case 'complex64':
+      return 4;
+    default:
+      return 8;
   }
 }
 
@@ -126,7 +170,8 @@ function bytesPerEntry(d: DType): number {
  * bytes (never through a JS number, which could quiet a signalling NaN). Strings move as strings.
  */
 export function referenceSplit(x: HostTensor, axis: number, sizes: readonly number[]): unknown[][] {
-  if (isPackedType(x.dtype)) return referencePackedSplit(x.dtype, x.shape, x.data as Uint8Array, axis, sizes).map((b) => [...b]);
+  if (isPackedType(x.dtype))
+    return referencePackedSplit(x.dtype, x.shape, x.data as Uint8Array, axis, sizes).map((b) => [...b]);
   const ax = axis < 0 ? axis + x.shape.length : axis;
   const width = x.dtype === 'string' ? 1 : bytesPerEntry(x.dtype) * (x.dtype.startsWith('complex') ? 2 : 1);
   const strides = x.shape.map((_, i) => x.shape.slice(i + 1).reduce((a, b) => a * b, 1));
@@ -157,6 +202,5 @@ export function bitsOf(t: HostTensor): unknown[] {
   const d = t.data as unknown as { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
   return [...new Uint8Array(d.buffer, d.byteOffset, d.byteLength)];
 }
-
 
 export { DTYPES };

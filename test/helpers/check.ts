@@ -5,9 +5,16 @@ import { bitsOf, referenceSplit } from './cases.js';
 
 export { downloadAll } from './download.js';
 
-export function expectSplitOf(outs: readonly HostTensor[], x: HostTensor, axis: number, sizes: readonly number[]): void {
+export function expectSplitOf(
+  outs: readonly HostTensor[],
+  x: HostTensor,
+  axis: number,
+  sizes: readonly number[],
+): void {
   const want = referenceSplit(x, axis, sizes);
   expect(outs.map((o) => o.dtype)).toEqual(sizes.map(() => x.dtype));
-  expect(outs.map((o) => o.shape)).toEqual(sizes.map((s) => x.shape.map((d, i) => (i === (axis + x.shape.length) % x.shape.length ? s : d))));
+  expect(outs.map((o) => o.shape)).toEqual(
+    sizes.map((s) => x.shape.map((d, i) => (i === (axis + x.shape.length) % x.shape.length ? s : d))),
+  );
   outs.forEach((o, i) => expect(bitsOf(o), `output ${i}`).toEqual(want[i]));
 }

@@ -8,11 +8,21 @@ import { type GpuTensor, type HostTensor, type SplitEngine, hostDataFromBytes } 
 export async function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[]): Promise<HostTensor[]> {
   const bytes = new Map<GPUBuffer, Uint8Array>();
   for (const buffer of new Set(outs.map((o) => o.buffer))) {
-    const all = await engine.download({ dtype: 'uint8', shape: [buffer.size], buffer, byteOffset: 0, byteLength: buffer.size });
+    const all = await engine.download({
+      dtype: 'uint8',
+      shape: [buffer.size],
+      buffer,
+      byteOffset: 0,
+      byteLength: buffer.size,
+    });
     bytes.set(buffer, all.data);
   }
-  return outs.map((o) => ({
-    dtype: o.dtype, shape: o.shape,
-    data: hostDataFromBytes(o.dtype, bytes.get(o.buffer)!.subarray(o.byteOffset, o.byteOffset + o.byteLength)),
-  }) as HostTensor);
+  return outs.map(
+    (o) =>
+      ({
+        dtype: o.dtype,
+        shape: o.shape,
+        data: hostDataFromBytes(o.dtype, bytes.get(o.buffer)!.subarray(o.byteOffset, o.byteOffset + o.byteLength)),
+      }) as HostTensor,
+  );
 }

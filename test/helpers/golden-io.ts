@@ -6,7 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import {
-  type DType, type GpuTensor, type HostTensor, type OpName, type SplitErrorCode, type SplitNode, SplitError,
+  type DType,
+  type GpuTensor,
+  type HostTensor,
+  type OpName,
+  type SplitErrorCode,
+  type SplitNode,
+  SplitError,
 } from '../../src/index.js';
 
 export const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
@@ -43,15 +49,18 @@ export interface GoldenFile {
 }
 
 export function loadGolden(): GoldenFile[] {
-  return readdirSync(GOLDEN_DIR).filter((f) => f.endsWith('.json')).sort().map((f) => ({
-    label: f.replace(/\.json$/, ''),
-    ...(JSON.parse(readFileSync(join(GOLDEN_DIR, f), 'utf8')) as Omit<GoldenFile, 'label'>),
-  }));
+  return readdirSync(GOLDEN_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({
+      label: f.replace(/\.json$/, ''),
+      ...(JSON.parse(readFileSync(join(GOLDEN_DIR, f), 'utf8')) as Omit<GoldenFile, 'label'>),
+    }));
 }
 
 /** The node a case describes; `input(i)` supplies each present input (host or GPU). */
 export function nodeOf(file: GoldenFile, c: GoldenCase, inputs: (HostTensor | GpuTensor | undefined)[]): SplitNode {
-  const opset = c.opset === null ? undefined : c.opset ?? file.opset;
+  const opset = c.opset === null ? undefined : (c.opset ?? file.opset);
   return {
     op: file.op,
     ...(opset === undefined ? {} : { opset }),
@@ -80,26 +89,55 @@ function decodeData(dtype: DType, data: JsonData): HostTensor['data'] {
   if (words === 32) {
     const f = new Float32Array(data.length);
     const u = new Uint32Array(f.buffer);
-    data.forEach((t, i) => { if (isHex(t)) u[i] = Number(BigInt(t)); else f[i] = floatToken(t); });
+    data.forEach((t, i) => {
+      if (isHex(t)) u[i] = Number(BigInt(t));
+      else f[i] = floatToken(t);
+    });
     return f;
   }
   if (words === 64) {
     const f = new Float64Array(data.length);
     const u = new BigUint64Array(f.buffer);
-    data.forEach((t, i) => { if (isHex(t)) u[i] = BigInt(t); else f[i] = floatToken(t); });
+    data.forEach((t, i) => {
+      if (isHex(t)) u[i] = BigInt(t);
+      else f[i] = floatToken(t);
+    });
     return f;
   }
   if (dtype === 'int64') return BigInt64Array.from(data.map((t) => BigInt(t)));
   if (dtype === 'uint64') return BigUint64Array.from(data.map((t) => BigInt(t)));
-  const C = { float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array, uint8: Uint8Array, int16: Int16Array,
-    uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, bool: Uint8Array }[dtype as 'int8'];
+  const C = {
+    float16: Uint16Array,
+    bfloat16: Uint16Array,
+    int8: Int8Array,
+    uint8: Uint8Array,
+    int16: Int16Array,
+    uint16: Uint16Array,
+    int32: Int32Array,
+    uint32: Uint32Array,
+    bool: Uint8Array,
+  }[dtype as 'int8'];
   return C.from(data.map((t) => (isHex(t) ? Number(BigInt(t)) : Number(t))));
 }
 
 function viewBytes(dtype: DType, bytes: Uint8Array): HostTensor['data'] {
-  const C = { float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array,
-    uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array, int64: BigInt64Array,
-    uint64: BigUint64Array, bool: Uint8Array, complex64: Float32Array, complex128: Float64Array }[dtype as 'int8'];
+  const C = {
+    float32: Float32Array,
+    float64: Float64Array,
+    float16: Uint16Array,
+    bfloat16: Uint16Array,
+    int8: Int8Array,
+    uint8: Uint8Array,
+    int16: Int16Array,
+    uint16: Uint16Array,
+    int32: Int32Array,
+    uint32: Uint32Array,
+    int64: BigInt64Array,
+    uint64: BigUint64Array,
+    bool: Uint8Array,
+    complex64: Float32Array,
+    complex128: Float64Array,
+  }[dtype as 'int8'];
   return new C(bytes.buffer, bytes.byteOffset, bytes.byteLength / C.BYTES_PER_ELEMENT);
 }
 
@@ -145,6 +183,9 @@ export async function expectCaseError(run: () => unknown, c: GoldenCase, label: 
   expect(caught, `${where}: expected ${want.code}`).toBeInstanceOf(SplitError);
   const e = caught as SplitError;
   expect(e.code, `${where}: code (message: ${e.message})`).toBe(want.code);
-  expect(e.message.startsWith(want.prefix ?? `${label}:`), `${where}: message '${e.message}' starts with ${want.prefix ?? `${label}:`}`).toBe(true);
+  expect(
+    e.message.startsWith(want.prefix ?? `${label}:`),
+    `${where}: message '${e.message}' starts with ${want.prefix ?? `${label}:`}`,
+  ).toBe(true);
   for (const part of want.includes) expect(e.message, `${where}: message`).toContain(part);
 }

@@ -26,7 +26,8 @@ export function gpu(): Promise<GpuFixture> {
       device.destroy();
     });
     return {
-      device, live,
+      device,
+      live,
       async engine(options = {}) {
         const e = await createSplitEngine({ ...options, device });
         engines.push(e);
@@ -43,7 +44,10 @@ function countBuffers(device: GPUDevice): Set<GPUBuffer> {
     const b = create(desc);
     live.add(b);
     const destroy = b.destroy.bind(b);
-    b.destroy = () => { live.delete(b); destroy(); };
+    b.destroy = () => {
+      live.delete(b);
+      destroy();
+    };
     return b;
   };
   return live;
@@ -51,22 +55,26 @@ function countBuffers(device: GPUDevice): Set<GPUBuffer> {
 
 /** A test whose GPU work runs inside validation and out-of-memory error scopes. */
 export function gpuTest(name: string, fn: (g: GpuFixture) => Promise<void>, timeout?: number): void {
-  test(name, async () => {
-    const g = await gpu();
-    g.device.pushErrorScope('validation');
-    g.device.pushErrorScope('out-of-memory');
-    let failure: unknown;
-    try {
-      await fn(g);
-    } catch (e) {
-      failure = e;
-    }
-    const oom = await g.device.popErrorScope();
-    const validation = await g.device.popErrorScope();
-    if (failure) throw failure;
-    expect(validation?.message ?? null, 'GPU validation error').toBeNull();
-    expect(oom?.message ?? null, 'GPU out-of-memory error').toBeNull();
-  }, timeout);
+  test(
+    name,
+    async () => {
+      const g = await gpu();
+      g.device.pushErrorScope('validation');
+      g.device.pushErrorScope('out-of-memory');
+      let failure: unknown;
+      try {
+        await fn(g);
+      } catch (e) {
+        failure = e;
+      }
+      const oom = await g.device.popErrorScope();
+      const validation = await g.device.popErrorScope();
+      if (failure) throw failure;
+      expect(validation?.message ?? null, 'GPU validation error').toBeNull();
+      expect(oom?.message ?? null, 'GPU out-of-memory error').toBeNull();
+    },
+    timeout,
+  );
 }
 
 // Dawn aborts if the object create() returned is collected: kept for the life of the process.

@@ -7,7 +7,13 @@
 import * as ort from 'onnxruntime-node';
 import type { DType, HostTensor } from '../../src/index.js';
 import {
-  type NodeProto, type OnnxDType, type ValueSpec, buildModel as build, cast, node, sequenceAt,
+  type NodeProto,
+  type OnnxDType,
+  type ValueSpec,
+  buildModel as build,
+  cast,
+  node,
+  sequenceAt,
 } from '../../scripts/lib/onnx-model.mjs';
 
 export interface OrtCase {
@@ -21,7 +27,8 @@ export interface OrtCase {
   readonly outputs: number;
 }
 
-export type OrtResult = { readonly outputs: HostTensor[]; readonly sequenceLength?: number } | { readonly error: string };
+export type OrtResult =
+  { readonly outputs: HostTensor[]; readonly sequenceLength?: number } | { readonly error: string };
 
 /** The model for a case; `reads` SequenceAt outputs for SplitToSequence (0 = length only). */
 export function buildModel(c: OrtCase, reads = c.outputs): Uint8Array {
@@ -49,16 +56,37 @@ export function buildModel(c: OrtCase, reads = c.outputs): Uint8Array {
   };
   let main: NodeProto[];
   if (c.op === 'Split') {
-    main = [node('Split', nodeInputs, Array.from({ length: c.outputs }, (_, i) => emit(`y${i}`)), c.attrs)];
+    main = [
+      node(
+        'Split',
+        nodeInputs,
+        Array.from({ length: c.outputs }, (_, i) => emit(`y${i}`)),
+        c.attrs,
+      ),
+    ];
   } else {
     outputs.push({ name: 'length', dtype: 'int64' });
-    main = [node('SplitToSequence', nodeInputs, ['seq'], c.attrs), node('SequenceLength', ['seq'], ['length']),
-      ...sequenceAt('seq', reads, (i) => emit(`y${i}`))];
+    main = [
+      node('SplitToSequence', nodeInputs, ['seq'], c.attrs),
+      node('SequenceLength', ['seq'], ['length']),
+      ...sequenceAt('seq', reads, (i) => emit(`y${i}`)),
+    ];
   }
-  return build({ name: 'single-node', producer: 'cleave-tests', opset: c.opset, nodes: [...pre, ...main, ...post], inputs, outputs });
+  return build({
+    name: 'single-node',
+    producer: 'cleave-tests',
+    opset: c.opset,
+    nodes: [...pre, ...main, ...post],
+    inputs,
+    outputs,
+  });
 }
 
-const OPTIONS: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 4 };
+const OPTIONS: ort.InferenceSession.SessionOptions = {
+  intraOpNumThreads: 1,
+  interOpNumThreads: 1,
+  logSeverityLevel: 4,
+};
 
 /** Runs a case on onnxruntime-node; an ORT refusal comes back as `{ error }`. */
 export async function runOrt(c: OrtCase): Promise<OrtResult> {
@@ -84,7 +112,9 @@ export async function runOrt(c: OrtCase): Promise<OrtResult> {
       try {
         const r = await once(0);
         return { outputs: [], sequenceLength: Number((r.length!.data as BigInt64Array)[0]) };
-      } catch { /* the original error says more */ }
+      } catch {
+        /* the original error says more */
+      }
     }
     return { error };
   }
@@ -93,7 +123,9 @@ export async function runOrt(c: OrtCase): Promise<OrtResult> {
 function toOrt(t: HostTensor): ort.Tensor {
   if (t.dtype === 'bfloat16') {
     const f = new Uint32Array(t.data.length);
-    t.data.forEach((b, i) => { f[i] = b << 16; });
+    t.data.forEach((b, i) => {
+      f[i] = b << 16;
+    });
     return new ort.Tensor('float32', new Float32Array(f.buffer), t.shape);
   }
   return new ort.Tensor(t.dtype as 'float32', t.data as Float32Array, t.shape);

@@ -4,7 +4,16 @@
 // which is MSB-first (value 0 is bit 7 of byte 0); every tensor starts at bit 0 of its own first
 // byte and the unused bits of its last byte are zero. One value at a time, one bit at a time.
 
-export const PACKED_WIDTH = { int4: 4, uint4: 4, nf4: 4, float4e2m1: 4, uint1: 1, uint2: 2, uint3: 3, uint6: 6 } as const;
+export const PACKED_WIDTH = {
+  int4: 4,
+  uint4: 4,
+  nf4: 4,
+  float4e2m1: 4,
+  uint1: 1,
+  uint2: 2,
+  uint3: 3,
+  uint6: 6,
+} as const;
 export type Packed = keyof typeof PACKED_WIDTH;
 
 export function isPackedType(d: string): d is Packed {
@@ -43,7 +52,13 @@ export function pack(values: readonly number[], d: Packed): Uint8Array {
 }
 
 /** The split of a packed tensor, output by output, as packed bytes. */
-export function referencePackedSplit(d: Packed, shape: readonly number[], bytes: Uint8Array, axis: number, sizes: readonly number[]): Uint8Array[] {
+export function referencePackedSplit(
+  d: Packed,
+  shape: readonly number[],
+  bytes: Uint8Array,
+  axis: number,
+  sizes: readonly number[],
+): Uint8Array[] {
   const ax = axis < 0 ? axis + shape.length : axis;
   const outer = shape.slice(0, ax).reduce((a, b) => a * b, 1);
   const inner = shape.slice(ax + 1).reduce((a, b) => a * b, 1);

@@ -7,7 +7,13 @@
 // own devices instead of gpuTest's scoped fixture.
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+import {
+  type FixedDType,
+  type GpuTensor,
+  type HostTensor,
+  type SplitEngine,
+  createSplitEngine,
+} from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { splitProblem } from './controls.js';
@@ -28,7 +34,9 @@ beforeAll(async () => {
   const [d1, d2] = await Promise.all([acquireDevice(), acquireDevice()]);
   if ('reason' in d1 || 'reason' in d2) throw new Error('two WebGPU devices are needed');
   [device, foreign] = [d1.device, d2.device];
-  device.addEventListener('uncapturederror', (ev) => heard.push((ev as GPUUncapturedErrorEvent).error.message.split('\n')[0]!));
+  device.addEventListener('uncapturederror', (ev) =>
+    heard.push((ev as GPUUncapturedErrorEvent).error.message.split('\n')[0]!),
+  );
   A = await createSplitEngine({ device });
   B = await createSplitEngine({ device });
 });
@@ -54,12 +62,15 @@ function callerTensor(dev: GPUDevice, t: HostTensor<FixedDType>): GpuTensor {
 /** Valid splits on both engines, host and GPU-resident, each with how to check its result. */
 function goodSplits(): { name: string; p: Promise<unknown>; check: (v: unknown) => Promise<string | undefined> }[] {
   const host = (e: SplitEngine, name: string) => ({
-    name, p: e.split(y, { axis: 1, sizes: [3, 7] }) as Promise<unknown>, check: async (v: unknown) => splitProblem(v, y, 1, [3, 7]),
+    name,
+    p: e.split(y, { axis: 1, sizes: [3, 7] }) as Promise<unknown>,
+    check: async (v: unknown) => splitProblem(v, y, 1, [3, 7]),
   });
   const resident = (e: SplitEngine, name: string) => {
     const gx = e.upload(x);
     return {
-      name, p: e.split(gx, { axis: 1, sizes: [1, 63] }) as Promise<unknown>,
+      name,
+      p: e.split(gx, { axis: 1, sizes: [1, 63] }) as Promise<unknown>,
       check: async (v: unknown) => {
         const problem = splitProblem(await downloadAll(e, v as GpuTensor[]), x, 1, [1, 63]);
         for (const t of [...(v as GpuTensor[]), gx]) e.release(t);
@@ -73,7 +84,9 @@ function goodSplits(): { name: string; p: Promise<unknown>; check: (v: unknown) 
 async function expectAllExact(goods: ReturnType<typeof goodSplits>): Promise<void> {
   for (const g of goods) {
     const o = await settle(g.p);
-    expect(describeOutcome(o), `${g.name}: ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`).toBe('resolved (silent acceptance)');
+    expect(describeOutcome(o), `${g.name}: ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`).toBe(
+      'resolved (silent acceptance)',
+    );
     expect(await g.check((o as { value: unknown }).value), g.name).toBeUndefined();
   }
 }
@@ -87,7 +100,9 @@ async function blameOnly(name: string, failing: () => Promise<unknown>): Promise
   const after = goodSplits();
   const appScope = await device.popErrorScope();
   const o = await bad;
-  expect(describeOutcome(o), `${name}: ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`).toBe('GPU_ERROR');
+  expect(describeOutcome(o), `${name}: ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`).toBe(
+    'GPU_ERROR',
+  );
   await expectAllExact(before);
   await expectAllExact(after);
   await expectAllExact(goodSplits());
@@ -106,12 +121,18 @@ describe("a split's own GPU error rejects that split only", () => {
 
   test('a buffer of another device: download, run, and on the second engine', async () => {
     await blameOnly('download', () => A.download(callerTensor(foreign, x)));
-    await blameOnly('run', () => A.run({ op: 'Split', opset: 18, inputs: [callerTensor(foreign, x)], attrs: { axis: 1, num_outputs: 3 } }));
+    await blameOnly('run', () =>
+      A.run({ op: 'Split', opset: 18, inputs: [callerTensor(foreign, x)], attrs: { axis: 1, num_outputs: 3 } }),
+    );
     await blameOnly('engine B', () => B.split(callerTensor(foreign, y), { axis: 1, sizes: [3, 7] }));
   });
 
   test('a buffer the caller destroyed: split, download, run', async () => {
-    const gone = () => { const t = callerTensor(device, x); t.buffer.destroy(); return t; };
+    const gone = () => {
+      const t = callerTensor(device, x);
+      t.buffer.destroy();
+      return t;
+    };
     await blameOnly('split', () => A.split(gone(), { axis: 1, sizes: [1, 63] }));
     await blameOnly('split, copies', () => B.split(gone(), { axis: 0, parts: 4 }));
     await blameOnly('download', () => A.download(gone()));
@@ -120,10 +141,18 @@ describe("a split's own GPU error rejects that split only", () => {
 
   test('eight failing splits interleaved with eight valid ones, on two engines: exactly the eight fail', async () => {
     heard.length = 0;
-    const gone = () => { const t = callerTensor(device, x); t.buffer.destroy(); return t; };
+    const gone = () => {
+      const t = callerTensor(device, x);
+      t.buffer.destroy();
+      return t;
+    };
     const calls = Array.from({ length: 16 }, (_, i) => {
       const e = i % 4 < 2 ? A : B;
-      if (i % 2 === 0) return { p: settle(e.split(i % 4 === 0 ? callerTensor(foreign, x) : gone(), { axis: 1, parts: 5 })), check: undefined };
+      if (i % 2 === 0)
+        return {
+          p: settle(e.split(i % 4 === 0 ? callerTensor(foreign, x) : gone(), { axis: 1, parts: 5 })),
+          check: undefined,
+        };
       const g = goodSplits()[(i >> 1) % 4]!;
       return { p: settle(g.p), check: g.check };
     });
@@ -182,13 +211,16 @@ describe("the application's own GPU errors reject no Cleave call", () => {
     const good = goodSplits();
     const scope = await device.popErrorScope();
     expect(describeOutcome(await bad)).toBe('GPU_ERROR');
-    expect((await bad as { message: string }).message, 'the split names its own error, not the application').not.toMatch(/usage/i);
+    expect(
+      ((await bad) as { message: string }).message,
+      'the split names its own error, not the application',
+    ).not.toMatch(/usage/i);
     expect(scope?.message, 'the application gets its own error, not the split').toMatch(/usage/i);
     await expectAllExact(good);
     expect(heard).toEqual([]);
   });
 
-  test('the application\'s buffer past maxBufferSize, inside its own validation and out-of-memory scopes, rejects no Cleave call', async () => {
+  test("the application's buffer past maxBufferSize, inside its own validation and out-of-memory scopes, rejects no Cleave call", async () => {
     heard.length = 0;
     device.pushErrorScope('out-of-memory');
     device.pushErrorScope('validation');
@@ -202,15 +234,21 @@ describe("the application's own GPU errors reject no Cleave call", () => {
   });
 });
 
-describe('encodeSplit records into the caller\'s encoder', () => {
-  test('a buffer of another device: the error is the caller\'s (its scope), or a SplitError; Cleave goes on exactly', async () => {
+describe("encodeSplit records into the caller's encoder", () => {
+  test("a buffer of another device: the error is the caller's (its scope), or a SplitError; Cleave goes on exactly", async () => {
     heard.length = 0;
     device.pushErrorScope('validation');
     const enc = device.createCommandEncoder();
-    const o = await settle((() => { const outs = A.encodeSplit(enc, callerTensor(foreign, x), { axis: 1, parts: 2 }); device.queue.submit([enc.finish()]); return outs; })());
+    const o = await settle(
+      (() => {
+        const outs = A.encodeSplit(enc, callerTensor(foreign, x), { axis: 1, parts: 2 });
+        device.queue.submit([enc.finish()]);
+        return outs;
+      })(),
+    );
     const scope = await device.popErrorScope();
     if (o.kind === 'resolved') {
-      expect(scope?.message ?? null, 'the GPU error of a recorded split lands in the caller\'s scope').not.toBeNull();
+      expect(scope?.message ?? null, "the GPU error of a recorded split lands in the caller's scope").not.toBeNull();
       for (const t of o.value as GpuTensor[]) A.release(t);
     } else {
       expect(o.kind, `${describeOutcome(o)}`).toBe('error');

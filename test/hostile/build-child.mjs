@@ -15,7 +15,11 @@ await build({
   logLevel: 'warn',
   plugins: [compactWgsl()],
   build: {
-    outDir, emptyOutDir: true, target: 'es2022', minify: false, sourcemap: false,
+    outDir,
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    sourcemap: false,
     lib: { entry: { child: 'test/hostile/child.ts' }, formats: ['es'], fileName: (_format, name) => `${name}.js` },
     rollupOptions: { external: ['webgpu', /^node:/] },
   },

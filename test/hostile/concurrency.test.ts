@@ -4,7 +4,13 @@
 // DEVICE_LOST, none resolves with wrong bytes, nothing hangs.
 
 import { describe, expect, test } from 'vitest';
-import { type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+import {
+  type FixedDType,
+  type GpuTensor,
+  type HostTensor,
+  type SplitEngine,
+  createSplitEngine,
+} from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { gpuTest } from '../helpers/gpu.js';
@@ -30,7 +36,8 @@ function job(e: SplitEngine, device: GPUDevice, r: Rng, i: number): Job {
   const { options, sizes } = validOptions(b, r);
   const name = `#${i} ${kind} ${b.dtype} [${b.shape.join(', ')}] ${JSON.stringify(options)}`;
   const resident = (outsP: Promise<unknown>, gx: GpuTensor): Job => ({
-    name, p: outsP,
+    name,
+    p: outsP,
     check: async (v) => {
       const problem = splitProblem(await downloadAll(e, v as GpuTensor[]), b.host, b.axis, sizes);
       for (const t of [...(v as GpuTensor[]), gx]) e.release(t);
@@ -38,14 +45,26 @@ function job(e: SplitEngine, device: GPUDevice, r: Rng, i: number): Job {
     },
   });
   switch (kind) {
-    case 'host': return { name, p: e.split(b.host, options as never), check: async (v) => splitProblem(v, b.host, b.axis, sizes) };
+    case 'host':
+      return { name, p: e.split(b.host, options as never), check: async (v) => splitProblem(v, b.host, b.axis, sizes) };
     case 'run': {
       const n = b.shape[b.axis]! + 1;
-      return { name, p: e.run({ op: 'Split', opset: 18, inputs: [b.host], attrs: { axis: b.axis, num_outputs: n } }), check: async (v) => splitProblem(v, b.host, b.axis, chunks(b.shape[b.axis]!, n)) };
+      return {
+        name,
+        p: e.run({ op: 'Split', opset: 18, inputs: [b.host], attrs: { axis: b.axis, num_outputs: n } }),
+        check: async (v) => splitProblem(v, b.host, b.axis, chunks(b.shape[b.axis]!, n)),
+      };
     }
     case 'download': {
       const gx = e.upload(b.host as HostTensor<FixedDType>);
-      return { name, p: e.download(gx), check: async (v) => { e.release(gx); return roundTripProblem(v as HostTensor, b.host); } };
+      return {
+        name,
+        p: e.download(gx),
+        check: async (v) => {
+          e.release(gx);
+          return roundTripProblem(v as HostTensor, b.host);
+        },
+      };
     }
     case 'encode': {
       const gx = e.upload(b.host as HostTensor<FixedDType>);
@@ -66,7 +85,8 @@ async function expectExact(jobs: readonly Job[]): Promise<void> {
   const problems: string[] = [];
   for (const [i, o] of outcomes.entries()) {
     const j = jobs[i]!;
-    if (o.kind !== 'resolved') problems.push(`${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`);
+    if (o.kind !== 'resolved')
+      problems.push(`${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message : ''}`);
     else {
       const p = await j.check(o.value);
       if (p) problems.push(`${j.name}: ${p}`);
@@ -82,33 +102,43 @@ describe('concurrency', () => {
     await expectExact(Array.from({ length: 96 }, (_, i) => job(e, g.device, r, i)));
   });
 
-  gpuTest('two engines sharing a device, 48 splits each, interleaved, with bad calls among them: exact, and only the bad ones fail', async (g) => {
-    const [A, B] = [await g.engine(), await g.engine()];
-    const r = rng(32);
-    const jobs: Job[] = [];
-    const bad: Promise<Outcome>[] = [];
-    for (let i = 0; i < 96; i++) {
-      jobs.push(job(i % 2 ? B : A, g.device, r, i));
-      if (i % 8 === 0) bad.push(settle((i % 16 ? A : B).split(base(r).host, { axis: 7, parts: 2 })));
-    }
-    await expectExact(jobs);
-    for (const o of await Promise.all(bad)) expect(describeOutcome(o)).toBe('AXIS_RANGE');
-  });
+  gpuTest(
+    'two engines sharing a device, 48 splits each, interleaved, with bad calls among them: exact, and only the bad ones fail',
+    async (g) => {
+      const [A, B] = [await g.engine(), await g.engine()];
+      const r = rng(32);
+      const jobs: Job[] = [];
+      const bad: Promise<Outcome>[] = [];
+      for (let i = 0; i < 96; i++) {
+        jobs.push(job(i % 2 ? B : A, g.device, r, i));
+        if (i % 8 === 0) bad.push(settle((i % 16 ? A : B).split(base(r).host, { axis: 7, parts: 2 })));
+      }
+      await expectExact(jobs);
+      for (const o of await Promise.all(bad)) expect(describeOutcome(o)).toBe('AXIS_RANGE');
+    },
+  );
 
-  gpuTest('one GPU input split 32 ways at once (aliases and copies), downloaded at once, released in any order', async (g) => {
-    const e = await g.engine();
-    const x = randomTensor('float32', [16, 64], rng(33)) as HostTensor<'float32'>;
-    const gx = e.upload(x);
-    const runs = Array.from({ length: 32 }, (_, i) => ({ axis: i % 2, parts: 1 + (i % 5), alias: pick(rng(i), ['owned', 'any', 'none'] as const) }));
-    const outs = await Promise.all(runs.map((o) => e.split(gx, o)));
-    e.release(gx);
-    const back = await Promise.all(outs.map((o) => downloadAll(e, o)));
-    for (const [i, o] of runs.entries()) {
-      const dim = x.shape[o.axis]!;
-      expect(splitProblem(back[i], x, o.axis, chunks(dim, o.parts)), JSON.stringify(o)).toBeUndefined();
-    }
-    for (const o of outs.reverse()) for (const t of o) e.release(t);
-  });
+  gpuTest(
+    'one GPU input split 32 ways at once (aliases and copies), downloaded at once, released in any order',
+    async (g) => {
+      const e = await g.engine();
+      const x = randomTensor('float32', [16, 64], rng(33)) as HostTensor<'float32'>;
+      const gx = e.upload(x);
+      const runs = Array.from({ length: 32 }, (_, i) => ({
+        axis: i % 2,
+        parts: 1 + (i % 5),
+        alias: pick(rng(i), ['owned', 'any', 'none'] as const),
+      }));
+      const outs = await Promise.all(runs.map((o) => e.split(gx, o)));
+      e.release(gx);
+      const back = await Promise.all(outs.map((o) => downloadAll(e, o)));
+      for (const [i, o] of runs.entries()) {
+        const dim = x.shape[o.axis]!;
+        expect(splitProblem(back[i], x, o.axis, chunks(dim, o.parts)), JSON.stringify(o)).toBeUndefined();
+      }
+      for (const o of outs.reverse()) for (const t of o) e.release(t);
+    },
+  );
 });
 
 describe('destroy with calls in flight', () => {
@@ -120,8 +150,12 @@ describe('destroy with calls in flight', () => {
     const r = rng(35);
     const x = randomTensor('float32', [8, 32], r) as HostTensor<'float32'>;
     const gx = e.upload(x);
-    const calls = [e.split(x, { axis: 1, parts: 3 }), e.split(gx, { axis: 1, sizes: [5, 27] }), e.download(gx),
-      e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 2 } })];
+    const calls = [
+      e.split(x, { axis: 1, parts: 3 }),
+      e.split(gx, { axis: 1, sizes: [5, 27] }),
+      e.download(gx),
+      e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 2 } }),
+    ];
     e.destroy();
     for (const o of await Promise.all(calls.map(settle))) expect(describeOutcome(o)).toBe('RELEASED');
     await expectExact([job(other, device, r, 0), job(other, device, r, 1)]);
@@ -147,8 +181,12 @@ describe('device loss', () => {
     for (const [i, o] of outcomes.entries()) {
       const j = inFlight[i]!;
       if (o.kind === 'error' && o.code === 'DEVICE_LOST') continue;
-      if (o.kind !== 'resolved') problems.push(`${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message.split('\n')[0] : ''}`);
-      else if (/ (host|download) /.test(j.name) && !/complex|string/.test(j.name)) problems.push(`${j.name}: resolved, though its readback needed the lost device`);
+      if (o.kind !== 'resolved')
+        problems.push(
+          `${j.name}: ${describeOutcome(o)} ${o.kind === 'error' || o.kind === 'foreign' ? o.message.split('\n')[0] : ''}`,
+        );
+      else if (/ (host|download) /.test(j.name) && !/complex|string/.test(j.name))
+        problems.push(`${j.name}: resolved, though its readback needed the lost device`);
       else {
         const p = await j.check(o.value).catch((e: Error) => `checking it: ${e.message}`);
         if (p && !/DEVICE_LOST|device was lost/i.test(p)) problems.push(`${j.name}: resolved, but ${p}`);
@@ -167,7 +205,8 @@ describe('device loss', () => {
         ['run', () => e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 2 } })],
         ['encodeSplit', () => e.encodeSplit(device.createCommandEncoder(), live, { axis: 1, parts: 2 })],
       ];
-      for (const [name, call] of calls) expect(describeOutcome(await outcomeOf(call, 10_000)), name).toBe('DEVICE_LOST');
+      for (const [name, call] of calls)
+        expect(describeOutcome(await outcomeOf(call, 10_000)), name).toBe('DEVICE_LOST');
     }
     expect(() => A.release(live)).not.toThrow();
     const late = await outcomeOf(async () => {
@@ -175,7 +214,9 @@ describe('device loss', () => {
       return e.split(x, { axis: 1, parts: 2 });
     }, 10_000);
     expect(describeOutcome(late), 'an engine made on the lost device').toBe('DEVICE_LOST');
-    expect(() => { A.destroy(); B.destroy(); }).not.toThrow();
+    expect(() => {
+      A.destroy();
+      B.destroy();
+    }).not.toThrow();
   });
 });
-

@@ -12,7 +12,13 @@ import { KINDS, dtypesFor, nodeBase } from './node-faults.js';
 import { type Ctx, GPU_DTYPES, HOST_DTYPES, type Rng, base, pick } from './tensors.js';
 
 /** What is wrong with `outs` as the split of `x` into `sizes` along `axis` (shapes as given), or undefined. */
-export function splitProblem(outs: unknown, x: HostTensor, axis: number, sizes: readonly number[], shapes?: readonly (readonly number[])[]): string | undefined {
+export function splitProblem(
+  outs: unknown,
+  x: HostTensor,
+  axis: number,
+  sizes: readonly number[],
+  shapes?: readonly (readonly number[])[],
+): string | undefined {
   if (!Array.isArray(outs)) return `resolved with ${typeof outs}, not an array of tensors`;
   if (outs.length !== sizes.length) return `${outs.length} outputs, want ${sizes.length}`;
   const ax = axis < 0 ? axis + x.shape.length : axis;
@@ -40,7 +46,6 @@ export function roundTripProblem(back: HostTensor, x: HostTensor): string | unde
   return sameBytes(new Uint8Array(bitsOf(back) as number[]), bitsOf(x) as number[], 'round trip');
 }
 
-
 export interface ControlResult {
   readonly kind: string;
   readonly problem: string | undefined;
@@ -51,23 +56,41 @@ const show = (x: HostTensor, o: unknown) => `${x.dtype} [${x.shape.join(', ')}] 
 
 /** One valid split of a random kind; its outputs compared with the reference. */
 export async function control(ctx: Ctx, r: Rng): Promise<ControlResult> {
-  const kind = pick(r, ['host split', 'host split', 'GPU-resident split', 'GPU-resident split', 'encodeSplit', 'run (host node)',
-    'run (GPU node)', 'second engine', 'CPU backend', 'upload/download'] as const);
-  const onGpu = kind === 'GPU-resident split' || kind === 'encodeSplit' || kind === 'run (GPU node)' || kind === 'upload/download';
+  const kind = pick(r, [
+    'host split',
+    'host split',
+    'GPU-resident split',
+    'GPU-resident split',
+    'encodeSplit',
+    'run (host node)',
+    'run (GPU node)',
+    'second engine',
+    'CPU backend',
+    'upload/download',
+  ] as const);
+  const onGpu =
+    kind === 'GPU-resident split' || kind === 'encodeSplit' || kind === 'run (GPU node)' || kind === 'upload/download';
   const b = base(r, onGpu ? GPU_DTYPES : HOST_DTYPES);
   const { options, sizes } = validOptions(b, r);
   const x = b.host;
   const repro = show(x, options);
   try {
     switch (kind) {
-      case 'host split': return { kind, repro, problem: splitProblem(await ctx.e.split(x, options as never), x, b.axis, sizes) };
-      case 'second engine': return { kind, repro, problem: splitProblem(await ctx.e2.split(x, options as never), x, b.axis, sizes) };
-      case 'CPU backend': return { kind, repro, problem: splitProblem(await ctx.cpu.split(x, options as never), x, b.axis, sizes) };
+      case 'host split':
+        return { kind, repro, problem: splitProblem(await ctx.e.split(x, options as never), x, b.axis, sizes) };
+      case 'second engine':
+        return { kind, repro, problem: splitProblem(await ctx.e2.split(x, options as never), x, b.axis, sizes) };
+      case 'CPU backend':
+        return { kind, repro, problem: splitProblem(await ctx.cpu.split(x, options as never), x, b.axis, sizes) };
       case 'GPU-resident split': {
         const layout = pick(r, [undefined, 'shared', 'separate']);
         const alias = pick(r, [undefined, 'owned', 'any', 'none']);
         const gx = ctx.e.upload(x as HostTensor<FixedDType>);
-        const outs = await ctx.e.split(gx, { ...options, ...(layout && { layout }), ...(alias && { alias }) } as never) as GpuTensor[];
+        const outs = (await ctx.e.split(gx, {
+          ...options,
+          ...(layout && { layout }),
+          ...(alias && { alias }),
+        } as never)) as GpuTensor[];
         const problem = splitProblem(await downloadAll(ctx.e, outs), x, b.axis, sizes);
         for (const t of [...outs, gx]) ctx.e.release(t);
         return { kind, repro: `${repro} layout ${layout} alias ${alias}`, problem };
@@ -96,7 +119,7 @@ export async function control(ctx: Ctx, r: Rng): Promise<ControlResult> {
         const outs = await ctx.e.run(nb.node as never);
         const host = kind === 'run (GPU node)' ? await downloadAll(ctx.e, outs as GpuTensor[]) : outs;
         const problem = splitProblem(host, nb0.host, nb.axis, nb.sizes, nb.shapes);
-        if (kind === 'run (GPU node)') for (const t of [...outs as GpuTensor[], data as GpuTensor]) ctx.e.release(t);
+        if (kind === 'run (GPU node)') for (const t of [...(outs as GpuTensor[]), data as GpuTensor]) ctx.e.release(t);
         return { kind, repro: `${show(nb0.host, nb.node.attrs)} ${k}`, problem };
       }
     }

@@ -26,7 +26,10 @@ interface Result {
 
 beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
-  const built = spawnSync(process.execPath, [join(ROOT, 'test/hostile/build-child.mjs'), OUT], { cwd: ROOT, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, [join(ROOT, 'test/hostile/build-child.mjs'), OUT], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`building the child bundle failed:\n${built.stdout}\n${built.stderr}`);
 }, 120_000);
 
@@ -43,12 +46,20 @@ interface Run {
 /** One child from case `from`; killed when a case runs past its limit (plus GRACE_MS). */
 function runChild(group: string, from: number): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CHILD, group, String(from)], { cwd: ROOT, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CHILD, group, String(from)], {
+      cwd: ROOT,
+      env: process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: Record<string, unknown>[] = [];
     let buffered = '';
     let stderr = '';
     let stalled = false;
-    const arm = (ms: number) => setTimeout(() => { stalled = true; child.kill('SIGKILL'); }, ms + GRACE_MS);
+    const arm = (ms: number) =>
+      setTimeout(() => {
+        stalled = true;
+        child.kill('SIGKILL');
+      }, ms + GRACE_MS);
     let watchdog = arm(30_000); // start-up: bundle import, adapter, device
     child.stdout.on('data', (d: Buffer) => {
       buffered += d.toString();
@@ -62,10 +73,21 @@ function runChild(group: string, from: number): Promise<Run> {
         watchdog = arm(typeof line.limitMs === 'number' ? line.limitMs : 20_000);
       }
     });
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (code, signal) => {
       clearTimeout(watchdog);
-      resolve({ lines, code, signal, stalled, stderr: stderr.split('\n').filter((l) => !/XDG_RUNTIME_DIR/.test(l)).join('\n') });
+      resolve({
+        lines,
+        code,
+        signal,
+        stalled,
+        stderr: stderr
+          .split('\n')
+          .filter((l) => !/XDG_RUNTIME_DIR/.test(l))
+          .join('\n'),
+      });
     });
   });
 }
@@ -88,24 +110,48 @@ async function runGroup(group: string): Promise<{ results: Result[]; total: numb
     if (run.lines.some((l) => 'done' in l) && run.code === 0) return { results, total, children };
     const started = run.lines.filter((l) => 'start' in l).at(-1);
     if (!started || results.some((x) => x.i === started.start)) {
-      throw new Error(`child ${group} exited (code ${run.code}, signal ${run.signal}) outside any case:\n${run.stderr}`);
+      throw new Error(
+        `child ${group} exited (code ${run.code}, signal ${run.signal}) outside any case:\n${run.stderr}`,
+      );
     }
     const i = started.start as number;
-    const got = run.stalled ? `hang (no answer in ${((started.limitMs as number) + GRACE_MS) / 1000} s; child killed)` : `crash (exit code ${run.code}, signal ${run.signal})`;
-    results.push({ i, fn: String(started.fn), what: String(started.what), expected: String(started.expected), got, ok: false, message: run.stderr.trim().split('\n').at(-1) ?? '' });
+    const got = run.stalled
+      ? `hang (no answer in ${((started.limitMs as number) + GRACE_MS) / 1000} s; child killed)`
+      : `crash (exit code ${run.code}, signal ${run.signal})`;
+    results.push({
+      i,
+      fn: String(started.fn),
+      what: String(started.what),
+      expected: String(started.expected),
+      got,
+      ok: false,
+      message: run.stderr.trim().split('\n').at(-1) ?? '',
+    });
     from = i + 1;
     if (from >= total) return { results, total, children };
   }
 }
 
 function report(results: readonly Result[]): string {
-  return results.filter((r) => !r.ok).map((r) => `#${r.i} ${r.fn} | ${r.what} | expected ${r.expected} | got ${r.got}` +
-    (r.message ? `\n     message: ${r.message}` : '')).join('\n');
+  return results
+    .filter((r) => !r.ok)
+    .map(
+      (r) =>
+        `#${r.i} ${r.fn} | ${r.what} | expected ${r.expected} | got ${r.got}` +
+        (r.message ? `\n     message: ${r.message}` : ''),
+    )
+    .join('\n');
 }
 
 for (const [group, title] of [
-  ['memory', 'shared, growable, resizable and detached host memory on every path: copied and split exactly, or DATA_TYPE'],
-  ['native', 'proxies and look-alikes of GPUBuffer, GPUCommandEncoder and GPUDevice are refused before they reach Dawn'],
+  [
+    'memory',
+    'shared, growable, resizable and detached host memory on every path: copied and split exactly, or DATA_TYPE',
+  ],
+  [
+    'native',
+    'proxies and look-alikes of GPUBuffer, GPUCommandEncoder and GPUDevice are refused before they reach Dawn',
+  ],
   ['counts', 'absurd output counts and sizes are TOO_LARGE before anything is allocated; 65536 outputs work'],
 ] as const) {
   test(`child processes, ${group}: ${title}`, async () => {

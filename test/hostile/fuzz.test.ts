@@ -25,8 +25,19 @@ const TRACE = process.env.HOSTILE_TRACE === '1';
 
 /** Bad calls per function (5,200 in all at scale 1), and how many bad calls pass between two controls. */
 const COUNTS: Readonly<Record<(typeof FNS)[number], number>> = {
-  createSplitEngine: 300, split: 1200, run: 700, encodeSplit: 350, upload: 350, download: 300, release: 250, destroy: 150,
-  inferShapes: 450, resolveNode: 300, planSplit: 300, fromOrtTensor: 300, toOrtTensor: 250,
+  createSplitEngine: 300,
+  split: 1200,
+  run: 700,
+  encodeSplit: 350,
+  upload: 350,
+  download: 300,
+  release: 250,
+  destroy: 150,
+  inferShapes: 450,
+  resolveNode: 300,
+  planSplit: 300,
+  fromOrtTensor: 300,
+  toOrtTensor: 250,
 };
 const PURE = new Set<Fn>(['inferShapes', 'resolveNode', 'planSplit', 'createSplitEngine']);
 
@@ -45,9 +56,11 @@ afterAll(() => {
   foreign?.destroy();
   const count = (m: Map<unknown, number>) => [...m.entries()].map(([k, v]) => `${String(k)} ${v}`).join(', ');
   const kinds = new Map([...tally.kinds.entries()].map(([k, v]) => [k, v.size]));
-  console.log(`hostile tier, seed ${SEED}: ${tally.total(tally.bad)} bad calls (${count(tally.bad)}) of ${tally.total(kinds)} kinds (${count(kinds)}); ` +
-    `${tally.total(tally.valid)} hostile-but-valid calls (${count(tally.valid)}); ${tally.total(tally.controls)} controls (${count(tally.controls)}); ` +
-    `${tally.failures.length} failures`);
+  console.log(
+    `hostile tier, seed ${SEED}: ${tally.total(tally.bad)} bad calls (${count(tally.bad)}) of ${tally.total(kinds)} kinds (${count(kinds)}); ` +
+      `${tally.total(tally.valid)} hostile-but-valid calls (${count(tally.valid)}); ${tally.total(tally.controls)} controls (${count(tally.controls)}); ` +
+      `${tally.failures.length} failures`,
+  );
 });
 
 async function context(g: GpuFixture): Promise<CaseCtx> {
@@ -67,51 +80,65 @@ function cleanup(ctx: CaseCtx, value: unknown): void {
   const items = Array.isArray(value) ? value : [value];
   for (const v of items) {
     try {
-      if (v && typeof v === 'object' && 'destroy' in v && typeof (v as SplitEngine).split === 'function') (v as SplitEngine).destroy();
+      if (v && typeof v === 'object' && 'destroy' in v && typeof (v as SplitEngine).split === 'function')
+        (v as SplitEngine).destroy();
       else if (v && typeof v === 'object' && 'buffer' in v) ctx.e.release(v as GpuTensor);
-    } catch { /* a copy or a foreign object: nothing of ours to free */ }
+    } catch {
+      /* a copy or a foreign object: nothing of ours to free */
+    }
   }
 }
 
 for (const fn of FNS) {
-  gpuTest(`${fn}: ${Math.round(COUNTS[fn] * SCALE)} bad calls, each a SplitError with its code, between exact controls`, async (g) => {
-    const ctx = await context(g);
-    const r = rng(SEED ^ hashParams({ fn }));
-    const n = Math.round(COUNTS[fn] * SCALE);
-    const every = PURE.has(fn) ? 25 : 6;
-    const before = tally.failures.length;
-    for (let i = 0; i < n; i++) {
-      const repro = `seed ${SEED}, ${fn} case ${i}`;
-      if (i % every === 0) {
-        const c = await control(ctx, r);
-        tally.control(c.kind, c.problem, `${repro} (control before it: ${c.repro})`);
+  gpuTest(
+    `${fn}: ${Math.round(COUNTS[fn] * SCALE)} bad calls, each a SplitError with its code, between exact controls`,
+    async (g) => {
+      const ctx = await context(g);
+      const r = rng(SEED ^ hashParams({ fn }));
+      const n = Math.round(COUNTS[fn] * SCALE);
+      const every = PURE.has(fn) ? 25 : 6;
+      const before = tally.failures.length;
+      for (let i = 0; i < n; i++) {
+        const repro = `seed ${SEED}, ${fn} case ${i}`;
+        if (i % every === 0) {
+          const c = await control(ctx, r);
+          tally.control(c.kind, c.problem, `${repro} (control before it: ${c.repro})`);
+        }
+        const twists = TWISTS[fn];
+        if (twists && r() < 0.1) {
+          const t = twists[Math.floor(r() * twists.length)]!(ctx, r);
+          const o = await outcomeOf(t.call, TIMEOUT_MS);
+          const problem = o.kind === 'resolved' ? await t.verify(o.value) : undefined;
+          tally.judgeValid(t, o, problem, `${repro} (valid call before it)`);
+          cleanup(ctx, undefined);
+        }
+        const c = BAD[fn](ctx, r);
+        if (TRACE) writeSync(2, `${repro}: ${c.what}\n`);
+        const live = g.live.size;
+        const o = await outcomeOf(c.call, TIMEOUT_MS);
+        tally.judgeBad(c, o, repro);
+        if (o.kind === 'error' && !c.gpu && g.live.size !== live) {
+          tally.fail({
+            fn,
+            what: c.what,
+            expected: 'no GPU work before a CPU-side refusal',
+            got: `${g.live.size - live} buffers created`,
+            message: o.message,
+            repro,
+          });
+        }
+        cleanup(ctx, o.kind === 'resolved' ? o.value : undefined);
+        c.cleanup?.();
       }
-      const twists = TWISTS[fn];
-      if (twists && r() < 0.1) {
-        const t = twists[Math.floor(r() * twists.length)]!(ctx, r);
-        const o = await outcomeOf(t.call, TIMEOUT_MS);
-        const problem = o.kind === 'resolved' ? await t.verify(o.value) : undefined;
-        tally.judgeValid(t, o, problem, `${repro} (valid call before it)`);
-        cleanup(ctx, undefined);
+      for (const e of [ctx.e, ctx.e2]) {
+        const c = await control({ ...ctx, e }, r);
+        tally.control(c.kind, c.problem, `seed ${SEED}, ${fn}, last control (${c.repro})`);
       }
-      const c = BAD[fn](ctx, r);
-      if (TRACE) writeSync(2, `${repro}: ${c.what}\n`);
-      const live = g.live.size;
-      const o = await outcomeOf(c.call, TIMEOUT_MS);
-      tally.judgeBad(c, o, repro);
-      if (o.kind === 'error' && !c.gpu && g.live.size !== live) {
-        tally.fail({ fn, what: c.what, expected: 'no GPU work before a CPU-side refusal', got: `${g.live.size - live} buffers created`, message: o.message, repro });
-      }
-      cleanup(ctx, o.kind === 'resolved' ? o.value : undefined);
-      c.cleanup?.();
-    }
-    for (const e of [ctx.e, ctx.e2]) {
-      const c = await control({ ...ctx, e }, r);
-      tally.control(c.kind, c.problem, `seed ${SEED}, ${fn}, last control (${c.repro})`);
-    }
-    const mine = tally.failures.slice(before);
-    expect(mine.length, `failures of ${fn}:\n${report(mine)}`).toBe(0);
-  }, 120_000);
+      const mine = tally.failures.slice(before);
+      expect(mine.length, `failures of ${fn}:\n${report(mine)}`).toBe(0);
+    },
+    120_000,
+  );
 }
 
 function report(failures: Tally['failures']): string {
@@ -119,4 +146,3 @@ function report(failures: Tally['failures']): string {
   for (const f of failures) t.fail(f);
   return t.report();
 }
-

@@ -7,8 +7,19 @@ import { SplitError, type SplitErrorCode } from '../../src/index.js';
 
 /** The public functions the tier calls. `destroy` counts the calls made on a destroyed engine. */
 export const FNS = [
-  'createSplitEngine', 'split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy',
-  'inferShapes', 'resolveNode', 'planSplit', 'fromOrtTensor', 'toOrtTensor',
+  'createSplitEngine',
+  'split',
+  'run',
+  'encodeSplit',
+  'upload',
+  'download',
+  'release',
+  'destroy',
+  'inferShapes',
+  'resolveNode',
+  'planSplit',
+  'fromOrtTensor',
+  'toOrtTensor',
 ] as const;
 export type Fn = (typeof FNS)[number] | 'equalParts';
 
@@ -50,12 +61,15 @@ export async function outcomeOf(call: () => unknown, timeoutMs: number): Promise
   try {
     const value = await Promise.race([
       Promise.resolve().then(call),
-      new Promise<typeof HANG>((resolve) => { timer = setTimeout(() => resolve(HANG), timeoutMs); }),
+      new Promise<typeof HANG>((resolve) => {
+        timer = setTimeout(() => resolve(HANG), timeoutMs);
+      }),
     ]);
     return value === HANG ? { kind: 'hang' } : { kind: 'resolved', value };
   } catch (e) {
     if (e instanceof SplitError) return { kind: 'error', code: e.code, message: e.message, error: e };
-    const name = typeof e === 'object' && e !== null && typeof (e as Error).name === 'string' ? (e as Error).name : typeof e;
+    const name =
+      typeof e === 'object' && e !== null && typeof (e as Error).name === 'string' ? (e as Error).name : typeof e;
     return { kind: 'foreign', name, message: String((e as Error)?.message ?? e) };
   } finally {
     clearTimeout(timer);
@@ -64,10 +78,14 @@ export async function outcomeOf(call: () => unknown, timeoutMs: number): Promise
 
 export function describeOutcome(o: Outcome): string {
   switch (o.kind) {
-    case 'error': return o.code;
-    case 'foreign': return `${o.name} (not a SplitError)`;
-    case 'resolved': return 'resolved (silent acceptance)';
-    case 'hang': return 'hang (no answer in time)';
+    case 'error':
+      return o.code;
+    case 'foreign':
+      return `${o.name} (not a SplitError)`;
+    case 'resolved':
+      return 'resolved (silent acceptance)';
+    case 'hang':
+      return 'hang (no answer in time)';
   }
 }
 
@@ -112,7 +130,8 @@ export class Tally {
 
   control(kind: string, problem: string | undefined, repro: string): void {
     this.controls.set(kind, (this.controls.get(kind) ?? 0) + 1);
-    if (problem !== undefined) this.fail({ fn: 'split', what: `control: ${kind}`, expected: 'exact', got: problem, message: '', repro });
+    if (problem !== undefined)
+      this.fail({ fn: 'split', what: `control: ${kind}`, expected: 'exact', got: problem, message: '', repro });
   }
 
   fail(f: Failure): Failure {
@@ -133,14 +152,38 @@ export class Tally {
       if (g) g.n++;
       else groups.set(key, { f, n: 1 });
     }
-    return [...groups.entries()].map(([key, { f, n }]) =>
-      `${n}x ${key}${f.message ? `\n     message: ${f.message.split('\n')[0]!.slice(0, 200)}` : ''}\n     repro: ${f.repro}`).join('\n');
+    return [...groups.entries()]
+      .map(
+        ([key, { f, n }]) =>
+          `${n}x ${key}${f.message ? `\n     message: ${f.message.split('\n')[0]!.slice(0, 200)}` : ''}\n     repro: ${f.repro}`,
+      )
+      .join('\n');
   }
 }
 
-const CODES = new Set(['BAD_DTYPE', 'DATA_TYPE', 'DATA_LENGTH', 'BAD_SHAPE', 'RANK', 'AXIS_RANGE', 'BAD_SIZE', 'SIZE_SUM', 'BAD_PARTS',
-  'NOT_DIVISIBLE', 'BAD_OPTIONS', 'BAD_INPUT', 'BAD_ATTRIBUTE', 'BAD_OPSET', 'OUTPUT_COUNT', 'TOO_LARGE', 'NO_WEBGPU', 'WRONG_BACKEND',
-  'RELEASED', 'DEVICE_LOST', 'GPU_ERROR']);
+const CODES = new Set([
+  'BAD_DTYPE',
+  'DATA_TYPE',
+  'DATA_LENGTH',
+  'BAD_SHAPE',
+  'RANK',
+  'AXIS_RANGE',
+  'BAD_SIZE',
+  'SIZE_SUM',
+  'BAD_PARTS',
+  'NOT_DIVISIBLE',
+  'BAD_OPTIONS',
+  'BAD_INPUT',
+  'BAD_ATTRIBUTE',
+  'BAD_OPSET',
+  'OUTPUT_COUNT',
+  'TOO_LARGE',
+  'NO_WEBGPU',
+  'WRONG_BACKEND',
+  'RELEASED',
+  'DEVICE_LOST',
+  'GPU_ERROR',
+]);
 const KINDS = new Set(['input', 'attribute', 'option', 'node', 'engine']);
 const PARTS = new Set([undefined, 'dtype', 'shape', 'data', 'buffer', 'values']);
 
@@ -150,7 +193,10 @@ export function malformed(e: SplitError): string | undefined {
   if (!CODES.has(e.code)) return `an unknown code ${String(e.code)}`;
   if (typeof e.message !== 'string' || e.message.length === 0) return 'an empty message';
   const s = e.subject as { kind?: unknown; name?: unknown; part?: unknown } | undefined;
-  if (s !== undefined && (!KINDS.has(s.kind as string) || typeof s.name !== 'string' || !PARTS.has(s.part as string | undefined))) {
+  if (
+    s !== undefined &&
+    (!KINDS.has(s.kind as string) || typeof s.name !== 'string' || !PARTS.has(s.part as string | undefined))
+  ) {
     return `a malformed subject ${JSON.stringify(s)}`;
   }
   return undefined;

@@ -4,12 +4,30 @@
 // the devices and engines the GPU cases need.
 
 import {
-  type DType, type FixedDType, type GpuTensor, type HostTensor, type SplitEngine, type SplitErrorCode,
-  byteLengthOf, bytesOf, hostArrayName, hostLength, isPacked,
+  type DType,
+  type FixedDType,
+  type GpuTensor,
+  type HostTensor,
+  type SplitEngine,
+  type SplitErrorCode,
+  byteLengthOf,
+  bytesOf,
+  hostArrayName,
+  hostLength,
+  isPacked,
 } from '../../src/index.js';
 import { int, randomSizes, randomTensor } from '../helpers/cases.js';
 import {
-  JUNK, changingGetter, detached, honestProxy, lyingLength, nullProto, revokedProxy, throwingGet, throwingGetter, throwingProxy,
+  JUNK,
+  changingGetter,
+  detached,
+  honestProxy,
+  lyingLength,
+  nullProto,
+  revokedProxy,
+  throwingGet,
+  throwingGetter,
+  throwingProxy,
 } from './values.js';
 
 export type Rng = () => number;
@@ -52,8 +70,33 @@ export interface Base {
   readonly host: HostTensor;
 }
 
-export const HOST_DTYPES: readonly DType[] = ['float32', 'uint8', 'int64', 'float16', 'bool', 'int4', 'uint1', 'complex64', 'string', 'int32', 'float64', 'bfloat16'];
-export const GPU_DTYPES: readonly FixedDType[] = ['float32', 'uint8', 'int64', 'float16', 'bool', 'int4', 'uint3', 'int32', 'float64', 'uint16', 'complex64'];
+export const HOST_DTYPES: readonly DType[] = [
+  'float32',
+  'uint8',
+  'int64',
+  'float16',
+  'bool',
+  'int4',
+  'uint1',
+  'complex64',
+  'string',
+  'int32',
+  'float64',
+  'bfloat16',
+];
+export const GPU_DTYPES: readonly FixedDType[] = [
+  'float32',
+  'uint8',
+  'int64',
+  'float16',
+  'bool',
+  'int4',
+  'uint3',
+  'int32',
+  'float64',
+  'uint16',
+  'complex64',
+];
 
 /** A valid tensor of rank 1 to 3 (each dimension 1 to 5) with an axis and split lengths (zeros allowed). */
 export function base(r: Rng, dtypes: readonly DType[] = HOST_DTYPES): Base {
@@ -65,7 +108,11 @@ export function base(r: Rng, dtypes: readonly DType[] = HOST_DTYPES): Base {
 }
 
 export const numel = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
-export const hostCopy = (b: Base): Record<PropertyKey, unknown> => ({ dtype: b.dtype, shape: [...b.shape], data: b.host.data });
+export const hostCopy = (b: Base): Record<PropertyKey, unknown> => ({
+  dtype: b.dtype,
+  shape: [...b.shape],
+  data: b.host.data,
+});
 
 /** The bytes of a fixed-width host tensor. */
 export function bytesOfHost(t: HostTensor): Uint8Array {
@@ -76,7 +123,12 @@ const align4 = (n: number) => Math.max(4, Math.ceil(n / 4) * 4);
 export const TENSOR_USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST
 
 /** The base's bytes in a buffer the caller owns (on `device`), as a plain GPU tensor object. */
-export function callerTensor(ctx: Ctx, b: Base, device = ctx.device, usage = TENSOR_USAGE): Record<PropertyKey, unknown> {
+export function callerTensor(
+  ctx: Ctx,
+  b: Base,
+  device = ctx.device,
+  usage = TENSOR_USAGE,
+): Record<PropertyKey, unknown> {
   const bytes = bytesOfHost(b.host);
   const buffer = device.createBuffer({ size: align4(bytes.byteLength), usage });
   ctx.made.push(buffer);
@@ -93,33 +145,73 @@ export function callerTensor(ctx: Ctx, b: Base, device = ctx.device, usage = TEN
 
 export type Gen = (b: Base, r: Rng, make: () => Record<PropertyKey, unknown>) => Mutation | undefined;
 
-const m = (what: string, code: SplitErrorCode, value: unknown, extra: Partial<Mutation> = {}): Mutation => ({ what, code, value, ...extra });
-const set = (t: Record<PropertyKey, unknown>, k: PropertyKey, v: unknown) => { t[k] = v; return t; };
+const m = (what: string, code: SplitErrorCode, value: unknown, extra: Partial<Mutation> = {}): Mutation => ({
+  what,
+  code,
+  value,
+  ...extra,
+});
+const set = (t: Record<PropertyKey, unknown>, k: PropertyKey, v: unknown) => {
+  t[k] = v;
+  return t;
+};
 
 export const BAD_DTYPES: readonly (readonly [string, () => unknown])[] = [
-  ['an unknown name', () => 'float'], ['a capitalised name', () => 'Float32'], ['an upper-case name', () => 'FLOAT32'],
-  ['a padded name', () => ' float32'], ['a name with NUL', () => 'float32\u0000'], ["'toString'", () => 'toString'],
-  ["'__proto__'", () => '__proto__'], ["'constructor'", () => 'constructor'], ['an empty string', () => ''],
-  ['a number', () => 1], ['null', () => null], ['a Symbol', () => Symbol('float32')], ['a String object', () => new String('float32')],
-  ['an object with toString', () => ({ toString: () => 'float32' })], ['a null-prototype object', () => Object.create(null)],
+  ['an unknown name', () => 'float'],
+  ['a capitalised name', () => 'Float32'],
+  ['an upper-case name', () => 'FLOAT32'],
+  ['a padded name', () => ' float32'],
+  ['a name with NUL', () => 'float32\u0000'],
+  ["'toString'", () => 'toString'],
+  ["'__proto__'", () => '__proto__'],
+  ["'constructor'", () => 'constructor'],
+  ['an empty string', () => ''],
+  ['a number', () => 1],
+  ['null', () => null],
+  ['a Symbol', () => Symbol('float32')],
+  ['a String object', () => new String('float32')],
+  ['an object with toString', () => ({ toString: () => 'float32' })],
+  ['a null-prototype object', () => Object.create(null)],
   ['an array', () => ['float32']],
 ];
 
 const BAD_DIMS: readonly (readonly [string, () => unknown])[] = [
-  ['-1', () => -1], ['1.5', () => 1.5], ['NaN', () => NaN], ['Infinity', () => Infinity], ['-Infinity', () => -Infinity],
-  ["a string '3'", () => '3'], ['a bigint', () => 3n], ['null', () => null], ['undefined', () => undefined], ['a Symbol', () => Symbol('d')],
-  ['an object', () => ({})], ['a null-prototype object', () => Object.create(null)], ['an array [3]', () => [3]], ['true', () => true],
-  ['2^53', () => 2 ** 53], ['Number.MAX_VALUE', () => Number.MAX_VALUE], ['a Number object', () => new Number(3)],
+  ['-1', () => -1],
+  ['1.5', () => 1.5],
+  ['NaN', () => NaN],
+  ['Infinity', () => Infinity],
+  ['-Infinity', () => -Infinity],
+  ["a string '3'", () => '3'],
+  ['a bigint', () => 3n],
+  ['null', () => null],
+  ['undefined', () => undefined],
+  ['a Symbol', () => Symbol('d')],
+  ['an object', () => ({})],
+  ['a null-prototype object', () => Object.create(null)],
+  ['an array [3]', () => [3]],
+  ['true', () => true],
+  ['2^53', () => 2 ** 53],
+  ['Number.MAX_VALUE', () => Number.MAX_VALUE],
+  ['a Number object', () => new Number(3)],
 ];
 
 const BAD_SHAPES: readonly (readonly [string, () => unknown])[] = [
-  ['null', () => null], ['undefined', () => undefined], ['a number', () => 6], ["a string '6'", () => '6'],
-  ['an array-like object', () => ({ length: 1, 0: 6 })], ['an Int32Array', () => Int32Array.of(6)], ['a Set', () => new Set([6])],
-  ['a Symbol', () => Symbol('shape')], ['a null-prototype object', () => Object.create(null)],
+  ['null', () => null],
+  ['undefined', () => undefined],
+  ['a number', () => 6],
+  ["a string '6'", () => '6'],
+  ['an array-like object', () => ({ length: 1, 0: 6 })],
+  ['an Int32Array', () => Int32Array.of(6)],
+  ['a Set', () => new Set([6])],
+  ['a Symbol', () => Symbol('shape')],
+  ['a null-prototype object', () => Object.create(null)],
 ];
 
 const objectFaults: Gen[] = [
-  (_b, r) => { const [name, v] = pick(r, JUNK); return m(`tensor: ${name}`, 'BAD_INPUT', v()); },
+  (_b, r) => {
+    const [name, v] = pick(r, JUNK);
+    return m(`tensor: ${name}`, 'BAD_INPUT', v());
+  },
   () => m('tensor: an empty array', 'BAD_INPUT', []),
   (_b, _r, make) => m('tensor: an array holding the tensor', 'BAD_INPUT', [make()]),
   () => m('tensor: an empty object', 'BAD_INPUT', {}),
@@ -129,15 +221,31 @@ const objectFaults: Gen[] = [
 ];
 
 const dtypeFaults: Gen[] = [
-  (_b, r, make) => { const [name, v] = pick(r, BAD_DTYPES); return m(`dtype: ${name}`, 'BAD_DTYPE', set(make(), 'dtype', v())); },
-  (_b, _r, make) => { const t = make(); delete t.dtype; return m('dtype: missing', 'BAD_DTYPE', t); },
+  (_b, r, make) => {
+    const [name, v] = pick(r, BAD_DTYPES);
+    return m(`dtype: ${name}`, 'BAD_DTYPE', set(make(), 'dtype', v()));
+  },
+  (_b, _r, make) => {
+    const t = make();
+    delete t.dtype;
+    return m('dtype: missing', 'BAD_DTYPE', t);
+  },
   (_b, _r, make) => m('dtype: a getter that throws', 'BAD_INPUT', throwingGetter(make(), 'dtype')),
-  (b, _r, make) => m('dtype: a getter whose first read is bad', 'BAD_DTYPE', changingGetter(make(), 'dtype', ['float', b.dtype])),
-  (_b, _r, make) => m("tensor: a Proxy whose get throws for 'dtype'", 'BAD_INPUT', throwingGet(make(), ['shape', 'data', 'buffer', 'byteOffset', 'byteLength'])),
+  (b, _r, make) =>
+    m('dtype: a getter whose first read is bad', 'BAD_DTYPE', changingGetter(make(), 'dtype', ['float', b.dtype])),
+  (_b, _r, make) =>
+    m(
+      "tensor: a Proxy whose get throws for 'dtype'",
+      'BAD_INPUT',
+      throwingGet(make(), ['shape', 'data', 'buffer', 'byteOffset', 'byteLength']),
+    ),
 ];
 
 export const SHAPE_FAULTS: readonly Gen[] = [
-  (_b, r, make) => { const [name, v] = pick(r, BAD_SHAPES); return m(`shape: ${name}`, 'BAD_SHAPE', set(make(), 'shape', v())); },
+  (_b, r, make) => {
+    const [name, v] = pick(r, BAD_SHAPES);
+    return m(`shape: ${name}`, 'BAD_SHAPE', set(make(), 'shape', v()));
+  },
   (b, r, make) => {
     if (b.shape.length === 0) return undefined;
     const [name, v] = pick(r, BAD_DIMS);
@@ -152,14 +260,26 @@ export const SHAPE_FAULTS: readonly Gen[] = [
     return m('shape: a sparse array (a hole)', 'BAD_SHAPE', set(make(), 'shape', shape));
   },
   (_b, _r, make) => m('shape: 65 dimensions of 1', 'TOO_LARGE', set(make(), 'shape', new Array(65).fill(1))),
-  (_b, _r, make) => m('shape: a sparse array of length 2^32 - 1', 'TOO_LARGE', set(make(), 'shape', new Array(2 ** 32 - 1)), { absurd: true }),
-  (b, _r, make) => m('shape: a Proxy saying length 2^31', 'TOO_LARGE', set(make(), 'shape', lyingLength(b.shape, 2 ** 31)), { absurd: true }),
-  (b, _r, make) => m('shape: a Proxy saying one more dimension than it has', 'BAD_SHAPE', set(make(), 'shape', lyingLength(b.shape, b.shape.length + 1))),
+  (_b, _r, make) =>
+    m('shape: a sparse array of length 2^32 - 1', 'TOO_LARGE', set(make(), 'shape', new Array(2 ** 32 - 1)), {
+      absurd: true,
+    }),
+  (b, _r, make) =>
+    m('shape: a Proxy saying length 2^31', 'TOO_LARGE', set(make(), 'shape', lyingLength(b.shape, 2 ** 31)), {
+      absurd: true,
+    }),
+  (b, _r, make) =>
+    m(
+      'shape: a Proxy saying one more dimension than it has',
+      'BAD_SHAPE',
+      set(make(), 'shape', lyingLength(b.shape, b.shape.length + 1)),
+    ),
   (_b, _r, make) => m('shape: more elements than 2^53', 'TOO_LARGE', set(make(), 'shape', [2 ** 40, 2 ** 20])),
   (b, _r, make) => m('shape: a Proxy whose get throws', 'BAD_INPUT', set(make(), 'shape', throwingGet([...b.shape]))),
   (_b, _r, make) => m('shape: a revoked Proxy', 'BAD_INPUT', set(make(), 'shape', revokedProxy())),
   (_b, _r, make) => m('shape: a getter that throws', 'BAD_INPUT', throwingGetter(make(), 'shape')),
-  (b, _r, make) => m('shape: a getter whose first read is bad', 'BAD_SHAPE', changingGetter(make(), 'shape', [[-1], b.shape])),
+  (b, _r, make) =>
+    m('shape: a getter whose first read is bad', 'BAD_SHAPE', changingGetter(make(), 'shape', [[-1], b.shape])),
 ];
 
 /** Faults common to host and GPU tensors: the object, the dtype, the shape. */
@@ -169,7 +289,16 @@ export const COMMON_FAULTS: readonly Gen[] = [...objectFaults, ...dtypeFaults, .
 // Host data.
 
 const CTORS: Record<string, new (n: number) => ArrayLike<unknown>> = {
-  Float32Array, Float64Array, Uint16Array, Int8Array, Uint8Array, Int16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array,
+  Float32Array,
+  Float64Array,
+  Uint16Array,
+  Int8Array,
+  Uint8Array,
+  Int16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
   Uint8ClampedArray,
 };
 
@@ -196,39 +325,83 @@ const dataFaults: Gen[] = [
       ['a DataView', () => new DataView(new ArrayBuffer(want * 8))],
       ['an ArrayBuffer', () => new ArrayBuffer(want * 8)],
       ['an array-like object', () => ({ length: want })],
-      ["an object claiming Symbol.toStringTag '" + hostArrayName(b.dtype) + "'", () => ({ length: want, [Symbol.toStringTag]: hostArrayName(b.dtype) })],
+      [
+        "an object claiming Symbol.toStringTag '" + hostArrayName(b.dtype) + "'",
+        () => ({ length: want, [Symbol.toStringTag]: hostArrayName(b.dtype) }),
+      ],
       ['a Proxy of the right typed array', () => honestProxy(b.host.data as object)],
       ['a Node Buffer', () => Buffer.alloc(want)],
       ...JUNK.map(([n, f]) => [n, f] as [string, () => unknown]),
     ];
-    const [name, v] = pick(r, others.filter(([n]) => !(n === 'a Node Buffer' && hostArrayName(b.dtype) === 'Uint8Array')));
+    const [name, v] = pick(
+      r,
+      others.filter(([n]) => !(n === 'a Node Buffer' && hostArrayName(b.dtype) === 'Uint8Array')),
+    );
     return m(`data: ${name}`, 'DATA_TYPE', set(make(), 'data', v()));
   },
   (b, r, make) => {
     if (b.dtype === 'string') return undefined;
     const want = hostLength(b.dtype, numel(b.shape));
     const n = pick(r, [want + 1, 2 * want + 1, ...(want > 0 ? [want - 1, 0] : [])]);
-    return m('data: the right class, the wrong length', 'DATA_LENGTH', set(make(), 'data', new (CTORS[hostArrayName(b.dtype)]!)(n)));
+    return m(
+      'data: the right class, the wrong length',
+      'DATA_LENGTH',
+      set(make(), 'data', new CTORS[hostArrayName(b.dtype)]!(n)),
+    );
   },
   (b, _r, make) => {
     if (b.dtype === 'string') return undefined;
     const C = ctorOf(b.dtype);
     const bytes = hostLength(b.dtype, numel(b.shape)) * entryBytes(b.dtype);
-    return m('data: the right class over a detached ArrayBuffer', 'DATA_TYPE', set(make(), 'data', detached((ab) => new C(ab), bytes)));
+    return m(
+      'data: the right class over a detached ArrayBuffer',
+      'DATA_TYPE',
+      set(
+        make(),
+        'data',
+        detached((ab) => new C(ab), bytes),
+      ),
+    );
   },
   (_b, _r, make) => m('data: a getter that throws', 'BAD_INPUT', throwingGetter(make(), 'data')),
-  (b, _r, make) => m('data: a getter whose first read is bad', 'DATA_TYPE', changingGetter(make(), 'data', [null, b.host.data])),
+  (b, _r, make) =>
+    m('data: a getter whose first read is bad', 'DATA_TYPE', changingGetter(make(), 'data', [null, b.host.data])),
   (b, r, make) => {
     if (b.dtype !== 'string') return undefined;
     const n = numel(b.shape);
     const data: unknown[] = [...(b.host.data as string[])];
     const i = int(r, 0, n - 1);
     const kinds: [string, () => void][] = [
-      ['a sparse string array', () => { delete data[i]; }],
-      ['a number among the strings', () => { data[i] = 5; }],
-      ['null among the strings', () => { data[i] = null; }],
-      ['a String object among the strings', () => { data[i] = new String('s'); }],
-      ['a Symbol among the strings', () => { data[i] = Symbol('s'); }],
+      [
+        'a sparse string array',
+        () => {
+          delete data[i];
+        },
+      ],
+      [
+        'a number among the strings',
+        () => {
+          data[i] = 5;
+        },
+      ],
+      [
+        'null among the strings',
+        () => {
+          data[i] = null;
+        },
+      ],
+      [
+        'a String object among the strings',
+        () => {
+          data[i] = new String('s');
+        },
+      ],
+      [
+        'a Symbol among the strings',
+        () => {
+          data[i] = Symbol('s');
+        },
+      ],
     ];
     const [name, f] = pick(r, kinds);
     f();
@@ -239,8 +412,16 @@ const dataFaults: Gen[] = [
     const n = numel(b.shape);
     return pick(r, [
       m('data: a string array of the wrong length', 'DATA_LENGTH', set(make(), 'data', new Array(n + 1).fill('s'))),
-      m('data: a string array Proxy whose get throws', 'BAD_INPUT', set(make(), 'data', throwingGet([...(b.host.data as string[])]))),
-      m('data: a string array Proxy saying length 2^31', 'DATA_LENGTH', set(make(), 'data', lyingLength(b.host.data as string[], 2 ** 31))),
+      m(
+        'data: a string array Proxy whose get throws',
+        'BAD_INPUT',
+        set(make(), 'data', throwingGet([...(b.host.data as string[])])),
+      ),
+      m(
+        'data: a string array Proxy saying length 2^31',
+        'DATA_LENGTH',
+        set(make(), 'data', lyingLength(b.host.data as string[], 2 ** 31)),
+      ),
     ]);
   },
 ];
@@ -248,8 +429,13 @@ const dataFaults: Gen[] = [
 /** One fault of a valid host tensor. */
 export function hostFault(b: Base, r: Rng): Mutation {
   const make = () => hostCopy(b);
-  const gens = [...COMMON_FAULTS, ...dataFaults, ...dataFaults, (_b: Base, r2: Rng, mk: () => Record<PropertyKey, unknown>) =>
-    m("tensor: both 'data' and 'buffer'", 'BAD_INPUT', set(mk(), 'buffer', pick(r2, [{}, null])))];
+  const gens = [
+    ...COMMON_FAULTS,
+    ...dataFaults,
+    ...dataFaults,
+    (_b: Base, r2: Rng, mk: () => Record<PropertyKey, unknown>) =>
+      m("tensor: both 'data' and 'buffer'", 'BAD_INPUT', set(mk(), 'buffer', pick(r2, [{}, null]))),
+  ];
   for (;;) {
     const f = pick(r, gens)(b, r, make);
     if (f) return f;
@@ -261,20 +447,49 @@ export function hostFault(b: Base, r: Rng): Mutation {
 
 function bufferFaults(ctx: Ctx): Gen[] {
   const want = (b: Base) => byteLengthOf(b.dtype as FixedDType, numel(b.shape));
-  const fake = () => ({ size: 1024, usage: TENSOR_USAGE, mapState: 'unmapped', mapAsync: async () => {}, destroy() {}, getMappedRange() { return new ArrayBuffer(1024); }, unmap() {} });
+  const fake = () => ({
+    size: 1024,
+    usage: TENSOR_USAGE,
+    mapState: 'unmapped',
+    mapAsync: async () => {},
+    destroy() {},
+    getMappedRange() {
+      return new ArrayBuffer(1024);
+    },
+    unmap() {},
+  });
   const junkBuffers: [string, () => unknown][] = [
     // Proxies and look-alikes of a real GPUBuffer run in child processes (child.ts): one reaching Dawn crashes it.
-    ...JUNK, ['an empty object', () => ({})], ['a fake buffer object', fake], ['a GPUDevice', () => ctx.device],
-    ['a GPUTexture', () => ctx.device.createTexture({ size: [1, 1], format: 'r8unorm', usage: 0x4 })], ['a typed array', () => new Uint8Array(1024)],
+    ...JUNK,
+    ['an empty object', () => ({})],
+    ['a fake buffer object', fake],
+    ['a GPUDevice', () => ctx.device],
+    ['a GPUTexture', () => ctx.device.createTexture({ size: [1, 1], format: 'r8unorm', usage: 0x4 })],
+    ['a typed array', () => new Uint8Array(1024)],
   ];
   return [
-    (_b, r, make) => { const [name, v] = pick(r, junkBuffers); return m(`buffer: ${name}`, 'BAD_INPUT', set(make(), 'buffer', v())); },
-    (_b, _r, make) => { const t = make(); delete t.buffer; return m("buffer: missing (no 'data' either)", 'BAD_INPUT', t); },
+    (_b, r, make) => {
+      const [name, v] = pick(r, junkBuffers);
+      return m(`buffer: ${name}`, 'BAD_INPUT', set(make(), 'buffer', v()));
+    },
+    (_b, _r, make) => {
+      const t = make();
+      delete t.buffer;
+      return m("buffer: missing (no 'data' either)", 'BAD_INPUT', t);
+    },
     (_b, _r, make) => m('buffer: a getter that throws', 'BAD_INPUT', throwingGetter(make(), 'buffer')),
     (_b, r, make) => {
       const bad: [string, () => unknown][] = [
-        ['-4', () => -4], ['1.5', () => 1.5], ['NaN', () => NaN], ["a string '0'", () => '0'], ['null', () => null], ['undefined', () => undefined],
-        ['Infinity', () => Infinity], ['2^53', () => 2 ** 53], ['a Symbol', () => Symbol('o')], ['past the end of the buffer', () => 4096],
+        ['-4', () => -4],
+        ['1.5', () => 1.5],
+        ['NaN', () => NaN],
+        ["a string '0'", () => '0'],
+        ['null', () => null],
+        ['undefined', () => undefined],
+        ['Infinity', () => Infinity],
+        ['2^53', () => 2 ** 53],
+        ['a Symbol', () => Symbol('o')],
+        ['past the end of the buffer', () => 4096],
         ['a bigint', () => 0n],
       ];
       const [name, v] = pick(r, bad);
@@ -282,8 +497,20 @@ function bufferFaults(ctx: Ctx): Gen[] {
     },
     (b, r, make) => {
       const w = want(b);
-      const [name, v] = pick(r, [['one byte more', w + 1], ['-1', -1], ["a string", String(w)], ['NaN', NaN], ['null', null], ['undefined', undefined],
-        ...(w > 0 ? [['one byte less', w - 1], ['0', 0]] : [])] as [string, unknown][]);
+      const [name, v] = pick(r, [
+        ['one byte more', w + 1],
+        ['-1', -1],
+        ['a string', String(w)],
+        ['NaN', NaN],
+        ['null', null],
+        ['undefined', undefined],
+        ...(w > 0
+          ? [
+              ['one byte less', w - 1],
+              ['0', 0],
+            ]
+          : []),
+      ] as [string, unknown][]);
       return m(`byteLength: ${name}`, 'DATA_LENGTH', set(make(), 'byteLength', v));
     },
     (b, _r, make) => {
@@ -308,8 +535,12 @@ function bufferFaults(ctx: Ctx): Gen[] {
       if (want(b) === 0) return undefined;
       const buffer = ctx.device.createBuffer({ size: align4(want(b)), usage: 0x2 | 0x4, mappedAtCreation: true });
       ctx.made.push(buffer);
-      return m('buffer: mapped (mappedAtCreation, MAP_WRITE | COPY_SRC)', 'BAD_INPUT',
-        { dtype: b.dtype, shape: [...b.shape], buffer, byteOffset: 0, byteLength: want(b) }, { engineOnly: true });
+      return m(
+        'buffer: mapped (mappedAtCreation, MAP_WRITE | COPY_SRC)',
+        'BAD_INPUT',
+        { dtype: b.dtype, shape: [...b.shape], buffer, byteOffset: 0, byteLength: want(b) },
+        { engineOnly: true },
+      );
     },
     (b) => {
       if (want(b) === 0) return undefined;
@@ -319,12 +550,19 @@ function bufferFaults(ctx: Ctx): Gen[] {
     },
     (b) => {
       if (want(b) === 0) return undefined;
-      return m('buffer: a buffer of another GPUDevice', 'GPU_ERROR', callerTensor(ctx, b, ctx.foreign), { gpu: true, engineOnly: true });
+      return m('buffer: a buffer of another GPUDevice', 'GPU_ERROR', callerTensor(ctx, b, ctx.foreign), {
+        gpu: true,
+        engineOnly: true,
+      });
     },
     (_b, _r, make) => m("dtype: 'string' on the GPU", 'WRONG_BACKEND', set(make(), 'dtype', 'string')),
     (b, _r, make) => {
       if (isPacked(b.dtype) || b.shape.length < 2 || b.shape[b.shape.length - 1]! < 2) return undefined;
-      return m('shape: a Proxy saying one dimension fewer than it has', 'DATA_LENGTH', set(make(), 'shape', lyingLength(b.shape, b.shape.length - 1)));
+      return m(
+        'shape: a Proxy saying one dimension fewer than it has',
+        'DATA_LENGTH',
+        set(make(), 'shape', lyingLength(b.shape, b.shape.length - 1)),
+      );
     },
   ];
 }
@@ -332,7 +570,11 @@ function bufferFaults(ctx: Ctx): Gen[] {
 /** Tensors whose lease is over: released, copies of released ones, tensors of a destroyed engine. */
 function leaseFaults(ctx: Ctx): Gen[] {
   const up = (b: Base, e: SplitEngine = ctx.e) => e.upload(b.host as HostTensor<FixedDType>);
-  const released = (b: Base, e?: SplitEngine) => { const t = up(b, e); ctx.e.release(t); return t; };
+  const released = (b: Base, e?: SplitEngine) => {
+    const t = up(b, e);
+    ctx.e.release(t);
+    return t;
+  };
   const r = (what: string, value: unknown) => m(what, 'RELEASED', value, { engineOnly: true });
   return [
     (b) => r('lease: a released tensor', released(b)),
@@ -340,15 +582,32 @@ function leaseFaults(ctx: Ctx): Gen[] {
     (b) => r('lease: a spread copy of a released tensor', { ...released(b) }),
     (b) => {
       const shape = [...b.shape, 1];
-      return { ...r('lease: a reshaped copy of a released tensor', { ...released(b), shape }), base: { ...b, shape, host: { ...b.host, shape } as HostTensor } };
+      return {
+        ...r('lease: a reshaped copy of a released tensor', { ...released(b), shape }),
+        base: { ...b, shape, host: { ...b.host, shape } as HostTensor },
+      };
     },
-    (b) => { const t = released(b); return r('lease: a fresh object naming a freed Cleave buffer', { dtype: t.dtype, shape: [...t.shape], buffer: t.buffer, byteOffset: t.byteOffset, byteLength: t.byteLength }); },
+    (b) => {
+      const t = released(b);
+      return r('lease: a fresh object naming a freed Cleave buffer', {
+        dtype: t.dtype,
+        shape: [...t.shape],
+        buffer: t.buffer,
+        byteOffset: t.byteOffset,
+        byteLength: t.byteLength,
+      });
+    },
     (b) => {
       const t = released(b);
       const live = ctx.e.upload({ dtype: 'uint8', shape: [4096], data: new Uint8Array(4096) }); // another size: never t's buffer
-      const lease = Object.getOwnPropertySymbols(live).map((s) => [s, (live as unknown as Record<symbol, unknown>)[s]] as const);
+      const lease = Object.getOwnPropertySymbols(live).map(
+        (s) => [s, (live as unknown as Record<symbol, unknown>)[s]] as const,
+      );
       ctx.leased.push(live);
-      return r("lease: a released tensor's copy carrying a live tensor's lease", Object.assign({ ...t }, Object.fromEntries(lease)));
+      return r(
+        "lease: a released tensor's copy carrying a live tensor's lease",
+        Object.assign({ ...t }, Object.fromEntries(lease)),
+      );
     },
     (b) => {
       const t = released(b);
@@ -360,8 +619,14 @@ function leaseFaults(ctx: Ctx): Gen[] {
 /** A fault of a GPU tensor (the base's bytes in a caller buffer, or a Cleave upload for lease faults). */
 export function gpuFault(ctx: Ctx, b: Base, r: Rng, opts: { engine: boolean }): Mutation {
   const make = () => callerTensor(ctx, b);
-  const gens = [...COMMON_FAULTS, ...bufferFaults(ctx), ...bufferFaults(ctx), ...(opts.engine ? leaseFaults(ctx) : []),
-    (_b: Base, _r: Rng, mk: () => Record<PropertyKey, unknown>) => m("tensor: both 'data' and 'buffer'", 'BAD_INPUT', set(mk(), 'data', new Uint8Array(4)))];
+  const gens = [
+    ...COMMON_FAULTS,
+    ...bufferFaults(ctx),
+    ...bufferFaults(ctx),
+    ...(opts.engine ? leaseFaults(ctx) : []),
+    (_b: Base, _r: Rng, mk: () => Record<PropertyKey, unknown>) =>
+      m("tensor: both 'data' and 'buffer'", 'BAD_INPUT', set(mk(), 'data', new Uint8Array(4))),
+  ];
   for (;;) {
     const f = pick(r, gens)(b, r, make);
     if (f && (opts.engine || !f.engineOnly)) return f;
@@ -378,22 +643,40 @@ export interface Twist {
 
 class ProtoTensor {
   constructor(private readonly t: HostTensor) {}
-  get dtype() { return this.t.dtype; }
-  get shape() { return this.t.shape; }
-  get data() { return this.t.data; }
+  get dtype() {
+    return this.t.dtype;
+  }
+  get shape() {
+    return this.t.shape;
+  }
+  get data() {
+    return this.t.data;
+  }
 }
 
 /** A valid host tensor in a hostile form. */
 export function hostTwist(b: Base, r: Rng): Twist {
   const make = () => hostCopy(b);
   const twists: (() => Twist | undefined)[] = [
-    () => ({ what: 'a frozen tensor with a frozen shape', value: Object.freeze({ ...make(), shape: Object.freeze([...b.shape]) }) }),
+    () => ({
+      what: 'a frozen tensor with a frozen shape',
+      value: Object.freeze({ ...make(), shape: Object.freeze([...b.shape]) }),
+    }),
     () => ({ what: 'a null-prototype tensor', value: nullProto(make()) }),
     () => ({ what: 'a class instance with prototype getters', value: new ProtoTensor(b.host) }),
     () => ({ what: 'a Proxy that forwards every read', value: honestProxy(make()) }),
-    () => ({ what: 'a shape getter that turns bad after the first read', value: changingGetter(make(), 'shape', [b.shape, [-1], null]) }),
-    () => ({ what: 'a dtype getter that turns bad after the first read', value: changingGetter(make(), 'dtype', [b.dtype, 'bogus']) }),
-    () => ({ what: 'a data getter that turns bad after the first read', value: changingGetter(make(), 'data', [b.host.data, null]) }),
+    () => ({
+      what: 'a shape getter that turns bad after the first read',
+      value: changingGetter(make(), 'shape', [b.shape, [-1], null]),
+    }),
+    () => ({
+      what: 'a dtype getter that turns bad after the first read',
+      value: changingGetter(make(), 'dtype', [b.dtype, 'bogus']),
+    }),
+    () => ({
+      what: 'a data getter that turns bad after the first read',
+      value: changingGetter(make(), 'data', [b.host.data, null]),
+    }),
     () => {
       const shape = [...b.shape];
       changingGetter(shape, 0, [b.shape[0], -1]);
@@ -410,16 +693,26 @@ export function hostTwist(b: Base, r: Rng): Twist {
     () => {
       if (hostArrayName(b.dtype) !== 'Uint8Array') return undefined;
       // Buffer.from(array) of a small length comes from Node's shared pool: a non-zero byteOffset.
-      return { what: 'a Node Buffer from the shared pool (non-zero byteOffset)', value: { ...make(), data: Buffer.from(b.host.data as Uint8Array) } };
+      return {
+        what: 'a Node Buffer from the shared pool (non-zero byteOffset)',
+        value: { ...make(), data: Buffer.from(b.host.data as Uint8Array) },
+      };
     },
     () => {
       if (b.dtype === 'string') return undefined;
       const src = bytesOfHost(b.host);
-      const C = CTORS[hostArrayName(b.dtype)] as unknown as new (ab: ArrayBuffer, o: number, n: number) => ArrayLike<unknown>;
+      const C = CTORS[hostArrayName(b.dtype)] as unknown as new (
+        ab: ArrayBuffer,
+        o: number,
+        n: number,
+      ) => ArrayLike<unknown>;
       const k = entryBytes(b.dtype);
       const ab = new ArrayBuffer(src.byteLength + 8 * k);
       new Uint8Array(ab, 3 * k).set(src);
-      return { what: 'data at a non-zero byteOffset of a larger ArrayBuffer', value: { ...make(), data: new C(ab, 3 * k, src.byteLength / k) } };
+      return {
+        what: 'data at a non-zero byteOffset of a larger ArrayBuffer',
+        value: { ...make(), data: new C(ab, 3 * k, src.byteLength / k) },
+      };
     },
   ];
   for (;;) {

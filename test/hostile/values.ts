@@ -1,12 +1,26 @@
 // Hostile values: proxies that throw or lie, getters that change between reads, revoked proxies,
 // null prototypes, odd primitives, and host memory that is shared, resizable or detached.
 
-const TRAPS = ['get', 'has', 'ownKeys', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'set', 'defineProperty', 'deleteProperty', 'isExtensible', 'preventExtensions'] as const;
+const TRAPS = [
+  'get',
+  'has',
+  'ownKeys',
+  'getOwnPropertyDescriptor',
+  'getPrototypeOf',
+  'set',
+  'defineProperty',
+  'deleteProperty',
+  'isExtensible',
+  'preventExtensions',
+] as const;
 
 /** A proxy every trap of which throws. */
 export function throwingProxy<T extends object>(target: T): T {
   const h: ProxyHandler<T> = {};
-  for (const t of TRAPS) (h as Record<string, unknown>)[t] = () => { throw new Error(`hostile trap '${t}'`); };
+  for (const t of TRAPS)
+    (h as Record<string, unknown>)[t] = () => {
+      throw new Error(`hostile trap '${t}'`);
+    };
   return new Proxy(target, h);
 }
 
@@ -30,7 +44,9 @@ export function revokedProxy(): object {
 /** An array proxy whose `length` says `length`, whatever it holds. */
 export function lyingLength<T>(values: readonly T[], length: number): T[] {
   return new Proxy([...values], {
-    get(t, k, r) { return k === 'length' ? length : Reflect.get(t, k, r); },
+    get(t, k, r) {
+      return k === 'length' ? length : Reflect.get(t, k, r);
+    },
   });
 }
 
@@ -44,14 +60,21 @@ export function changingGetter<T extends object>(obj: T, key: PropertyKey, value
   let reads = 0;
   Object.defineProperty(obj, key, {
     get: () => values[Math.min(reads++, values.length - 1)],
-    enumerable: true, configurable: true,
+    enumerable: true,
+    configurable: true,
   });
   return obj;
 }
 
 /** Defines `key` on `obj` as a getter that throws. */
 export function throwingGetter<T extends object>(obj: T, key: PropertyKey): T {
-  Object.defineProperty(obj, key, { get: () => { throw new Error(`hostile getter '${String(key)}'`); }, enumerable: true, configurable: true });
+  Object.defineProperty(obj, key, {
+    get: () => {
+      throw new Error(`hostile getter '${String(key)}'`);
+    },
+    enumerable: true,
+    configurable: true,
+  });
   return obj;
 }
 
@@ -87,13 +110,20 @@ export function detached<T>(make: (b: ArrayBuffer) => T, bytes: number): T {
 type Sized<T> = new (n: number, o: { maxByteLength: number }) => T;
 
 /** A copy of `src`'s bytes in memory of the given kind, viewed by `make`. */
-export function inMemory<T>(kind: 'shared' | 'growable' | 'resizable' | 'tracking', src: Uint8Array,
-  make: (b: ArrayBufferLike, byteOffset: number, length?: number) => T, elementBytes: number): T {
+export function inMemory<T>(
+  kind: 'shared' | 'growable' | 'resizable' | 'tracking',
+  src: Uint8Array,
+  make: (b: ArrayBufferLike, byteOffset: number, length?: number) => T,
+  elementBytes: number,
+): T {
   const n = src.byteLength;
   const room = n + 64;
-  const b: ArrayBufferLike = kind === 'shared' ? new SharedArrayBuffer(n)
-    : kind === 'growable' ? new (SharedArrayBuffer as unknown as Sized<SharedArrayBuffer>)(n, { maxByteLength: room })
-    : new (ArrayBuffer as unknown as Sized<ArrayBuffer>)(n, { maxByteLength: room });
+  const b: ArrayBufferLike =
+    kind === 'shared'
+      ? new SharedArrayBuffer(n)
+      : kind === 'growable'
+        ? new (SharedArrayBuffer as unknown as Sized<SharedArrayBuffer>)(n, { maxByteLength: room })
+        : new (ArrayBuffer as unknown as Sized<ArrayBuffer>)(n, { maxByteLength: room });
   new Uint8Array(b).set(src);
   // 'tracking': a length-tracking view (no length given) over a resizable buffer.
   return kind === 'tracking' ? make(b, 0) : make(b, 0, n / elementBytes);

@@ -3,22 +3,42 @@
 // compared bit for bit; error cases by code, message prefix and message content.
 
 import { describe, expect, test } from 'vitest';
-import {
-  type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine, inferShapes,
-} from '../../src/index.js';
+import { type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine, inferShapes } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
-import { type GoldenCase, type GoldenFile, decode, expectCaseError, expectOutputs, loadGolden, nodeOf } from '../helpers/golden-io.js';
+import {
+  type GoldenCase,
+  type GoldenFile,
+  decode,
+  expectCaseError,
+  expectOutputs,
+  loadGolden,
+  nodeOf,
+} from '../helpers/golden-io.js';
 
 const files = loadGolden();
 let cpuEngine: Promise<SplitEngine> | undefined;
 const cpu = () => (cpuEngine ??= createSplitEngine({ backend: 'cpu' }));
 
 test('the golden files cover every operator version', () => {
-  expect(files.map((f) => f.label).sort()).toEqual(['Split-1', 'Split-11', 'Split-13', 'Split-18', 'Split-2',
-    'SplitToSequence-11', 'SplitToSequence-24', 'VariadicSplit-1']);
+  expect(files.map((f) => f.label).sort()).toEqual([
+    'Split-1',
+    'Split-11',
+    'Split-13',
+    'Split-18',
+    'Split-2',
+    'SplitToSequence-11',
+    'SplitToSequence-24',
+    'VariadicSplit-1',
+  ]);
   for (const f of files) {
-    expect(f.cases.some((c) => c.source === 'spec'), `${f.label} has spec examples`).toBe(true);
-    expect(f.cases.some((c) => c.error), `${f.label} has error cases`).toBe(true);
+    expect(
+      f.cases.some((c) => c.source === 'spec'),
+      `${f.label} has spec examples`,
+    ).toBe(true);
+    expect(
+      f.cases.some((c) => c.error),
+      `${f.label} has error cases`,
+    ).toBe(true);
   }
 });
 
@@ -46,7 +66,9 @@ async function onCpu(file: GoldenFile, c: GoldenCase, g?: GpuFixture): Promise<v
   }
   const outs = await e.run(node);
   expectOutputs(outs, c, c.inputs[0]!.dtype, 'cpu');
-  expect(inferShapes(node), 'inferShapes').toEqual(c.expect!.map((o) => ({ dtype: c.inputs[0]!.dtype, shape: o.shape })));
+  expect(inferShapes(node), 'inferShapes').toEqual(
+    c.expect!.map((o) => ({ dtype: c.inputs[0]!.dtype, shape: o.shape })),
+  );
 }
 
 async function onGpu(file: GoldenFile, c: GoldenCase, g: GpuFixture): Promise<void> {

@@ -10,7 +10,14 @@
 
 import { describe, expect, test } from 'vitest';
 import {
-  type DType, type HostTensor, type SplitEngine, type SplitNode, DTYPES, ONNX_DTYPES, SplitError, createSplitEngine,
+  type DType,
+  type HostTensor,
+  type SplitEngine,
+  type SplitNode,
+  DTYPES,
+  ONNX_DTYPES,
+  SplitError,
+  createSplitEngine,
 } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
@@ -21,22 +28,46 @@ import { type OrtCase, type OrtResult, ortCanHold, runOrt } from '../helpers/ort
 // What can be compared
 
 /** Every dtype onnxruntime-node's JavaScript tensors carry. */
-const ORT_JS: readonly DType[] = ['float32', 'float64', 'float16', 'int8', 'uint8', 'int16', 'uint16', 'int32',
-  'uint32', 'int64', 'uint64', 'bool', 'string'];
+const ORT_JS: readonly DType[] = [
+  'float32',
+  'float64',
+  'float16',
+  'int8',
+  'uint8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'uint64',
+  'bool',
+  'string',
+];
 /** Split is compared on these: the JavaScript ones, and bfloat16 through Cast nodes (float32 <-> bfloat16). */
 const SPLIT_DTYPES: readonly DType[] = [...ORT_JS, 'bfloat16'];
 /** The dtypes ORT registers its CPU SplitToSequence kernel for. */
 const SEQ_DTYPES: readonly DType[] = ['float32', 'float64', 'float16', 'int32', 'int64', 'string', 'bool'];
 /** Not comparable, each for a reason the tests below check. */
 const NOT_COMPARED: Readonly<Record<string, { dtypes: readonly DType[]; why: string }>> = {
-  complex: { dtypes: ['complex64', 'complex128'], why: 'onnxruntime-node has no complex JavaScript tensors ("Unsupported tensor type")' },
-  seqKernel: { dtypes: ['int8', 'uint8', 'int16', 'uint16', 'uint32', 'uint64'], why: 'ORT has no SplitToSequence kernel for them ("Could not find an implementation")' },
-  seqBf16: { dtypes: ['bfloat16'], why: "SplitToSequence-24 takes bfloat16 but SequenceAt's types do not include seq(tensor(bfloat16)), so ORT cannot read it back" },
+  complex: {
+    dtypes: ['complex64', 'complex128'],
+    why: 'onnxruntime-node has no complex JavaScript tensors ("Unsupported tensor type")',
+  },
+  seqKernel: {
+    dtypes: ['int8', 'uint8', 'int16', 'uint16', 'uint32', 'uint64'],
+    why: 'ORT has no SplitToSequence kernel for them ("Could not find an implementation")',
+  },
+  seqBf16: {
+    dtypes: ['bfloat16'],
+    why: "SplitToSequence-24 takes bfloat16 but SequenceAt's types do not include seq(tensor(bfloat16)), so ORT cannot read it back",
+  },
 };
 /** Values (not dtypes) left out of the generated data, each for a reason checked below. */
 const NOT_COMPARED_VALUES = {
-  nulInStrings: "strings containing U+0000: onnxruntime-node's JavaScript binding cuts them at the NUL ('nul\\0in' comes back 'nul')",
-  bfloat16NaN: 'bfloat16 NaN payloads and subnormals: they travel through Cast to and from float32, which canonicalises NaN (bits of other values survive)',
+  nulInStrings:
+    "strings containing U+0000: onnxruntime-node's JavaScript binding cuts them at the NUL ('nul\\0in' comes back 'nul')",
+  bfloat16NaN:
+    'bfloat16 NaN payloads and subnormals: they travel through Cast to and from float32, which canonicalises NaN (bits of other values survive)',
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -45,14 +76,17 @@ const NOT_COMPARED_VALUES = {
 const DISAGREEMENTS = {
   unevenEmptyTail: {
     case: 'Split-18, num_outputs n where ceil(dim/n) chunks leave an empty trailing chunk (5 into 4, 6 into 4, 2 into 3, 0 into 1)',
-    ort: `refuses: "Invalid value in 'split'. Split size c exceeds the remaining size of the selected axis, r." or ` +
+    ort:
+      `refuses: "Invalid value in 'split'. Split size c exceeds the remaining size of the selected axis, r." or ` +
       '"Invalid num_outputs value of n. Size of dimension being split is d"',
     cleave: 'follows the ONNX reference: chunks of ceil(dim/n) clamped to what remains (5 into 4 = [2, 2, 1, 0])',
-    ortError: /Split size \d+ exceeds the remaining size of the selected axis, \d+|Invalid num_outputs value of \d+\. Size of dimension being split is \d+/,
+    ortError:
+      /Split size \d+ exceeds the remaining size of the selected axis, \d+|Invalid num_outputs value of \d+\. Size of dimension being split is \d+/,
   },
   scalarSplitKeepdims0: {
     case: "SplitToSequence with a scalar 'split' and keepdims=0",
-    ort: 'applies keepdims anyway: drops the axis when every chunk has length 1 (or holds no elements); otherwise fails in Reshape ' +
+    ort:
+      'applies keepdims anyway: drops the axis when every chunk has length 1 (or holds no elements); otherwise fails in Reshape ' +
       '("Tensor size (a) != new size (b)")',
     cleave: "keeps the axis, since the spec says keepdims is ignored whenever 'split' is given",
     ortError: /Tensor size \(\d+\) != new size \(\d+\)/,
@@ -104,12 +138,20 @@ const SHAPES: readonly (readonly number[])[] = [[6], [4, 6], [3, 0, 5], [2, 3, 4
 const axesOf = (shape: readonly number[]) => shape.map((_, i) => (hashParams({ shape, i }) % 2 ? i : i - shape.length));
 const isControl = (p: { dtype: DType; shape: readonly number[]; axis: number; mode: string }) =>
   p.dtype === 'float32' && p.shape.join() === '4,6' && p.axis === 1 && p.mode === 'split';
-const i64 = (values: readonly number[], shape = [values.length]): HostTensor =>
-  ({ dtype: 'int64', shape, data: BigInt64Array.from(values.map(BigInt)) });
-const i32 = (values: readonly number[], shape = [values.length]): HostTensor =>
-  ({ dtype: 'int32', shape, data: Int32Array.from(values) });
-const divisors = (d: number) => (d === 0 ? [1, 2, 3] : Array.from({ length: d }, (_, i) => i + 1).filter((k) => d % k === 0));
-const nonDivisors = (d: number) => Array.from({ length: Math.max(0, d - 2) }, (_, i) => i + 2).filter((k) => d % k !== 0);
+const i64 = (values: readonly number[], shape = [values.length]): HostTensor => ({
+  dtype: 'int64',
+  shape,
+  data: BigInt64Array.from(values.map(BigInt)),
+});
+const i32 = (values: readonly number[], shape = [values.length]): HostTensor => ({
+  dtype: 'int32',
+  shape,
+  data: Int32Array.from(values),
+});
+const divisors = (d: number) =>
+  d === 0 ? [1, 2, 3] : Array.from({ length: d }, (_, i) => i + 1).filter((k) => d % k === 0);
+const nonDivisors = (d: number) =>
+  Array.from({ length: Math.max(0, d - 2) }, (_, i) => i + 2).filter((k) => d % k !== 0);
 
 /** The policy's uneven chunks, written out again here: ceil(dim/n), clamped to what remains. */
 function policyChunks(dim: number, n: number): number[] {
@@ -135,7 +177,8 @@ function splitCases(opset: 13 | 18): DiffCase[] {
       if (p.mode === 'split') {
         const sizes = randomSizes(dim, int(next, 1, 4), next);
         return {
-          ...base, title: `${base.title} [${sizes}]`,
+          ...base,
+          title: `${base.title} [${sizes}]`,
           node: { op: 'Split', opset, inputs: [x, i64(sizes)], attrs: { axis: p.axis }, outputs: sizes.length },
           ort: { op: 'Split', opset, x, split: i64(sizes), attrs: { axis: p.axis }, outputs: sizes.length },
         };
@@ -144,7 +187,8 @@ function splitCases(opset: 13 | 18): DiffCase[] {
         const n = int(next, 1, dim + 2);
         const sizes = policyChunks(dim, n);
         return {
-          ...base, title: `${base.title} ${n} (policy [${sizes}])`,
+          ...base,
+          title: `${base.title} ${n} (policy [${sizes}])`,
           node: { op: 'Split', opset, inputs: [x], attrs: { axis: p.axis, num_outputs: n }, outputs: n },
           ort: { op: 'Split', opset, x, attrs: { axis: p.axis, num_outputs: n }, outputs: n },
           ...(sizes.at(-1) === 0 ? { disagreement: 'unevenEmptyTail' as const } : {}),
@@ -153,7 +197,8 @@ function splitCases(opset: 13 | 18): DiffCase[] {
       const candidates = p.mode === 'equal' ? divisors(dim) : nonDivisors(dim);
       const n = candidates[int(next, 0, candidates.length - 1)]!;
       return {
-        ...base, title: `${base.title} into ${n}`,
+        ...base,
+        title: `${base.title} into ${n}`,
         node: { op: 'Split', opset, inputs: [x], attrs: { axis: p.axis }, outputs: n },
         ort: { op: 'Split', opset, x, attrs: { axis: p.axis }, outputs: n },
         ...(p.mode === 'indivisible' ? { bothRefuse: /cannot be split evenly/ } : {}),
@@ -168,7 +213,10 @@ function sequenceCases(): DiffCase[] {
     .combine('shape', SHAPES)
     .expand('axis', (p) => axesOf(p.shape))
     .combine('mode', ['none', 'none-keepdims0', 'scalar', 'scalar-keepdims0', '1d', '1d-keepdims0'])
-    .filter((p) => hashParams(p) % 5 === 0 || (p.opset === 11 && isControl({ ...p, mode: p.mode === '1d' ? 'split' : p.mode })))
+    .filter(
+      (p) =>
+        hashParams(p) % 5 === 0 || (p.opset === 11 && isControl({ ...p, mode: p.mode === '1d' ? 'split' : p.mode })),
+    )
     .cases.map((p): DiffCase => {
       const next = rng(hashParams(p));
       const x = randomTensor(p.dtype, p.shape, next, { forOrt: true });
@@ -190,7 +238,9 @@ function sequenceCases(): DiffCase[] {
       }
       const disagree = p.mode === 'scalar-keepdims0' && lengths.length > 0;
       return {
-        dtype: p.dtype, axis, title: `opset ${p.opset} ${p.dtype} [${p.shape}] axis ${p.axis} ${p.mode}${split ? ` split ${split.shape.length ? `[${lengths}]` : split.data[0]}` : ''}`,
+        dtype: p.dtype,
+        axis,
+        title: `opset ${p.opset} ${p.dtype} [${p.shape}] axis ${p.axis} ${p.mode}${split ? ` split ${split.shape.length ? `[${lengths}]` : split.data[0]}` : ''}`,
         node: { op: 'SplitToSequence', opset: p.opset, inputs: split ? [x, split] : [x], attrs },
         ort: { op: 'SplitToSequence', opset: p.opset, x, ...(split ? { split } : {}), attrs, outputs: lengths.length },
         ...(disagree ? { disagreement: 'scalarSplitKeepdims0' as const } : {}),
@@ -225,12 +275,17 @@ function difference(a: readonly HostTensor[], b: readonly HostTensor[], dropAxis
 }
 
 const describeOutcome = (o: Outcome | OrtResult) =>
-  'error' in o ? `error: ${o.error instanceof Error ? o.error.message : String(o.error)}` : `${o.outputs.length} outputs`;
+  'error' in o
+    ? `error: ${o.error instanceof Error ? o.error.message : String(o.error)}`
+    : `${o.outputs.length} outputs`;
 
 /** Runs one case everywhere; returns the problems found (empty when all is as documented). */
 async function check(c: DiffCase, engines: { cpu: SplitEngine; webgpu: SplitEngine }): Promise<string[]> {
   const ort = await runOrt(c.ort);
-  const ours = { cpu: await attempt(() => engines.cpu.run(c.node)), webgpu: await attempt(() => engines.webgpu.run(c.node)) };
+  const ours = {
+    cpu: await attempt(() => engines.cpu.run(c.node)),
+    webgpu: await attempt(() => engines.webgpu.run(c.node)),
+  };
   const problems: string[] = [];
   const fail = (what: string) => problems.push(`${c.title}: ${what}`);
 
@@ -238,14 +293,16 @@ async function check(c: DiffCase, engines: { cpu: SplitEngine; webgpu: SplitEngi
   if ('outputs' in ours.cpu && 'outputs' in ours.webgpu) {
     const d = difference(ours.cpu.outputs, ours.webgpu.outputs);
     if (d) fail(`cpu and webgpu differ: ${d}`);
-  } else if (('outputs' in ours.cpu) !== ('outputs' in ours.webgpu)) {
+  } else if ('outputs' in ours.cpu !== 'outputs' in ours.webgpu) {
     fail(`cpu ${describeOutcome(ours.cpu)} but webgpu ${describeOutcome(ours.webgpu)}`);
   }
   const mine = ours.cpu;
 
   if (c.bothRefuse) {
-    if (!('error' in ort) || !c.bothRefuse.test(ort.error)) fail(`ORT should refuse (${c.bothRefuse}), got ${describeOutcome(ort)}`);
-    if (!('error' in mine) || !(mine.error instanceof SplitError)) fail(`Cleave should refuse, got ${describeOutcome(mine)}`);
+    if (!('error' in ort) || !c.bothRefuse.test(ort.error))
+      fail(`ORT should refuse (${c.bothRefuse}), got ${describeOutcome(ort)}`);
+    if (!('error' in mine) || !(mine.error instanceof SplitError))
+      fail(`Cleave should refuse, got ${describeOutcome(mine)}`);
     if (problems.length === 0) tally.refusedByBoth++;
     return problems;
   }
@@ -296,7 +353,7 @@ function group(title: string, cases: readonly DiffCase[]): void {
     gpuTest(`${title} ${dtype}: ${mine.length} generated cases against onnxruntime-node`, async (g) => {
       const engines = await enginesOf(g);
       const problems: string[] = [];
-      for (const c of mine) problems.push(...await check(c, engines));
+      for (const c of mine) problems.push(...(await check(c, engines)));
       expect(problems).toEqual([]);
     });
   }
@@ -337,7 +394,9 @@ describe('coverage of dtypes', () => {
     for (const d of NOT_COMPARED.seqKernel!.dtypes) {
       for (const opset of [11, 24]) {
         const r = await runOrt({ op: 'SplitToSequence', opset, x: randomTensor(d, [4], rng(1)), outputs: 4 });
-        expect('error' in r && r.error, `${d} at opset ${opset}`).toMatch(/Could not find an implementation for SplitToSequence/);
+        expect('error' in r && r.error, `${d} at opset ${opset}`).toMatch(
+          /Could not find an implementation for SplitToSequence/,
+        );
       }
     }
   });
@@ -346,9 +405,13 @@ describe('coverage of dtypes', () => {
     const { cpu: e, webgpu } = await enginesOf(g);
     const x = randomTensor('bfloat16', [4], rng(2), { forOrt: true });
     const r11 = await runOrt({ op: 'SplitToSequence', opset: 11, x, outputs: 4 });
-    expect('error' in r11 && r11.error).toMatch(/Type 'tensor\(bfloat16\)' of input parameter .* of operator \(SplitToSequence\)/);
+    expect('error' in r11 && r11.error).toMatch(
+      /Type 'tensor\(bfloat16\)' of input parameter .* of operator \(SplitToSequence\)/,
+    );
     for (const engine of [e, webgpu]) {
-      await expect(engine.run({ op: 'SplitToSequence', opset: 11, inputs: [x] })).rejects.toMatchObject({ code: 'BAD_DTYPE' });
+      await expect(engine.run({ op: 'SplitToSequence', opset: 11, inputs: [x] })).rejects.toMatchObject({
+        code: 'BAD_DTYPE',
+      });
       expect((await engine.run({ op: 'SplitToSequence', opset: 24, inputs: [x] })).length).toBe(4);
     }
     const r24 = await runOrt({ op: 'SplitToSequence', opset: 24, x, outputs: 4 });
@@ -367,9 +430,13 @@ describe('documented disagreements, case by case', () => {
   gpuTest('unevenEmptyTail: num_outputs 4 on length 5', async (g) => {
     const x: HostTensor = { dtype: 'float32', shape: [5], data: Float32Array.from([1, 2, 3, 4, 5]) };
     const ort = await runOrt({ op: 'Split', opset: 18, x, attrs: { num_outputs: 4 }, outputs: 4 });
-    expect('error' in ort && ort.error).toContain("Invalid value in 'split'. Split size 2 exceeds the remaining size of the selected axis, 1.");
+    expect('error' in ort && ort.error).toContain(
+      "Invalid value in 'split'. Split size 2 exceeds the remaining size of the selected axis, 1.",
+    );
     for (const e of Object.values(await enginesOf(g))) {
-      expect(values(await e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { num_outputs: 4 }, outputs: 4 }))).toEqual([[1, 2], [3, 4], [5], []]);
+      expect(
+        values(await e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { num_outputs: 4 }, outputs: 4 })),
+      ).toEqual([[1, 2], [3, 4], [5], []]);
     }
     count(tally.disagreements, 'unevenEmptyTail');
   });
@@ -379,39 +446,71 @@ describe('documented disagreements, case by case', () => {
     const ort = await runOrt({ op: 'Split', opset: 18, x, attrs: { num_outputs: 3 }, outputs: 3 });
     expect('error' in ort && ort.error).toContain('Invalid num_outputs value of 3. Size of dimension being split is 2');
     for (const e of Object.values(await enginesOf(g))) {
-      expect(values(await e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { num_outputs: 3 }, outputs: 3 }))).toEqual([[1], [2], []]);
+      expect(
+        values(await e.run({ op: 'Split', opset: 18, inputs: [x], attrs: { num_outputs: 3 }, outputs: 3 })),
+      ).toEqual([[1], [2], []]);
     }
   });
 
   gpuTest('scalarSplitKeepdims0: scalar split 1 and 2 on [3, 2] with keepdims 0', async (g) => {
     const x: HostTensor = { dtype: 'float32', shape: [3, 2], data: Float32Array.from([1, 2, 3, 4, 5, 6]) };
-    const one = await runOrt({ op: 'SplitToSequence', opset: 11, x, split: i64([1], []), attrs: { keepdims: 0 }, outputs: 3 });
+    const one = await runOrt({
+      op: 'SplitToSequence',
+      opset: 11,
+      x,
+      split: i64([1], []),
+      attrs: { keepdims: 0 },
+      outputs: 3,
+    });
     expect('outputs' in one && one.outputs.map((o) => o.shape)).toEqual([[2], [2], [2]]);
-    const two = await runOrt({ op: 'SplitToSequence', opset: 11, x, split: i64([2], []), attrs: { keepdims: 0 }, outputs: 2 });
+    const two = await runOrt({
+      op: 'SplitToSequence',
+      opset: 11,
+      x,
+      split: i64([2], []),
+      attrs: { keepdims: 0 },
+      outputs: 2,
+    });
     expect('error' in two && two.error).toContain('Tensor size (4) != new size (2)');
     for (const e of Object.values(await enginesOf(g))) {
       const a = await e.run({ op: 'SplitToSequence', opset: 11, inputs: [x, i64([1], [])], attrs: { keepdims: 0 } });
-      expect(a.map((o) => o.shape)).toEqual([[1, 2], [1, 2], [1, 2]]);
+      expect(a.map((o) => o.shape)).toEqual([
+        [1, 2],
+        [1, 2],
+        [1, 2],
+      ]);
       const b = await e.run({ op: 'SplitToSequence', opset: 11, inputs: [x, i64([2], [])], attrs: { keepdims: 0 } });
-      expect(b.map((o) => o.shape)).toEqual([[2, 2], [1, 2]]);
+      expect(b.map((o) => o.shape)).toEqual([
+        [2, 2],
+        [1, 2],
+      ]);
     }
   });
 
   gpuTest('split18Neither: no split input and no num_outputs', async (g) => {
     const ort = await runOrt({ op: 'Split', opset: 18, x: x6(), outputs: 2 });
-    expect('outputs' in ort && values(ort.outputs)).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect('outputs' in ort && values(ort.outputs)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     for (const e of Object.values(await enginesOf(g))) {
-      await expect(e.run({ op: 'Split', opset: 18, inputs: [x6()], outputs: 2 })).rejects.toMatchObject({ code: 'BAD_OPTIONS' });
+      await expect(e.run({ op: 'Split', opset: 18, inputs: [x6()], outputs: 2 })).rejects.toMatchObject({
+        code: 'BAD_OPTIONS',
+      });
     }
     count(tally.disagreements, 'split18Neither');
   });
 
   gpuTest('split18CountMismatch: num_outputs 3, two declared outputs', async (g) => {
     const ort = await runOrt({ op: 'Split', opset: 18, x: x6(), attrs: { num_outputs: 3 }, outputs: 2 });
-    expect('outputs' in ort && values(ort.outputs)).toEqual([[1, 2, 3], [4, 5, 6]]);
+    expect('outputs' in ort && values(ort.outputs)).toEqual([
+      [1, 2, 3],
+      [4, 5, 6],
+    ]);
     for (const e of Object.values(await enginesOf(g))) {
-      await expect(e.run({ op: 'Split', opset: 18, inputs: [x6()], attrs: { num_outputs: 3 }, outputs: 2 }))
-        .rejects.toMatchObject({ code: 'OUTPUT_COUNT' });
+      await expect(
+        e.run({ op: 'Split', opset: 18, inputs: [x6()], attrs: { num_outputs: 3 }, outputs: 2 }),
+      ).rejects.toMatchObject({ code: 'OUTPUT_COUNT' });
     }
     count(tally.disagreements, 'split18CountMismatch');
   });
@@ -419,35 +518,63 @@ describe('documented disagreements, case by case', () => {
   gpuTest('emptySplitInput: a split input of shape [0] at opsets 13 and 18', async (g) => {
     for (const opset of [13, 18]) {
       const ort = await runOrt({ op: 'Split', opset, x: x6(), split: i64([]), outputs: 2 });
-      expect('outputs' in ort && values(ort.outputs), `opset ${opset}`).toEqual([[1, 2, 3], [4, 5, 6]]);
+      expect('outputs' in ort && values(ort.outputs), `opset ${opset}`).toEqual([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]);
       for (const e of Object.values(await enginesOf(g))) {
-        await expect(e.run({ op: 'Split', opset, inputs: [x6(), i64([])], outputs: 2 })).rejects.toMatchObject({ code: 'BAD_SIZE' });
+        await expect(e.run({ op: 'Split', opset, inputs: [x6(), i64([])], outputs: 2 })).rejects.toMatchObject({
+          code: 'BAD_SIZE',
+        });
       }
     }
     count(tally.disagreements, 'emptySplitInput');
   });
 
-  gpuTest('both refuse: uneven equal parts before 18, negative or mis-summed split, scalar split, scalar 0', async (g) => {
-    const refusals: [OrtCase, SplitNode, RegExp, string][] = [
-      [{ op: 'Split', opset: 13, x: x6(), outputs: 4 }, { op: 'Split', opset: 13, inputs: [x6()], outputs: 4 },
-        /cannot be split evenly/, 'NOT_DIVISIBLE'],
-      [{ op: 'Split', opset: 13, x: x6(), split: i64([-1, 7]), outputs: 2 }, { op: 'Split', opset: 13, inputs: [x6(), i64([-1, 7])], outputs: 2 },
-        /All values must be >= 0/, 'BAD_SIZE'],
-      [{ op: 'Split', opset: 18, x: x6(), split: i64([3, 4]), outputs: 2 }, { op: 'Split', opset: 18, inputs: [x6(), i64([3, 4])], outputs: 2 },
-        /Split size 4 exceeds the remaining size of the selected axis, 3/, 'SIZE_SUM'],
-      [{ op: 'Split', opset: 13, x: x6(), split: i64([6], []), outputs: 1 }, { op: 'Split', opset: 13, inputs: [x6(), i64([6], [])], outputs: 1 },
-        /NumDimensions\(\) == 1/, 'BAD_INPUT'],
-      [{ op: 'SplitToSequence', opset: 11, x: x6(), split: i64([0], []), outputs: 1 }, { op: 'SplitToSequence', opset: 11, inputs: [x6(), i64([0], [])] },
-        /Split should be > 0/, 'BAD_SIZE'],
-    ];
-    const engines = await enginesOf(g);
-    for (const [ortCase, node, ortError, code] of refusals) {
-      const r = await runOrt(ortCase);
-      expect('error' in r && r.error, JSON.stringify(node.attrs ?? {})).toMatch(ortError);
-      for (const e of Object.values(engines)) await expect(e.run(node)).rejects.toMatchObject({ code });
-      tally.refusedByBoth++;
-    }
-  });
+  gpuTest(
+    'both refuse: uneven equal parts before 18, negative or mis-summed split, scalar split, scalar 0',
+    async (g) => {
+      const refusals: [OrtCase, SplitNode, RegExp, string][] = [
+        [
+          { op: 'Split', opset: 13, x: x6(), outputs: 4 },
+          { op: 'Split', opset: 13, inputs: [x6()], outputs: 4 },
+          /cannot be split evenly/,
+          'NOT_DIVISIBLE',
+        ],
+        [
+          { op: 'Split', opset: 13, x: x6(), split: i64([-1, 7]), outputs: 2 },
+          { op: 'Split', opset: 13, inputs: [x6(), i64([-1, 7])], outputs: 2 },
+          /All values must be >= 0/,
+          'BAD_SIZE',
+        ],
+        [
+          { op: 'Split', opset: 18, x: x6(), split: i64([3, 4]), outputs: 2 },
+          { op: 'Split', opset: 18, inputs: [x6(), i64([3, 4])], outputs: 2 },
+          /Split size 4 exceeds the remaining size of the selected axis, 3/,
+          'SIZE_SUM',
+        ],
+        [
+          { op: 'Split', opset: 13, x: x6(), split: i64([6], []), outputs: 1 },
+          { op: 'Split', opset: 13, inputs: [x6(), i64([6], [])], outputs: 1 },
+          /NumDimensions\(\) == 1/,
+          'BAD_INPUT',
+        ],
+        [
+          { op: 'SplitToSequence', opset: 11, x: x6(), split: i64([0], []), outputs: 1 },
+          { op: 'SplitToSequence', opset: 11, inputs: [x6(), i64([0], [])] },
+          /Split should be > 0/,
+          'BAD_SIZE',
+        ],
+      ];
+      const engines = await enginesOf(g);
+      for (const [ortCase, node, ortError, code] of refusals) {
+        const r = await runOrt(ortCase);
+        expect('error' in r && r.error, JSON.stringify(node.attrs ?? {})).toMatch(ortError);
+        for (const e of Object.values(engines)) await expect(e.run(node)).rejects.toMatchObject({ code });
+        tally.refusedByBoth++;
+      }
+    },
+  );
 });
 
 test('tally: every documented disagreement was met, and the counts', () => {
@@ -456,7 +583,9 @@ test('tally: every documented disagreement was met, and the counts', () => {
   }
   const compared = [...tally.compared.values()].reduce((a, b) => a + b, 0);
   expect(compared).toBeGreaterThan(300);
-  console.log(`ort-diff: ${compared} cases agree bit for bit (${[...tally.compared].map(([k, v]) => `${k}: ${v}`).join(', ')}); ` +
-    `${tally.refusedByBoth} refused by both; documented disagreements met: ` +
-    `${[...tally.disagreements].map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  console.log(
+    `ort-diff: ${compared} cases agree bit for bit (${[...tally.compared].map(([k, v]) => `${k}: ${v}`).join(', ')}); ` +
+      `${tally.refusedByBoth} refused by both; documented disagreements met: ` +
+      `${[...tally.disagreements].map(([k, v]) => `${k} ${v}`).join(', ')}`,
+  );
 });

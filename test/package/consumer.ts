@@ -4,12 +4,17 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export interface Ran { code: number; stdout: string; stderr: string }
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 // `npm test` exports npm_package_* / npm_lifecycle_* / local-prefix for the repo; a child npm
 // run in a consumer project must not see them, or it may act on the repo instead.
-const childEnv = Object.fromEntries(Object.entries(process.env)
-  .filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k)));
+const childEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k)),
+);
 
 /** Runs a command to the end; never throws (see `must`). */
 export function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
@@ -24,13 +29,16 @@ export function run(cmd: string, args: string[], cwd: string, env: NodeJS.Proces
 /** Runs a command and returns its stdout, or throws with everything it printed. */
 export async function must(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<string> {
   const r = await run(cmd, args, cwd, env);
-  if (r.code !== 0) throw new Error(`\`${[cmd, ...args].join(' ')}\` in ${cwd} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
+  if (r.code !== 0)
+    throw new Error(`\`${[cmd, ...args].join(' ')}\` in ${cwd} exited ${r.code}\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }
 
 /** Newest published version in a range, asked of the registry itself (not a cached packument). */
 export async function newest(pkg: string, range: string, cwd: string): Promise<string> {
-  const out = JSON.parse(await must('npm', ['view', `${pkg}@${range}`, 'version', '--json', '--prefer-online'], cwd)) as string | string[];
+  const out = JSON.parse(
+    await must('npm', ['view', `${pkg}@${range}`, 'version', '--json', '--prefer-online'], cwd),
+  ) as string | string[];
   const last = [out].flat().at(-1);
   if (!last) throw new Error(`npm view ${pkg}@${range}: no version`);
   return last;
@@ -45,7 +53,10 @@ export async function consumerProject(dir: string, dependencies: Record<string, 
   return dir;
 }
 
-export interface Snippet { line: number; code: string }
+export interface Snippet {
+  line: number;
+  code: string;
+}
 
 /** Every ```ts (or ```typescript) block of a Markdown file, with the line its code starts on. */
 export function tsBlocks(markdownFile: string): Snippet[] {

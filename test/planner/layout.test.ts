@@ -12,9 +12,13 @@ test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () =
 });
 
 test('pinned layout', () => {
-  expect(LAYOUT.params).toEqual({ size: 16, members: { region_base: 0, region_count: 4, thread_count: 8, msb_first: 12 } });
+  expect(LAYOUT.params).toEqual({
+    size: 16,
+    members: { region_base: 0, region_count: 4, thread_count: 8, msb_first: 12 },
+  });
   expect(LAYOUT.region).toEqual({
-    size: 36, stride: 36,
+    size: 36,
+    stride: 36,
     members: { start: 0, src: 4, dst: 8, row_len: 12, src_stride: 16, rows: 20, count: 24, src_step: 28, dst_step: 32 },
   });
   expect(LAYOUT.workgroupSize).toBe(256);
@@ -22,12 +26,27 @@ test('pinned layout', () => {
 });
 
 test('bind group entry types come from each variable address space and access', () => {
-  expect(bindGroupLayoutEntries().map((e) => e.buffer?.type)).toEqual(['uniform', 'read-only-storage', 'read-only-storage', 'storage']);
+  expect(bindGroupLayoutEntries().map((e) => e.buffer?.type)).toEqual([
+    'uniform',
+    'read-only-storage',
+    'read-only-storage',
+    'storage',
+  ]);
 });
 
 test('a region is encoded member by member at the reflected offsets', () => {
   const view = new DataView(new ArrayBuffer(36));
-  encodeRegion(view, 0, { start: 1, src: 2, dst: 3, row_len: 4, src_stride: 5, rows: 6, count: 7, src_step: 8, dst_step: 9 });
+  encodeRegion(view, 0, {
+    start: 1,
+    src: 2,
+    dst: 3,
+    row_len: 4,
+    src_stride: 5,
+    rows: 6,
+    count: 7,
+    src_step: 8,
+    dst_step: 9,
+  });
   expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
 });
 

@@ -3,17 +3,32 @@ import { describe, expect, test } from 'vitest';
 import { MAX_OUTPUTS, SplitError, equalParts, planSplit } from '../../src/index.js';
 import { normalizeAxis } from '../../src/planner/split.js';
 import {
-  type GpuLimits, type GpuPlan, MAX_COPY_COMMANDS, MAX_ROW_COPIES, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS, planGpu,
+  type GpuLimits,
+  type GpuPlan,
+  MAX_COPY_COMMANDS,
+  MAX_ROW_COPIES,
+  ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS,
+  planGpu,
 } from '../../src/planner/gpu.js';
 import { WORDS_PER_THREAD, tileRegion } from '../../src/planner/dispatch.js';
 import { foldGrid } from '../../src/gpu/encode.js';
 
-const LIMITS: GpuLimits = { alignment: 256, maxBindingBytes: 128 << 20, maxBufferBytes: 256 << 20, rowCopyMinBytes: Infinity };
+const LIMITS: GpuLimits = {
+  alignment: 256,
+  maxBindingBytes: 128 << 20,
+  maxBufferBytes: 256 << 20,
+  rowCopyMinBytes: Infinity,
+};
 const CPU_ADAPTER: GpuLimits = { ...LIMITS, rowCopyMinBytes: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS };
 const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
 
 function codeOf(f: () => unknown): string | undefined {
-  try { f(); } catch (e) { if (e instanceof SplitError) return e.code; throw e; }
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SplitError) return e.code;
+    throw e;
+  }
   return undefined;
 }
 
@@ -24,8 +39,13 @@ function as<S extends GpuPlan['strategy']>(g: GpuPlan, s: S): Extract<GpuPlan, {
 
 describe('equalParts', () => {
   test.each([
-    [6, 3, [2, 2, 2]], [7, 4, [2, 2, 2, 1]], [5, 4, [2, 2, 1, 0]], [2, 3, [1, 1, 0]],
-    [0, 3, [0, 0, 0]], [1, 1, [1]], [8, 3, [3, 3, 2]],
+    [6, 3, [2, 2, 2]],
+    [7, 4, [2, 2, 2, 1]],
+    [5, 4, [2, 2, 1, 0]],
+    [2, 3, [1, 1, 0]],
+    [0, 3, [0, 0, 0]],
+    [1, 1, [1]],
+    [8, 3, [3, 3, 2]],
   ])('%i into %i', (dim, parts, want) => {
     expect(equalParts(dim, parts)).toEqual(want);
   });
@@ -35,14 +55,19 @@ describe('planSplit', () => {
   test('views the tensor as [outer, axis, inner]', () => {
     const p = planSplit('float32', [2, 3, 4, 5], -2, [1, 3]);
     expect(p).toMatchObject({ axis: 2, outer: 6, axisLen: 4, inner: 5, starts: [0, 1] });
-    expect(p.outputShapes).toEqual([[2, 3, 1, 5], [2, 3, 3, 5]]);
+    expect(p.outputShapes).toEqual([
+      [2, 3, 1, 5],
+      [2, 3, 3, 5],
+    ]);
   });
   test('rules, each with its own code, subject and the values in the message', () => {
     expect(() => planSplit('float32', [6], 1, [6])).toThrow(/axis 1 is outside \[-1, 0\] for rank 1/);
     expect(codeOf(() => planSplit('float32', [6], -2, [6]))).toBe('AXIS_RANGE');
     expect(codeOf(() => planSplit('float32', [6], 0.5, [6]))).toBe('AXIS_RANGE');
     expect(codeOf(() => planSplit('float32', [], 0, [1]))).toBe('RANK');
-    expect(() => planSplit('float32', [2, 6], 1, [3, 4])).toThrow(/split lengths \[3, 4\] sum to 7 but dimension 1 of the input has length 6/);
+    expect(() => planSplit('float32', [2, 6], 1, [3, 4])).toThrow(
+      /split lengths \[3, 4\] sum to 7 but dimension 1 of the input has length 6/,
+    );
     expect(codeOf(() => planSplit('float32', [6], 0, [7, -1]))).toBe('BAD_SIZE');
     expect(codeOf(() => planSplit('float32', [6], 0, [2.5, 3.5]))).toBe('BAD_SIZE');
     expect(codeOf(() => planSplit('float32', [6], 0, [Symbol('x'), 6] as never))).toBe('BAD_SIZE');
@@ -50,7 +75,11 @@ describe('planSplit', () => {
     expect(codeOf(() => planSplit('float32', [6], 0, new Array(MAX_OUTPUTS + 1).fill(0)))).toBe('TOO_LARGE');
     expect(planSplit('float32', [2, 0], 1, []).outputShapes).toEqual([]);
     let err: unknown;
-    try { planSplit('float32', [6], 0, [1, 2]); } catch (e) { err = e; }
+    try {
+      planSplit('float32', [6], 0, [1, 2]);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toMatchObject({ code: 'SIZE_SUM', subject: { kind: 'option', name: 'sizes' } });
   });
   test('-0 never reaches an output shape', () => {
@@ -66,7 +95,9 @@ describe('planGpu', () => {
   test('outputs start at multiples of the offset alignment, in one buffer', () => {
     const g = as(planGpu(planSplit('float32', [3, 10], 1, [3, 0, 7]), LIMITS, gather), 'gather');
     expect(g.outputs).toEqual([
-      { byteOffset: 0, byteLength: 36 }, { byteOffset: 256, byteLength: 0 }, { byteOffset: 256, byteLength: 84 },
+      { byteOffset: 0, byteLength: 36 },
+      { byteOffset: 256, byteLength: 0 },
+      { byteOffset: 256, byteLength: 84 },
     ]);
     expect(g.bufferBytes).toBe(340);
     expect(g.dispatches).toHaveLength(1);
@@ -74,7 +105,8 @@ describe('planGpu', () => {
   });
 
   test('the widest word that divides every offset is chosen; else the bit-level variant', () => {
-    const unit = (...a: Parameters<typeof planSplit>) => as(planGpu(planSplit(...a), LIMITS, gather), 'gather').unitBits;
+    const unit = (...a: Parameters<typeof planSplit>) =>
+      as(planGpu(planSplit(...a), LIMITS, gather), 'gather').unitBits;
     expect(unit('float32', [4, 8], 1, [4, 4])).toBe(128);
     expect(unit('float32', [4, 6], 1, [4, 2])).toBe(64);
     expect(unit('int64', [4, 3], 1, [1, 2])).toBe(64);
@@ -88,7 +120,10 @@ describe('planGpu', () => {
 
   test('regions are rows of the input, in bits; a chunk spanning the axis is one row', () => {
     const g = as(planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather), 'gather');
-    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([[0, 0, 1, 3, 2], [1, 16, 2, 3, 2]]);
+    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+      [0, 0, 1, 3, 2],
+      [1, 16, 2, 3, 2],
+    ]);
     const whole = as(planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather), 'gather');
     expect(whole.dispatches[0]!.regions).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
   });
@@ -96,8 +131,14 @@ describe('planGpu', () => {
   test('packed types: regions start at any bit; outputs are whole bytes at aligned offsets', () => {
     // uint3 [2, 5] into [2, 3]: rows of 15 bits, chunks of 6 and 9 bits.
     const g = as(planGpu(planSplit('uint3', [2, 5], 1, [2, 3]), LIMITS, gather), 'gather');
-    expect(g.outputs).toEqual([{ byteOffset: 0, byteLength: 2 }, { byteOffset: 256, byteLength: 3 }]);
-    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([[0, 0, 6, 15, 2], [6, 2048, 9, 15, 2]]);
+    expect(g.outputs).toEqual([
+      { byteOffset: 0, byteLength: 2 },
+      { byteOffset: 256, byteLength: 3 },
+    ]);
+    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+      [0, 0, 6, 15, 2],
+      [6, 2048, 9, 15, 2],
+    ]);
     expect(g.msbFirst).toBe(false);
     expect(as(planGpu(planSplit('uint1', [9], 0, [3, 6]), LIMITS, gather), 'gather').msbFirst).toBe(true);
     // Chunks on byte boundaries of a packed tensor may alias; a chunk ending inside a byte may not.
@@ -123,12 +164,26 @@ describe('planGpu', () => {
     const contiguous = planSplit('float32', [1024, 64], 0, [512, 512]);
     expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy).toBe('alias');
     const aliased = planGpu(contiguous, LIMITS, { srcByteOffset: 256, allowAlias: true });
-    expect(aliased.outputs).toEqual([{ byteOffset: 256, byteLength: 131072 }, { byteOffset: 131328, byteLength: 131072 }]);
+    expect(aliased.outputs).toEqual([
+      { byteOffset: 256, byteLength: 131072 },
+      { byteOffset: 131328, byteLength: 131072 },
+    ]);
     expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('copy');
-    expect(planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy).toBe('gather');
-    const many = planSplit('float32', [4096], 0, Array(MAX_COPY_COMMANDS + 1).fill(0).map((_, i) => (i === 0 ? 4096 - MAX_COPY_COMMANDS : 1)));
+    expect(
+      planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy,
+    ).toBe('gather');
+    const many = planSplit(
+      'float32',
+      [4096],
+      0,
+      Array(MAX_COPY_COMMANDS + 1)
+        .fill(0)
+        .map((_, i) => (i === 0 ? 4096 - MAX_COPY_COMMANDS : 1)),
+    );
     expect(planGpu(many, LIMITS, { srcByteOffset: 4, allowAlias: true }).strategy).toBe('gather');
-    expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('gather');
+    expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe(
+      'gather',
+    );
   });
 
   test('on a CPU adapter, strided chunks with long rows are copied row by row; never on a GPU', () => {
@@ -137,16 +192,28 @@ describe('planGpu', () => {
     expect(planGpu(rows, LIMITS, auto).strategy).toBe('gather');
     expect(as(planGpu(rows, CPU_ADAPTER, auto), 'copy').copies).toHaveLength(4096);
     // Rows shorter than the threshold, or too many of them, stay with the shader.
-    expect(planGpu(planSplit('float32', [1024, 1024], 1, Array(16).fill(64)), CPU_ADAPTER, auto).strategy).toBe('gather');
-    expect(planGpu(planSplit('float32', [MAX_ROW_COPIES, 512], 1, [256, 256]), CPU_ADAPTER, auto).strategy).toBe('gather');
+    expect(planGpu(planSplit('float32', [1024, 1024], 1, Array(16).fill(64)), CPU_ADAPTER, auto).strategy).toBe(
+      'gather',
+    );
+    expect(planGpu(planSplit('float32', [MAX_ROW_COPIES, 512], 1, [256, 256]), CPU_ADAPTER, auto).strategy).toBe(
+      'gather',
+    );
     // Forcing copy on a GPU works whenever offsets are 4-byte multiples.
     expect(planGpu(rows, LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('copy');
-    expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('gather');
+    expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe(
+      'gather',
+    );
   });
 
   test('copies name their output and land at its offset', () => {
-    const c = as(planGpu(planSplit('float32', [8], 0, [4, 4]), LIMITS, { srcByteOffset: 0, allowAlias: false }), 'copy');
-    expect(c.copies).toEqual([{ output: 0, src: 0, dst: 0, size: 16 }, { output: 1, src: 16, dst: 256, size: 16 }]);
+    const c = as(
+      planGpu(planSplit('float32', [8], 0, [4, 4]), LIMITS, { srcByteOffset: 0, allowAlias: false }),
+      'copy',
+    );
+    expect(c.copies).toEqual([
+      { output: 0, src: 0, dst: 0, size: 16 },
+      { output: 1, src: 16, dst: 256, size: 16 },
+    ]);
   });
 
   test('equal outputs form one run: 4096 outputs are one shader region', () => {
@@ -168,7 +235,11 @@ describe('planGpu', () => {
 
   test('beyond one binding window: one dispatch per tile, every window within the limit, every bit covered', () => {
     const small: GpuLimits = { ...LIMITS, maxBindingBytes: 4096, maxBufferBytes: 1 << 30 };
-    for (const [dtype, dim, sizes] of [['float32', 100, [30, 70]], ['uint8', 200, [61, 139]], ['uint3', 1000, [333, 667]]] as const) {
+    for (const [dtype, dim, sizes] of [
+      ['float32', 100, [30, 70]],
+      ['uint8', 200, [61, 139]],
+      ['uint3', 1000, [333, 667]],
+    ] as const) {
       const g = as(planGpu(planSplit(dtype, [40, dim], 1, sizes), small, gather), 'gather');
       expect(g.dispatches.length).toBeGreaterThan(1);
       for (const d of g.dispatches) {
@@ -177,7 +248,10 @@ describe('planGpu', () => {
         expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
         expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
       }
-      const units = g.dispatches.reduce((n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.row_len * r.count, 0), 0);
+      const units = g.dispatches.reduce(
+        (n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.row_len * r.count, 0),
+        0,
+      );
       const bits = { float32: 32, uint8: 8, uint3: 3 }[dtype];
       expect(units * g.unitBits, dtype).toBe(40 * dim * bits);
     }

@@ -9,7 +9,9 @@ export async function typeChecks(engine: SplitEngine): Promise<void> {
   const wrongHalf: HostTensor<'float16'> = { dtype: 'float16', shape: [1], data: new Float32Array(1) };
   // @ts-expect-error no such dtype
   const unknown: HostTensor = { dtype: 'float8', shape: [1], data: new Uint8Array(1) };
-  void wrongData; void wrongHalf; void unknown;
+  void wrongData;
+  void wrongHalf;
+  void unknown;
 
   const x: HostTensor<'float32'> = { dtype: 'float32', shape: [4], data: new Float32Array(4) };
   // @ts-expect-error sizes and parts exclude each other
@@ -27,7 +29,9 @@ export async function typeChecks(engine: SplitEngine): Promise<void> {
   engine.upload({ dtype: 'string', shape: [1], data: ['a'] });
   // @ts-expect-error a GPU tensor has no string dtype
   const s: GpuTensor<'string'> = onGpu[0]!;
-  void host; void notHost; void s;
+  void host;
+  void notHost;
+  void s;
 
   // @ts-expect-error backend is one of 'auto' | 'webgpu' | 'cpu'
   await createSplitEngine({ backend: 'webgl' });

@@ -1,12 +1,31 @@
 // Compile-time tier for the 11 OpenVINO-only dtypes (issue 11): their host data is a Uint8Array of
 // packed bytes and nothing else; outputs keep the dtype. Checked by `npm run typecheck`: each
 // expected-error directive below fails the build if the line after it ever compiles.
-import type { DType, FixedDType, GpuTensor, HostDataMap, HostTensor, PackedDType, SplitEngine } from '../../src/index.js';
+import type {
+  DType,
+  FixedDType,
+  GpuTensor,
+  HostDataMap,
+  HostTensor,
+  PackedDType,
+  SplitEngine,
+} from '../../src/index.js';
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const assertType = <T extends true>(): T => true as T;
 
-type OvType = 'float8e4m3fn' | 'float8e5m2' | 'float8e8m0' | 'int4' | 'uint4' | 'nf4' | 'float4e2m1' | 'uint1' | 'uint2' | 'uint3' | 'uint6';
+type OvType =
+  | 'float8e4m3fn'
+  | 'float8e5m2'
+  | 'float8e8m0'
+  | 'int4'
+  | 'uint4'
+  | 'nf4'
+  | 'float4e2m1'
+  | 'uint1'
+  | 'uint2'
+  | 'uint3'
+  | 'uint6';
 
 // Every one of them is a dtype that can live on the GPU, carried in exactly a Uint8Array.
 assertType<OvType extends DType ? true : false>();
@@ -90,6 +109,8 @@ export async function outputsKeepTheType(engine: SplitEngine): Promise<void> {
   const notHost: HostTensor<'uint1'>[] = await engine.split(gx, { parts: 3 });
   // @ts-expect-error an uploaded uint6 tensor is not a uint3 one
   const wrongGpu: GpuTensor<'uint3'> = engine.upload(accepted.uint6);
-  const encoded: GpuTensor<'nf4'>[] = engine.encodeSplit({} as GPUCommandEncoder, engine.upload(accepted.nf4), { sizes: [4] });
+  const encoded: GpuTensor<'nf4'>[] = engine.encodeSplit({} as GPUCommandEncoder, engine.upload(accepted.nf4), {
+    sizes: [4],
+  });
   void [data, wrongHost, wrongData, back, notHost, wrongGpu, encoded];
 }

@@ -68,7 +68,11 @@ export function cellText(s) {
 }
 
 /** @param {unknown} s */
-export const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+export const esc = (s) =>
+  String(s ?? '').replace(
+    /[&<>"]/g,
+    (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
+  );
 
 /** A ratio close to 1 (pipeline against whole graph), with three decimals so 1.004x does not read as 1.00x. @param {number} x */
 export const near1 = (x) => `${x.toFixed(3)}x`;

@@ -5,7 +5,17 @@
 import { callCostRows, pipelineRows, throughput, versusOrt } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, esc, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 import { caseChart, gpuMarker, overviewChart } from './svg.mjs';
-import { GBPS_RULE, adapterSentence, findings, renderCallCosts, renderFindings, renderPipelines, renderTable, renderTargets, renderThroughput } from './text.mjs';
+import {
+  GBPS_RULE,
+  adapterSentence,
+  findings,
+  renderCallCosts,
+  renderFindings,
+  renderPipelines,
+  renderTable,
+  renderTargets,
+  renderThroughput,
+} from './text.mjs';
 
 /** @import { CaseRecord, Report, SystemResult } from '../../types.js' */
 
@@ -38,7 +48,9 @@ export function renderHtml(report) {
 <h1>Cleave bench</h1>
 ${header(report)}
 <h2>Findings</h2>
-${findings(report).map((f) => `<p><b>${esc(f.title)}.</b> ${esc(f.text)}</p>`).join('\n')}
+${findings(report)
+  .map((f) => `<p><b>${esc(f.title)}.</b> ${esc(f.text)}</p>`)
+  .join('\n')}
 ${versusTable(report)}
 <h2>Targets (issues 4 and 9)</h2>
 ${targetsTable(report)}
@@ -54,8 +66,18 @@ ${throughputTable(report)}
 ${legend()}
 ${report.results.map(caseBlock).join('\n')}
 <h2>As printed in the terminal</h2>
-<pre>${esc([renderFindings(report), renderTable(report), renderThroughput(report), renderPipelines(report), renderCallCosts(report), renderTargets(report)]
-    .filter(Boolean).join('\n\n'))}</pre>
+<pre>${esc(
+    [
+      renderFindings(report),
+      renderTable(report),
+      renderThroughput(report),
+      renderPipelines(report),
+      renderCallCosts(report),
+      renderTargets(report),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
+  )}</pre>
 </body></html>
 `;
 }
@@ -76,12 +98,24 @@ function header(report) {
  */
 function versusTable(report) {
   const v = versusOrt(report.results);
-  const groups = /** @type {const} */ ([['Cleave does GPU work (the headline)', v.gpuWork], ['zero-copy: Cleave made views, no GPU work', v.zeroCopy], ['ORT on its CPU EP', v.cpuEp]]);
-  const rows = groups.filter(([, xs]) => xs.length).map(([title, xs]) => `<tr><th colspan="7">${esc(title)}</th></tr>${xs.map((x) => {
-    const r = /** @type {CaseRecord} */ (report.results.find((y) => y.case.id === x.id));
-    return `<tr><td class="id">${esc(x.id)}</td><td class="num">${esc(x.strategy === 'gather' ? planText(r.systems['cleave-gpu']?.stats) : x.strategy)}</td><td class="num">${ms(x.cleaveMs)}</td><td class="num">${ms(x.ortMs)}</td><td class="num"><b>${times(x.ratio)}</b></td><td class="num">${gbpsCell(r, 'cleave-gpu')}</td><td class="num">${gbpsCell(r, 'ort-gpu')}</td></tr>`;
-  }).join('')}`);
-  const head = '<tr><th>case</th><th class="num">Cleave plan</th><th class="num">Cleave GPU ms</th><th class="num">ORT GPU ms</th><th class="num">ORT / Cleave</th><th class="num">Cleave GB/s</th><th class="num">ORT GB/s</th></tr>';
+  const groups = /** @type {const} */ ([
+    ['Cleave does GPU work (the headline)', v.gpuWork],
+    ['zero-copy: Cleave made views, no GPU work', v.zeroCopy],
+    ['ORT on its CPU EP', v.cpuEp],
+  ]);
+  const rows = groups
+    .filter(([, xs]) => xs.length)
+    .map(
+      ([title, xs]) =>
+        `<tr><th colspan="7">${esc(title)}</th></tr>${xs
+          .map((x) => {
+            const r = /** @type {CaseRecord} */ (report.results.find((y) => y.case.id === x.id));
+            return `<tr><td class="id">${esc(x.id)}</td><td class="num">${esc(x.strategy === 'gather' ? planText(r.systems['cleave-gpu']?.stats) : x.strategy)}</td><td class="num">${ms(x.cleaveMs)}</td><td class="num">${ms(x.ortMs)}</td><td class="num"><b>${times(x.ratio)}</b></td><td class="num">${gbpsCell(r, 'cleave-gpu')}</td><td class="num">${gbpsCell(r, 'ort-gpu')}</td></tr>`;
+          })
+          .join('')}`,
+    );
+  const head =
+    '<tr><th>case</th><th class="num">Cleave plan</th><th class="num">Cleave GPU ms</th><th class="num">ORT GPU ms</th><th class="num">ORT / Cleave</th><th class="num">Cleave GB/s</th><th class="num">ORT GB/s</th></tr>';
   return rows.length ? scroll(`<table>${head}${rows.join('')}</table>`) : '';
 }
 
@@ -91,7 +125,8 @@ function versusTable(report) {
  */
 function plainTable(head, rows, num) {
   /** @param {string} tag @param {readonly string[]} cells */
-  const row = (tag, cells) => `<tr>${cells.map((c, i) => `<${tag}${i >= num ? ' class="num"' : i === 0 && tag === 'td' ? ' class="id"' : ''}>${esc(c)}</${tag}>`).join('')}</tr>`;
+  const row = (tag, cells) =>
+    `<tr>${cells.map((c, i) => `<${tag}${i >= num ? ' class="num"' : i === 0 && tag === 'td' ? ' class="id"' : ''}>${esc(c)}</${tag}>`).join('')}</tr>`;
   return scroll(`<table>${row('th', head)}${rows.map((r) => row('td', r)).join('')}</table>`);
 }
 
@@ -100,17 +135,50 @@ function pipelinesSection(report) {
   const rows = pipelineRows(report.pipelines);
   if (!rows.length) return '';
   /** @param {SystemResult | undefined} v */
-  const cell = (v) => (v && !v.ok ? 'failed' : `${cellText(v)}${v?.wall ? ` [${ms(v.wall.min)}–${ms(v.wall.max)}] n=${v.wall.n}` : ''}`);
+  const cell = (v) =>
+    v && !v.ok ? 'failed' : `${cellText(v)}${v?.wall ? ` [${ms(v.wall.min)}–${ms(v.wall.max)}] n=${v.wall.n}` : ''}`;
   /** @param {string} name @param {SystemResult | undefined} v */
-  const calls = (name, v) => (v?.calls ? `${name}: ${v.calls.submits} submit, ${v.calls.dispatches} dispatch, ${v.calls.copies} copy, ${v.calls.buffersCreated} createBuffer, `
-    + `${v.calls.writeBuffers} writeBuffer, ${v.calls.errorScopes ?? '?'} error scopes pushed` : '');
+  const calls = (name, v) =>
+    v?.calls
+      ? `${name}: ${v.calls.submits} submit, ${v.calls.dispatches} dispatch, ${v.calls.copies} copy, ${v.calls.buffersCreated} createBuffer, ` +
+        `${v.calls.writeBuffers} writeBuffer, ${v.calls.errorScopes ?? '?'} error scopes pushed`
+      : '';
   return `<h2>Pipelines: ORT → Cleave → ORT against ORT's whole graph</h2>
 <p class="muted">Median ms per inference, wall (GPU time) [fastest–slowest batch], x in and y out on the GPU, nothing read back in between (ORT's CPU EP: host in/out). Pipeline / whole at most 1x: the pipeline through Cleave is no slower. What ORT said where it failed is in the findings above.</p>
-${plainTable(['pipeline', 'Cleave\'s split', 'ORT whole graph', 'ORT → Cleave → ORT', 'pipeline / whole', 'ORT CPU EP', 'y same bits as whole'], rows.map((p) => [
-    p.id, `${p.r.pipeline.parts} parts, ${planText(p.split)}`, cell(p.r.systems['ort-whole']), cell(p.r.systems['cleave-pipeline']),
-    p.ratio === undefined ? '-' : near1(p.ratio), cell(p.r.systems['ort-whole-cpu']), p.r.sameBitsAsWhole === undefined ? 'n/a' : p.r.sameBitsAsWhole ? 'yes' : 'no']), 2)}
-<ul class="msgs">${rows.map((p) => `<li><b>${esc(p.id)}</b>, GPU calls in one inference: ${esc([calls('ORT whole graph', p.r.systems['ort-whole']),
-    calls('ORT → Cleave → ORT', p.r.systems['cleave-pipeline'])].filter(Boolean).join('; '))}</li>`).join('')}</ul>`;
+${plainTable(
+  [
+    'pipeline',
+    "Cleave's split",
+    'ORT whole graph',
+    'ORT → Cleave → ORT',
+    'pipeline / whole',
+    'ORT CPU EP',
+    'y same bits as whole',
+  ],
+  rows.map((p) => [
+    p.id,
+    `${p.r.pipeline.parts} parts, ${planText(p.split)}`,
+    cell(p.r.systems['ort-whole']),
+    cell(p.r.systems['cleave-pipeline']),
+    p.ratio === undefined ? '-' : near1(p.ratio),
+    cell(p.r.systems['ort-whole-cpu']),
+    p.r.sameBitsAsWhole === undefined ? 'n/a' : p.r.sameBitsAsWhole ? 'yes' : 'no',
+  ]),
+  2,
+)}
+<ul class="msgs">${rows
+    .map(
+      (p) =>
+        `<li><b>${esc(p.id)}</b>, GPU calls in one inference: ${esc(
+          [
+            calls('ORT whole graph', p.r.systems['ort-whole']),
+            calls('ORT → Cleave → ORT', p.r.systems['cleave-pipeline']),
+          ]
+            .filter(Boolean)
+            .join('; '),
+        )}</li>`,
+    )
+    .join('')}</ul>`;
 }
 
 /** Per-call cost of split and encodeSplit, one row per variant. @param {Report} report */
@@ -119,21 +187,42 @@ function callCostSection(report) {
   if (!rows.length) return '';
   return `<h2>Per-call cost (µs of JavaScript per call)</h2>
 <p class="muted">Median over rounds, [fastest–slowest round]. split: the call, awaiting it and releasing its outputs ("before it returns": the synchronous part). encodeSplit: the call alone; the encoders are submitted and the outputs released outside the clock. Error scopes: counted on one call.</p>
-${plainTable(['function', 'input', 'plan', 'error scopes', 'µs per call', 'range', 'before it returns', 'calls'], rows.map(({ row: x, input, scopes }) => [
-    x.fn, input, planText(x.stats), scopes === undefined ? '-' : scopes ? 'yes, awaited' : 'no', x.error ? `failed: ${x.error}` : ms(x.us?.median),
-    x.us ? `${ms(x.us.min)}–${ms(x.us.max)}` : '', ms(x.syncUs?.median), String(x.calls)]), 4)}`;
+${plainTable(
+  ['function', 'input', 'plan', 'error scopes', 'µs per call', 'range', 'before it returns', 'calls'],
+  rows.map(({ row: x, input, scopes }) => [
+    x.fn,
+    input,
+    planText(x.stats),
+    scopes === undefined ? '-' : scopes ? 'yes, awaited' : 'no',
+    x.error ? `failed: ${x.error}` : ms(x.us?.median),
+    x.us ? `${ms(x.us.min)}–${ms(x.us.max)}` : '',
+    ms(x.syncUs?.median),
+    String(x.calls),
+  ]),
+  4,
+)}`;
 }
 
 /** @param {Report} report */
 function targetsTable(report) {
-  const rows = report.targets.map((t) => `<tr class="${t.met === null ? '' : t.met ? 'ok' : 'miss'}"><td>${esc(t.name)}</td><td>${esc(t.goal)}</td><td>${esc(t.value)}${t.details.length ? `<details><summary>details</summary><ul>${t.details.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></details>` : ''}</td><td>${t.met === null ? 'n/a' : t.met ? 'met' : 'missed'}</td></tr>`);
-  return scroll(`<table><tr><th class="wide">target</th><th>goal</th><th class="wide">measured</th><th></th></tr>${rows.join('')}</table>`);
+  const rows = report.targets.map(
+    (t) =>
+      `<tr class="${t.met === null ? '' : t.met ? 'ok' : 'miss'}"><td>${esc(t.name)}</td><td>${esc(t.goal)}</td><td>${esc(t.value)}${t.details.length ? `<details><summary>details</summary><ul>${t.details.map((d) => `<li>${esc(d)}</li>`).join('')}</ul></details>` : ''}</td><td>${t.met === null ? 'n/a' : t.met ? 'met' : 'missed'}</td></tr>`,
+  );
+  return scroll(
+    `<table><tr><th class="wide">target</th><th>goal</th><th class="wide">measured</th><th></th></tr>${rows.join('')}</table>`,
+  );
 }
 
 /** @param {Report} report */
 function throughputTable(report) {
   const head = `<tr><th>case</th><th>bytes</th><th>Cleave plan</th>${SYSTEMS.map((s) => `<th class="num">${esc(s.short)}</th>`).join('')}</tr>`;
-  const rows = report.results.filter((r) => !r.case.cold).map((r) => `<tr><td class="id">${esc(r.case.id)}</td><td class="num">${bytesText(r.case.bytes)}</td><td class="num">${esc(planText(r.systems['cleave-gpu']?.stats))}</td>${SYSTEMS.map((s) => `<td class="num">${gbpsCell(r, s.key)}</td>`).join('')}</tr>`);
+  const rows = report.results
+    .filter((r) => !r.case.cold)
+    .map(
+      (r) =>
+        `<tr><td class="id">${esc(r.case.id)}</td><td class="num">${bytesText(r.case.bytes)}</td><td class="num">${esc(planText(r.systems['cleave-gpu']?.stats))}</td>${SYSTEMS.map((s) => `<td class="num">${gbpsCell(r, s.key)}</td>`).join('')}</tr>`,
+    );
   return scroll(`<table>${head}${rows.join('')}</table>`);
 }
 
@@ -157,9 +246,16 @@ function legend() {
 /** @param {CaseRecord} r */
 function caseBlock(r) {
   const c = r.case;
-  const notes = [c.note, ...r.notes, r.crashed && `page failed: ${r.crashed}`, r.cpuPathError && `CPU path: ${r.cpuPathError}`,
-    ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`)].filter(Boolean);
-  const shown = SYSTEMS.flatMap((s) => (r.systems[s.key] ? [{ s, v: /** @type {SystemResult} */ (r.systems[s.key]) }] : []));
+  const notes = [
+    c.note,
+    ...r.notes,
+    r.crashed && `page failed: ${r.crashed}`,
+    r.cpuPathError && `CPU path: ${r.cpuPathError}`,
+    ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`),
+  ].filter(Boolean);
+  const shown = SYSTEMS.flatMap((s) =>
+    r.systems[s.key] ? [{ s, v: /** @type {SystemResult} */ (r.systems[s.key]) }] : [],
+  );
   return `<section id="${esc(c.id)}"><h3>${esc(c.id)}</h3>
 <p class="muted">${esc(shortShape(c))} · ${c.op}${c.cold ? ' · cold start' : ''} · ${c.outputs} output(s) · ${bytesText(c.bytes)} · ${c.contiguous ? 'contiguous chunks (compared with the copy limit)' : 'strided chunks (compared with the shader-copy limit)'} · ${r.reps ?? '?'} rep(s)</p>
 ${notes.map((n) => `<p class="note">${esc(n)}</p>`).join('')}
@@ -176,7 +272,11 @@ function messages(shown) {
   const items = shown.flatMap(({ s, v }) => [
     ...(v.skip ? [`<li><b>${esc(s.label)}</b>: ${esc(v.skip)}</li>`] : []),
     ...(!v.ok && !v.skip ? [`<li class="errtext"><b>${esc(s.label)} failed</b>: ${esc(v.error)}</li>`] : []),
-    ...(v.webgpuError ? [`<li class="warn errtext"><b>${esc(s.label)}</b>: ORT's WebGPU EP refused this graph, so this ran on ORT's CPU EP. ORT said: ${esc(v.webgpuError)}</li>`] : []),
+    ...(v.webgpuError
+      ? [
+          `<li class="warn errtext"><b>${esc(s.label)}</b>: ORT's WebGPU EP refused this graph, so this ran on ORT's CPU EP. ORT said: ${esc(v.webgpuError)}</li>`,
+        ]
+      : []),
   ]);
   return items.length ? `<ul class="msgs">${items.join('')}</ul>` : '';
 }
@@ -185,11 +285,20 @@ function messages(shown) {
  * @param {CaseRecord} r @param {(typeof SYSTEMS)[number]} s @param {SystemResult} v
  */
 function systemRow(r, s, v) {
-  const status = v.skip ? 'n/a (below)' : !v.ok ? '<span class="err">failed (below)</span>'
-    : `${v.verified ? 'verified' : 'ran'}${v.fallback ? ', <span class="warn">on ORT\'s CPU EP (below)</span>' : ''}`;
+  const status = v.skip
+    ? 'n/a (below)'
+    : !v.ok
+      ? '<span class="err">failed (below)</span>'
+      : `${v.verified ? 'verified' : 'ran'}${v.fallback ? ', <span class="warn">on ORT\'s CPU EP (below)</span>' : ''}`;
   const plan = v.stats ? `${esc(planText(v.stats))}, ${v.stats.commands} cmd` : '';
-  const calls = v.calls ? esc(`${v.calls.submits} submit, ${v.calls.copies} copy, ${v.calls.dispatches} dispatch, ${v.calls.buffersCreated} createBuffer, ${v.calls.bindGroups} bindGroup, ${v.calls.writeBuffers} writeBuffer, ${v.calls.mapAsyncs} mapAsync`) : '';
-  const wall = v.wall ? `${ms(v.wall.median)} <span class="muted">[${ms(v.wall.min)}–${ms(v.wall.max)}] n=${v.wall.n}${v.batch ? ` ×${v.batch}` : ''}${v.first !== undefined ? `, first ${ms(v.first)}` : ''}</span>` : '';
+  const calls = v.calls
+    ? esc(
+        `${v.calls.submits} submit, ${v.calls.copies} copy, ${v.calls.dispatches} dispatch, ${v.calls.buffersCreated} createBuffer, ${v.calls.bindGroups} bindGroup, ${v.calls.writeBuffers} writeBuffer, ${v.calls.mapAsyncs} mapAsync`,
+      )
+    : '';
+  const wall = v.wall
+    ? `${ms(v.wall.median)} <span class="muted">[${ms(v.wall.min)}–${ms(v.wall.max)}] n=${v.wall.n}${v.batch ? ` ×${v.batch}` : ''}${v.first !== undefined ? `, first ${ms(v.first)}` : ''}</span>`
+    : '';
   const gpu = v.gpu ? `${ms(v.gpu.median)} <span class="muted">[${ms(v.gpu.min)}–${ms(v.gpu.max)}]</span>` : '';
   return `<tr><td class="name"><span class="sw" style="background:${s.color}"></span>${esc(s.short)}</td><td class="num">${wall}</td><td class="num">${gpu}</td><td class="num">${r.case.cold ? '' : gbpsCell(r, s.key)}</td><td class="num">${status}</td><td class="num">${plan}</td><td class="small">${calls}</td></tr>`;
 }

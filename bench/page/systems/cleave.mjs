@@ -40,8 +40,12 @@ async function engineFor(c, shared, options) {
 export function statsOf(engine) {
   const s = engine.stats;
   return {
-    strategy: s.strategy, unitBits: s.unitBits, dispatches: s.dispatches, copies: s.copies,
-    commands: s.dispatches + s.copies, pipelines: s.pipelinesCreated,
+    strategy: s.strategy,
+    unitBits: s.unitBits,
+    dispatches: s.dispatches,
+    copies: s.copies,
+    commands: s.dispatches + s.copies,
+    pipelines: s.pipelinesCreated,
   };
 }
 
@@ -52,11 +56,19 @@ export async function cleaveGpu(c, env) {
   const run = {
     iter: () => c.split.gpu(engine, env.gx),
     sync: () => env.device.queue.onSubmittedWorkDone(),
-    free: (outs) => { for (const t of outs) engine.release(t); },
+    free: (outs) => {
+      for (const t of outs) engine.release(t);
+    },
     async check(outs) {
       const got = [];
       for (const t of outs) got.push(await readBuffer(env.device, t.buffer, t.byteOffset, t.byteLength));
-      return compare(got, c.ref, 'Cleave GPU-resident') ?? shapeError(outs.map((t) => t.shape), c.outShapes);
+      return (
+        compare(got, c.ref, 'Cleave GPU-resident') ??
+        shapeError(
+          outs.map((t) => t.shape),
+          c.outShapes,
+        )
+      );
     },
     stats: () => statsOf(engine),
     close,
@@ -88,8 +100,16 @@ function hostSystem(c, engine, close, key, label) {
     iter: () => c.split.host(engine, c.host),
     sync: async () => {},
     free: () => {},
-    check: async (outs) => compare(outs.map((t) => /** @type {ArrayBufferView} */ (t.data)), c.ref, label)
-      ?? shapeError(outs.map((t) => t.shape), c.outShapes),
+    check: async (outs) =>
+      compare(
+        outs.map((t) => /** @type {ArrayBufferView} */ (t.data)),
+        c.ref,
+        label,
+      ) ??
+      shapeError(
+        outs.map((t) => t.shape),
+        c.outShapes,
+      ),
     ...(gpuTimed ? { stats: () => statsOf(engine) } : {}),
     close,
   };

@@ -20,7 +20,15 @@ export const BUILDERS = {
 };
 
 /** @type {readonly SystemKey[]} */
-export const WARM_KEYS = ['cleave-gpu', 'cleave-host', 'ort-gpu', 'ort-host', 'copy-limit', 'shader-limit', 'cleave-cpu'];
+export const WARM_KEYS = [
+  'cleave-gpu',
+  'cleave-host',
+  'ort-gpu',
+  'ort-host',
+  'copy-limit',
+  'shader-limit',
+  'cleave-cpu',
+];
 
 /** The CPU backend has no cold start worth timing: it compiles nothing. */
 export const COLD_KEYS = WARM_KEYS.filter((k) => k !== 'cleave-cpu');
@@ -37,4 +45,3 @@ export async function build(key, c, env) {
     return { key, gpuTimed: false, outputBytes: 0, error: `setting up failed: ${msg(e)}` };
   }
 }
-

@@ -25,7 +25,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 /** @param {GPUDevice} device */
 export function makeCopyPipeline(device) {
   const module = device.createShaderModule({ code: COPY_KERNEL });
-  return device.createComputePipeline({ layout: 'auto', compute: { module, entryPoint: 'main', constants: { WG: COPY_WORKGROUP } } });
+  return device.createComputePipeline({
+    layout: 'auto',
+    compute: { module, entryPoint: 'main', constants: { WG: COPY_WORKGROUP } },
+  });
 }
 
 /**
@@ -65,7 +68,10 @@ export function shaderLimit(c, env) {
   const dst = createBuffer(device, { size, usage: STORAGE });
   const bind = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
-    entries: [{ binding: 0, resource: { buffer: src.buffer, offset: src.offset, size } }, { binding: 1, resource: { buffer: dst, offset: 0, size } }],
+    entries: [
+      { binding: 0, resource: { buffer: src.buffer, offset: src.offset, size } },
+      { binding: 1, resource: { buffer: dst, offset: 0, size } },
+    ],
   });
   const { x, y } = foldGrid(Math.ceil(size / 16 / COPY_WORKGROUP), device.limits.maxComputeWorkgroupsPerDimension);
   const iter = () => {
@@ -86,7 +92,8 @@ export function shaderLimit(c, env) {
  */
 function sourceOf(env, size) {
   const { device, gx } = env;
-  if (gx.buffer.size - gx.byteOffset >= size && gx.byteOffset % 256 === 0) return { buffer: gx.buffer, offset: gx.byteOffset };
+  if (gx.buffer.size - gx.byteOffset >= size && gx.byteOffset % 256 === 0)
+    return { buffer: gx.buffer, offset: gx.byteOffset };
   const own = createBuffer(device, { size, usage: STORAGE });
   const enc = device.createCommandEncoder();
   enc.copyBufferToBuffer(gx.buffer, gx.byteOffset, own, 0, Math.ceil(gx.byteLength / 4) * 4);
@@ -103,11 +110,17 @@ function sourceOf(env, size) {
 function limitSystem(c, env, key, iter, dst, owned) {
   const { device } = env;
   return {
-    key, gpuTimed: true, outputBytes: 0,
+    key,
+    gpuTimed: true,
+    outputBytes: 0,
     run: {
-      iter, sync: () => device.queue.onSubmittedWorkDone(), free: () => {},
+      iter,
+      sync: () => device.queue.onSubmittedWorkDone(),
+      free: () => {},
       check: async () => compare([await readBuffer(device, dst, 0, c.bytes)], [c.input], key),
-      close() { for (const b of owned) b.destroy(); },
+      close() {
+        for (const b of owned) b.destroy();
+      },
     },
   };
 }

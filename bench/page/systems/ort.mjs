@@ -29,7 +29,12 @@ export async function ortSystem(c, env, gpu) {
     await session.release();
     return { ...base, error: `ort.Tensor failed: ${msg(e)}`, webgpuError };
   }
-  return { ...base, run: runner(c, env, session, feeds, gpu), webgpuError, fallback: webgpuError ? 'cpu-ep' : undefined };
+  return {
+    ...base,
+    run: runner(c, env, session, feeds, gpu),
+    webgpuError,
+    fallback: webgpuError ? 'cpu-ep' : undefined,
+  };
 }
 
 /**
@@ -45,9 +50,17 @@ function runner(c, env, session, feeds, gpu) {
     async check(r) {
       const got = [];
       for (const n of names) got.push(/** @type {ArrayBufferView} */ (gpu ? await r[n].getData() : r[n].data));
-      return compare(got, c.ref, `ORT ${gpu ? 'GPU-resident' : 'host'}`) ?? shapeError(names.map((n) => r[n].dims), c.outShapes);
+      return (
+        compare(got, c.ref, `ORT ${gpu ? 'GPU-resident' : 'host'}`) ??
+        shapeError(
+          names.map((n) => r[n].dims),
+          c.outShapes,
+        )
+      );
     },
-    free: (r) => { if (gpu) for (const n of names) r[n].dispose(); },
+    free: (r) => {
+      if (gpu) for (const n of names) r[n].dispose();
+    },
     close: () => session.release(),
   };
 }
