@@ -7,6 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { CHROMIUM, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/browser.mjs';
@@ -178,7 +179,7 @@ async function openPage(browser, url) {
   page.on('pageerror', (e) => log(`  [page error] ${e instanceof Error ? e.message : String(e)}`));
   // ORT colours its log lines: the escapes go, every word of the text stays.
   page.on('console', (m) => {
-    if (m.type() === 'error') log(`  [page console] ${m.text().replace(/\x1b\[[0-9;]*m/g, '')}`);
+    if (m.type() === 'error') log(`  [page console] ${stripVTControlCharacters(m.text())}`);
   });
   await page.exposeFunction('__benchProgress', (/** @type {string} */ t) => status(t));
   await page.goto(`${url}bench/page/index.html`);

@@ -353,7 +353,9 @@ export interface System<K extends string = SystemKey> {
   gpuTimed: boolean;
   /** Bytes its outputs keep alive per iteration until freed (caps the batch size). */
   outputBytes: number;
-  // Runner<any>: each system has its own output type, and only its own runner sees it.
+  // Runner<any>: each system has its own output type, and only its own runner sees it (an existential
+  // type, which TypeScript spells any here: Runner is invariant in its output).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   run?: Runner<any>;
   skip?: string;
   error?: string;

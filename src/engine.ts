@@ -4,15 +4,7 @@
 
 import { SplitError, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
-import {
-  type AnyTensor,
-  type GpuTensor,
-  type GpuView,
-  type HostTensor,
-  type TensorView,
-  isA,
-  readTensor,
-} from './tensor.js';
+import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, isA, readTensor } from './tensor.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
 import type { Strategy } from './planner/gpu.js';
@@ -240,7 +232,7 @@ class Engine implements SplitEngine {
       () => `${what}: axis must be an integer, got ${show(o.axis)}`,
       'option:axis',
     );
-    const axis = ((o.axis as number | undefined) ?? 0) + 0;
+    const axis = (o.axis ?? 0) + 0;
     const sizes =
       o.sizes !== undefined
         ? readLengths(o.sizes, what, 'option:sizes')
@@ -286,7 +278,7 @@ class Engine implements SplitEngine {
     );
     const r =
       x.kind === 'gpu'
-        ? await this.requireGpu('split').splitResident(req, x as GpuView)
+        ? await this.requireGpu('split').splitResident(req, x)
         : this.gpu && !x.strings && !x.dtype.startsWith('complex')
           ? await this.gpu.splitHost(req, x)
           : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };

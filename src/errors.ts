@@ -72,7 +72,10 @@ export function show(x: unknown): string {
       return x.length > 8
         ? `an array of ${x.length}`
         : `[${x.map((v) => (typeof v === 'object' && v ? '{...}' : show(v))).join(', ')}]`;
-    const name = typeof x === 'object' && x ? Object.getPrototypeOf(x)?.constructor?.name : 0;
+    const name =
+      typeof x === 'object' && x
+        ? (Object.getPrototypeOf(x) as { constructor?: { name?: string } } | null)?.constructor?.name
+        : 0;
     if (name !== 0) return !name || name === 'Object' ? 'an object' : `a ${name}`;
     return Object.is(x, -0) ? '-0' : typeof x === 'bigint' ? `${x}n` : String(x);
   } catch {

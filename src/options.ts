@@ -26,9 +26,9 @@ export function ownFields(
         subject,
       );
       const out = Object.create(null) as Record<string, unknown>;
-      for (const key of Reflect.ownKeys(o as object)) {
+      for (const key of Reflect.ownKeys(o)) {
         check(typeof key === 'string', code, () => `${what}: Symbol keys are not options`, subject);
-        out[key as string] = (o as Record<string, unknown>)[key as string];
+        out[key] = (o as Record<string, unknown>)[key];
       }
       return out;
     },

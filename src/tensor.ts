@@ -131,7 +131,7 @@ const intrinsic = <T>(owner: object, key: PropertyKey, x: unknown) => {
 function hostView(data: unknown, dtype: DType, shape: number[], numel: number, what: string, at: SubjectKey): HostView {
   const want = hostLength(dtype, numel);
   const length = (n: unknown) => () =>
-    `${what}: shape [${shape.join(', ')}] of ${dtype} needs ${want} data entries, got ${n}`;
+    `${what}: shape [${shape.join(', ')}] of ${dtype} needs ${want} data entries, got ${show(n)}`;
   if (dtype === 'string') {
     check(numel <= MAX_STRINGS, 'TOO_LARGE', () => `${what}: more than ${MAX_STRINGS} strings`, at);
     check(Array.isArray(data), 'DATA_TYPE', () => `${what}: string data must be a string[], got ${show(data)}`, at);
@@ -167,7 +167,7 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
   // writeBuffer): Cleave splits a copy taken now.
   const shared =
     typeof SharedArrayBuffer === 'function' &&
-    intrinsic(SharedArrayBuffer.prototype, 'byteLength', buffer) !== undefined;
+    intrinsic(SharedArrayBuffer.prototype as object, 'byteLength', buffer) !== undefined;
   const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
   return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes };
 }
@@ -198,7 +198,7 @@ function gpuView(
   const { buffer, byteOffset, byteLength } = o;
   check(isGpuBuffer(buffer), 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
   const size = buffer.size;
-  const want = byteLengthOf(dtype as FixedDType, numel);
+  const want = byteLengthOf(dtype, numel);
   check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
   check(
     byteLength === want,
@@ -214,7 +214,7 @@ function gpuView(
   );
   return {
     kind: 'gpu',
-    dtype: dtype as FixedDType,
+    dtype: dtype,
     shape,
     numel,
     buffer,

@@ -48,7 +48,7 @@ export function summary(xs) {
   const median =
     v.length % 2
       ? /** @type {number} */ (v[mid])
-      : /** @type {number} */ ((v[mid - 1]) + /** @type {number} */ (v[mid])) / 2;
+      : /** @type {number} */ (v[mid - 1] + /** @type {number} */ (v[mid])) / 2;
   return { median, min: /** @type {number} */ (v[0]), max: /** @type {number} */ (v[v.length - 1]), n: v.length };
 }
 

@@ -9,7 +9,7 @@ import type { SplitPlan } from '../planner/split.js';
 export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (readonly number[])[]): HostTensor[] {
   return plan.sizes.map((size, i) => {
     const shape = [...shapes[i]!];
-    if (x.strings) return { dtype: 'string', shape, data: strings(plan, x.strings, i) } as HostTensor;
+    if (x.strings) return { dtype: 'string', shape, data: strings(plan, x.strings, i) };
     const dtype = x.dtype as FixedDType;
     const bits = elementBits(dtype);
     const rowBits = size * plan.inner * bits;
@@ -58,7 +58,7 @@ function copyBits(src: Uint8Array, s: number, dst: Uint8Array, d: number, n: num
     const p = d + done;
     const dsh = p % 8;
     const j = (p - dsh) / 8;
-    dst[j] |= (v << dsh) & 0xff;
-    if (dsh && j + 1 < dst.length) dst[j + 1] |= v >> (8 - dsh);
+    dst[j] = dst[j]! | ((v << dsh) & 0xff);
+    if (dsh && j + 1 < dst.length) dst[j + 1] = dst[j + 1]! | (v >> (8 - dsh));
   }
 }

@@ -17,11 +17,13 @@ export function encodeCopies(
   dst: GPUBuffer | readonly GPUBuffer[],
 ): void {
   for (const c of copies) {
-    if (Array.isArray(dst))
-      enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
-    else enc.copyBufferToBuffer(src, c.src, dst as GPUBuffer, c.dst, c.size);
+    if (isList(dst)) enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
+    else enc.copyBufferToBuffer(src, c.src, dst, c.dst, c.size);
   }
 }
+
+// Array.isArray narrows a readonly array union to any[]; this keeps the element type.
+const isList = (dst: GPUBuffer | readonly GPUBuffer[]): dst is readonly GPUBuffer[] => Array.isArray(dst);
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows. */
 export function encodeGather(

@@ -67,7 +67,7 @@ class LeasedTensor {
 
   /** Whether `t` is a tensor Cleave returned (not a copy): 1 live, 2 released, 0 otherwise. */
   static state(t: object): number {
-    return #released in t ? 1 + +(t as LeasedTensor).#released : 0;
+    return #released in t ? 1 + +t.#released : 0;
   }
 
   /** Marks `t` released; ends its lease with the last of its tensors. */

@@ -49,7 +49,7 @@ export class BufferPool {
     const list = this.free.get(key(usage, size));
     const b = list?.values().next().value;
     if (!b) return this.create(size, usage);
-    list!.delete(b);
+    list.delete(b);
     this.order.delete(b);
     this.freeBytes -= b.size;
     return b;

@@ -99,7 +99,7 @@ export function intAttribute(n: NodeFields, name: string, who: string): number |
     () => `${who}: attribute '${name}' must be an integer, got ${show(v)}`,
     `attribute:${name}`,
   );
-  return v === undefined ? v : (v as number) + 0;
+  return v === undefined ? v : v + 0;
 }
 
 /**
@@ -146,12 +146,12 @@ export function declaredOutputs(n: NodeFields, who: string, min = 1): number | u
     'node:outputs',
   );
   check(
-    v === undefined || (v as number) <= MAX_OUTPUTS,
+    v === undefined || v <= MAX_OUTPUTS,
     'TOO_LARGE',
     () => `${who}: ${v} declared outputs; at most ${MAX_OUTPUTS}`,
     'node:outputs',
   );
-  return v as number | undefined;
+  return v;
 }
 
 /** A declared output count must agree with the outputs the split yields. */

@@ -9,7 +9,7 @@ type Params = Record<string, unknown>;
 
 export class ParamsBuilder<P extends Params> {
   private constructor(private readonly list: readonly P[]) {}
-  static start(): ParamsBuilder<{}> {
+  static start(): ParamsBuilder<Record<never, never>> {
     return new ParamsBuilder([{}]);
   }
   combine<K extends string, V>(key: K, values: readonly V[]): ParamsBuilder<P & { [_ in K]: V }> {

@@ -529,7 +529,7 @@ async function main(): Promise<void> {
     });
     const o = await outcomeOf(c.call, c.timeoutMs ?? CASE_MS);
     let got = describeOutcome(o);
-    let ok = false;
+    let ok: boolean;
     if (c.expect === 'exact') {
       const problem = o.kind === 'resolved' ? await c.verify?.(o.value) : undefined;
       ok = o.kind === 'resolved' && problem === undefined;

@@ -31,6 +31,7 @@ async function refusal(call: () => unknown, what = ''): Promise<SplitError> {
     if (e instanceof SplitError) return e;
     throw new Error(
       `${what}: expected a SplitError, got ${String((e as Error)?.name)}: ${String((e as Error)?.message)}`,
+      { cause: e },
     );
   }
   throw new Error(
@@ -458,7 +459,9 @@ describe('policies (item 9)', () => {
   gpuTest('sparse string arrays are refused (DATA_TYPE) on every path', async (g) => {
     const e = await g.engine();
     const cpu = await createSplitEngine({ backend: 'cpu' });
-    const x = { dtype: 'string', shape: [3], data: ['a', , 'c'] } as unknown as HostTensor<'string'>;
+    const holey = ['a', 'b', 'c'];
+    delete holey[1];
+    const x = { dtype: 'string', shape: [3], data: holey } as unknown as HostTensor<'string'>;
     for (const call of [
       () => e.split(x, { parts: 3 }),
       () => cpu.split(x, { parts: 3 }),
