@@ -1,6 +1,7 @@
 // Data types: the names the specs use, the host array each one travels in, and its width in bits
 // on the GPU. The GPU path never interprets a value; it only needs widths (and, for uint1, the bit
-// order). This is the one dtype table: the bench, the demo and the tests import it.
+// order), and whether the ONNX specs list it. This is the one dtype table: the bench, the demo and
+// the tests import it.
 
 export type DType =
   | 'float32'
@@ -84,31 +85,34 @@ interface DTypeInfo {
   readonly lanes: number;
   /** Name of the host array class (Node's Buffer counts as a Uint8Array). */
   readonly array: ArrayName;
+  /** Listed by the ONNX specs of Split and SplitToSequence (else an OpenVINO type: VariadicSplit only). */
+  readonly onnx: boolean;
 }
 
-const row = (bits: number, array: ArrayName, lanes = 1): DTypeInfo => ({ bits, lanes, array });
-const packed = (bits: number): DTypeInfo => ({ bits, lanes: 0, array: 'Uint8Array' });
+const onnx = (bits: number, array: ArrayName, lanes = 1): DTypeInfo => ({ bits, lanes, array, onnx: true });
+const openvino = (bits: number): DTypeInfo => ({ bits, lanes: 1, array: 'Uint8Array', onnx: false });
+const packed = (bits: number): DTypeInfo => ({ bits, lanes: 0, array: 'Uint8Array', onnx: false });
 
 const INFO: { readonly [D in DType]: DTypeInfo } = {
-  float32: row(32, 'Float32Array'),
-  float64: row(64, 'Float64Array'),
-  float16: row(16, 'Uint16Array'),
-  bfloat16: row(16, 'Uint16Array'),
-  int8: row(8, 'Int8Array'),
-  uint8: row(8, 'Uint8Array'),
-  int16: row(16, 'Int16Array'),
-  uint16: row(16, 'Uint16Array'),
-  int32: row(32, 'Int32Array'),
-  uint32: row(32, 'Uint32Array'),
-  int64: row(64, 'BigInt64Array'),
-  uint64: row(64, 'BigUint64Array'),
-  bool: row(8, 'Uint8Array'),
-  string: row(0, 'Array'),
-  complex64: row(64, 'Float32Array', 2),
-  complex128: row(128, 'Float64Array', 2),
-  float8e4m3fn: row(8, 'Uint8Array'),
-  float8e5m2: row(8, 'Uint8Array'),
-  float8e8m0: row(8, 'Uint8Array'),
+  float32: onnx(32, 'Float32Array'),
+  float64: onnx(64, 'Float64Array'),
+  float16: onnx(16, 'Uint16Array'),
+  bfloat16: onnx(16, 'Uint16Array'),
+  int8: onnx(8, 'Int8Array'),
+  uint8: onnx(8, 'Uint8Array'),
+  int16: onnx(16, 'Int16Array'),
+  uint16: onnx(16, 'Uint16Array'),
+  int32: onnx(32, 'Int32Array'),
+  uint32: onnx(32, 'Uint32Array'),
+  int64: onnx(64, 'BigInt64Array'),
+  uint64: onnx(64, 'BigUint64Array'),
+  bool: onnx(8, 'Uint8Array'),
+  string: onnx(0, 'Array'),
+  complex64: onnx(64, 'Float32Array', 2),
+  complex128: onnx(128, 'Float64Array', 2),
+  float8e4m3fn: openvino(8),
+  float8e5m2: openvino(8),
+  float8e8m0: openvino(8),
   int4: packed(4),
   uint4: packed(4),
   nf4: packed(4),
@@ -121,7 +125,7 @@ const INFO: { readonly [D in DType]: DTypeInfo } = {
 
 export const DTYPES = Object.keys(INFO) as readonly DType[];
 /** The 16 dtypes the ONNX specs of Split and SplitToSequence list. */
-export const ONNX_DTYPES: readonly DType[] = DTYPES.slice(0, 16);
+export const ONNX_DTYPES: readonly DType[] = DTYPES.filter((d) => INFO[d].onnx);
 /** The sub-byte types, packed into bytes. */
 export const PACKED_DTYPES = DTYPES.filter((d) => INFO[d].lanes === 0) as readonly PackedDType[];
 

@@ -2,9 +2,10 @@
 // execute on the GPU or the CPU executor). Outputs live where the input lived: host tensors in,
 // host tensors out; GPU tensors in, GPU tensors out with no readback.
 
-import { SplitError, check, guardRead, show } from './errors.js';
+import { SplitError, asInt, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
-import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, isA, readTensor } from './tensor.js';
+import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, readTensor } from './tensor.js';
+import { isA } from './gpu/webgpu-object.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
 import type { Strategy } from './planner/gpu.js';
@@ -12,6 +13,7 @@ import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitRequest } from './gpu/executor.js';
 import { acquireDevice } from './gpu/device.js';
+import { USAGE } from './gpu/usage.js';
 import { release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
@@ -47,8 +49,12 @@ export interface EngineStats extends SplitStats {
   readonly liveBuffers: number;
 }
 
-/** A node's outputs: GPU tensors when its data input is on the GPU, else host tensors. */
-export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor ? GpuTensor[] : HostTensor[];
+/** A node's outputs: where its data input lives, with its dtype when the type says which. */
+export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
+  ? GpuTensor<N['inputs'][0]['dtype']>[]
+  : N['inputs'][0] extends HostTensor
+    ? HostTensor<N['inputs'][0]['dtype']>[]
+    : HostTensor[];
 
 export interface SplitEngine {
   readonly backend: Backend;
@@ -57,8 +63,10 @@ export interface SplitEngine {
   readonly adapterInfo: { readonly vendor: string; readonly architecture: string } | undefined;
   /** Why an 'auto' engine runs on the CPU (no WebGPU, no adapter, ...); undefined otherwise. */
   readonly fallbackReason: string | undefined;
-  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
+  // The host form comes last: a call that matches neither form reports the last one's error, and
+  // a host tensor with a widened dtype (`dtype: string`, or `number[]` data) is the usual mistake.
   split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions): Promise<GpuTensor<D>[]>;
+  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
   /** Records a split of a GPU tensor into your encoder; outputs are valid once you submit it. Copies unless `alias` says otherwise. */
@@ -146,8 +154,8 @@ class Engine implements SplitEngine {
     return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
   }
 
-  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions): Promise<GpuTensor<D>[]>;
+  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
     const [view, plan, out] = this.splitArguments('split', x, options);
     return this.execute(plan, view, plan.outputShapes, out);
@@ -156,6 +164,7 @@ class Engine implements SplitEngine {
   async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
     this.usable('run');
     const r = resolveRun(node);
+    requireInputUsage(r.data, 'run');
     return (await this.execute(
       r.plan,
       r.data,
@@ -219,6 +228,7 @@ class Engine implements SplitEngine {
   private splitArguments(what: string, x: unknown, options: unknown): [TensorView, SplitPlan, Out] {
     this.usable(what);
     const view = readTensor(x, `${what}: input`);
+    requireInputUsage(view, what);
     const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias']);
     check(
       (o.sizes === undefined) !== (o.parts === undefined),
@@ -226,13 +236,13 @@ class Engine implements SplitEngine {
       () => `${what}: give exactly one of sizes and parts`,
       'option:sizes',
     );
+    const axis = o.axis === undefined ? 0 : asInt(o.axis);
     check(
-      o.axis === undefined || (typeof o.axis === 'number' && Number.isSafeInteger(o.axis)),
+      axis !== undefined,
       'AXIS_RANGE',
       () => `${what}: axis must be an integer, got ${show(o.axis)}`,
       'option:axis',
     );
-    const axis = (o.axis ?? 0) + 0;
     const sizes =
       o.sizes !== undefined
         ? readLengths(o.sizes, what, 'option:sizes')
@@ -302,9 +312,28 @@ class Engine implements SplitEngine {
     if (!this.gpu)
       throw new SplitError(
         'WRONG_BACKEND',
-        `${what}: this engine runs on the CPU backend and has no GPU device`,
+        `${what}: this engine runs on the CPU backend and has no GPU device (${this.fallbackReason ?? "it was created with backend: 'cpu'"}); ` +
+          "check engine.backend before a GPU call, or create the engine with backend: 'webgpu' to fail at creation",
         'engine:backend',
       );
     return this.gpu;
   }
+}
+
+/**
+ * A GPU input's buffer needs STORAGE | COPY_SRC, whatever the plan: which of the two a split uses
+ * depends on the shapes and the device, so a buffer that worked for one split would fail another.
+ */
+function requireInputUsage(x: TensorView, what: string): void {
+  if (x.kind !== 'gpu') return;
+  const usage = x.buffer.usage;
+  const missing = (['STORAGE', 'COPY_SRC'] as const).filter((f) => (usage & USAGE[f]) === 0);
+  check(
+    missing.length === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the input's GPU buffer needs usage ${missing.join(' | ')}: every split's input needs STORAGE | COPY_SRC ` +
+      '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave)',
+    'input:input.buffer',
+  );
 }

@@ -83,6 +83,11 @@ export function show(x: unknown): string {
   }
 }
 
+/** `v` as a safe integer >= `min`, -0 read as 0; undefined for anything else. The one way Cleave reads an integer. */
+export function asInt(v: unknown, min = -Infinity): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= min ? v + 0 : undefined;
+}
+
 /** A list of numbers as message text, shortened past 16 entries. */
 export function showList(xs: readonly number[]): string {
   return `[${xs.length > 16 ? `${xs.slice(0, 12).join(', ')}, ... (${xs.length} in all)` : xs.join(', ')}]`;

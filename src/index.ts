@@ -35,6 +35,7 @@ export {
 export type { GpuTensor, HostTensor } from './tensor.js';
 export { MAX_RANK, MAX_STRINGS } from './tensor.js';
 export { MAX_OUTPUTS } from './planner/split.js';
-export { equalParts, planSplit } from './planner/checked.js';
+export { TENSOR_USAGE } from './gpu/usage.js';
+export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';
 export type { Strategy } from './planner/gpu.js';

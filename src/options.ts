@@ -2,7 +2,7 @@
 // name (with the nearest known key as a suggestion), each value read a single time, and the split
 // arguments checked before anything is allocated.
 
-import { type SplitErrorCode, type SplitSubject, type SubjectKey, check, guardRead, show } from './errors.js';
+import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from './errors.js';
 import { MAX_OUTPUTS } from './planner/split.js';
 
 /**
@@ -126,17 +126,13 @@ export function readLengths(
 /** A count of outputs (parts, num_outputs): an integer from 1 to MAX_OUTPUTS. */
 export function readCount(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode): number {
   const name = subject.split(':')[1];
+  const n = asInt(v, 1);
+  check(n !== undefined, code, () => `${what}: '${name}' must be an integer >= 1, got ${show(v)}`, subject);
   check(
-    typeof v === 'number' && Number.isSafeInteger(v) && v >= 1,
-    code,
-    () => `${what}: '${name}' must be an integer >= 1, got ${show(v)}`,
-    subject,
-  );
-  check(
-    v <= MAX_OUTPUTS,
+    n <= MAX_OUTPUTS,
     'TOO_LARGE',
-    () => `${what}: '${name}' is ${v}; a split makes at most ${MAX_OUTPUTS} outputs`,
+    () => `${what}: '${name}' is ${n}; a split makes at most ${MAX_OUTPUTS} outputs`,
     subject,
   );
-  return v;
+  return n;
 }

@@ -4,7 +4,7 @@
 // changes to the caller's object (a new `data`, a getter that changes, a shrunk buffer) cannot
 // reach a split that is already under way.
 
-import { type SubjectKey, check, guardRead, show } from './errors.js';
+import { type SubjectKey, asInt, check, guardRead, show } from './errors.js';
 import {
   type DType,
   type FixedDType,
@@ -13,7 +13,9 @@ import {
   hostArrayName,
   hostLength,
   isDType,
+  isPacked,
 } from './dtype.js';
+import { isA } from './gpu/webgpu-object.js';
 
 /** A tensor in host memory. `HostTensor` alone is the union over every dtype. */
 export type HostTensor<D extends DType = DType> = {
@@ -72,7 +74,7 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
       check(
         gpu !== (typeof t === 'object' && t !== null && 'data' in o),
         'BAD_INPUT',
-        () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}`,
+        () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}${mistake(t)}`,
         subject,
       );
       const dtype = o.dtype;
@@ -87,6 +89,13 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
   );
 }
 
+/** The likely slip behind a non-tensor, as a hint that names the fix. */
+function mistake(t: unknown): string {
+  if (t instanceof Promise) return ': a Promise, so an `await` is missing (await the call that made the tensor)';
+  if (Array.isArray(t)) return ': an array, such as the outputs of a split (pass one tensor of it, e.g. outs[0])';
+  return '';
+}
+
 /** A shape: an array of at most MAX_RANK non-negative safe integers (-0 reads as 0), copied. */
 export function readShape(raw: unknown, what: string, subject: SubjectKey): number[] {
   const at: SubjectKey = `${subject}.shape`;
@@ -94,14 +103,15 @@ export function readShape(raw: unknown, what: string, subject: SubjectKey): numb
   const rank = raw.length;
   check(rank <= MAX_RANK, 'TOO_LARGE', () => `${what}: rank ${rank} is above ${MAX_RANK}`, at);
   return Array.from({ length: rank }, (_, i) => {
-    const d: unknown = raw[i];
+    const raw_i: unknown = raw[i];
+    const d = asInt(raw_i, 0);
     check(
-      typeof d === 'number' && Number.isSafeInteger(d) && d >= 0,
+      d !== undefined,
       'BAD_SHAPE',
-      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(d)}`,
+      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(raw_i)}`,
       at,
     );
-    return d + 0;
+    return d;
   });
 }
 
@@ -151,7 +161,7 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
   check(
     kind === hostArrayName(dtype),
     'DATA_TYPE',
-    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}`,
+    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}${dataFix(dtype)}`,
     at,
   );
   const buffer = intrinsic<ArrayBufferLike>(TA_PROTO, 'buffer', data)!;
@@ -170,6 +180,14 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     intrinsic(SharedArrayBuffer.prototype as object, 'byteLength', buffer) !== undefined;
   const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
   return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes };
+}
+
+/** How to make the right host array: the fix named in a DATA_TYPE message. */
+function dataFix(dtype: DType): string {
+  const name = hostArrayName(dtype);
+  if (/^(b?float16|float8|complex)/.test(dtype) || isPacked(dtype))
+    return `: see the README's table of host data for ${dtype}`;
+  return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
 }
 
 function isDetached(b: ArrayBufferLike): boolean {
@@ -206,8 +224,9 @@ function gpuView(
     () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`,
     at,
   );
+  const offset = asInt(byteOffset, 0);
   check(
-    typeof byteOffset === 'number' && Number.isSafeInteger(byteOffset) && byteOffset >= 0 && byteOffset + want <= size,
+    offset !== undefined && offset + want <= size,
     'DATA_LENGTH',
     () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`,
     at,
@@ -218,7 +237,7 @@ function gpuView(
     shape,
     numel,
     buffer,
-    byteOffset: byteOffset + 0,
+    byteOffset: offset,
     byteLength: want,
     source: o,
   };
@@ -227,32 +246,4 @@ function gpuView(
 /** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
 function isGpuBuffer(b: unknown): b is GPUBuffer {
   return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
-}
-
-/**
- * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
- * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where the
- * environment names no such class (Node without `webgpu`'s globals), it must quack like one.
- */
-export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
-  const c = (globalThis as Record<string, unknown>)[cls] as (abstract new () => object) | undefined;
-  if (typeof c !== 'function') {
-    return (
-      typeof x === 'object' &&
-      x !== null &&
-      methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function')
-    );
-  }
-  let proto: object | null = c.prototype as object;
-  let get: (() => unknown) | undefined;
-  while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get))
-    proto = Object.getPrototypeOf(proto) as object | null;
-  // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
-  // GPUBuffer given as a device) would crash the process instead of throwing.
-  if (!(x instanceof c)) return false;
-  try {
-    return !get || (Reflect.apply(get, x, []), true);
-  } catch {
-    return false;
-  }
 }

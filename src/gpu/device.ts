@@ -1,8 +1,10 @@
 // Finding a WebGPU device: `navigator.gpu` in a browser; in Node the optional `webgpu` package
 // (Dawn), imported by a computed name so browser bundles never contain it. The device asks the
 // adapter for the largest buffers and bindings it has, since the split of a large tensor needs
-// them. When there is none, the result says why, in words a user can act on.
+// them. When there is none, the result says why, in words a user can act on. Nothing is written
+// onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
+import { useWebGpuClasses } from './webgpu-object.js';
 import { type GpuLimits, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS } from '../planner/gpu.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
@@ -28,9 +30,7 @@ async function loadNodeGpu(specifier: string): Promise<GpuEntry | string> {
       ? "Node has no WebGPU without the optional 'webgpu' package (Dawn): npm install webgpu"
       : `the 'webgpu' package failed to load: ${(e as Error).message ?? String(e)}`;
   }
-  for (const [k, v] of Object.entries(mod.globals)) {
-    if (!(k in globalThis)) (globalThis as Record<string, unknown>)[k] = v;
-  }
+  useWebGpuClasses(mod.globals);
   return mod.create([]);
 }
 

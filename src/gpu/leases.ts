@@ -123,7 +123,7 @@ export function checkLive(v: GpuView, what: string): void {
       !lease?.ended &&
       (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
     'RELEASED',
-    () => `${what}: this GPU tensor was released (or is a copy of one)`,
+    () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     'input:input.buffer',
   );
 }

@@ -1,7 +1,7 @@
 // Operator inputs: the data input checked against a version's type constraint, and the parameter
 // inputs (split, axis, split_lengths) read into plain numbers on the CPU.
 
-import { type SplitErrorCode, SplitError, check } from '../errors.js';
+import { type SplitErrorCode, SplitError, asInt, check } from '../errors.js';
 import { type DType, type FixedDType, ONNX_DTYPES, halfToNumber, hostDataFromBytes } from '../dtype.js';
 import { MAX_OUTPUTS } from '../planner/split.js';
 import type { HostView, TensorView } from '../tensor.js';
@@ -74,8 +74,9 @@ export function readParam(
     const raw = data[i]!;
     const n = Number(v.dtype === 'float16' ? halfToNumber(raw as number) : raw);
     check(Number.isInteger(n), code, () => `${who}: input '${name}' value ${raw} at index ${i} is not an integer`, at);
-    check(Number.isSafeInteger(n), code, () => `${who}: input '${name}' value ${raw} at index ${i} is beyond 2^53`, at);
-    return n + 0; // -0 (a float16 or float split) never reaches a shape
+    const k = asInt(n); // -0 (a float16 or float split) reads as 0, so it never reaches a shape
+    check(k !== undefined, code, () => `${who}: input '${name}' value ${raw} at index ${i} is beyond 2^53`, at);
+    return k;
   });
   return { values, rank: v.shape.length };
 }

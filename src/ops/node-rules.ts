@@ -3,7 +3,7 @@
 // count must be. Every message starts with the version's label ('Split-18: ...'), and every
 // error's subject names the node field, input or attribute.
 
-import { SplitError, check, show } from '../errors.js';
+import { SplitError, asInt, check, show } from '../errors.js';
 import { copyArray, ownFields, readOptions } from '../options.js';
 import { MAX_OUTPUTS } from '../planner/split.js';
 import { type TensorView, readTensor } from '../tensor.js';
@@ -56,17 +56,13 @@ export function readNode(raw: unknown): NodeFields {
 /** The newest version <= opset; an absent opset selects the newest version of all. */
 export function pickVersion(op: string, opset: unknown, versions: readonly number[]): number {
   if (opset === undefined) return versions[versions.length - 1]!;
-  check(
-    typeof opset === 'number' && Number.isSafeInteger(opset) && opset >= 1,
-    'BAD_OPSET',
-    () => `${op}: opset must be an integer >= 1, got ${show(opset)}`,
-    'node:opset',
-  );
-  const v = versions.filter((x) => x <= opset).pop();
+  const n = asInt(opset, 1);
+  check(n !== undefined, 'BAD_OPSET', () => `${op}: opset must be an integer >= 1, got ${show(opset)}`, 'node:opset');
+  const v = versions.filter((x) => x <= n).pop();
   check(
     v !== undefined,
     'BAD_OPSET',
-    () => `${op}: opset ${opset} predates the operator (from opset ${versions[0]})`,
+    () => `${op}: opset ${n} predates the operator (from opset ${versions[0]})`,
     'node:opset',
   );
   return v;
@@ -93,13 +89,14 @@ export function checkAttributes(
 /** An INT attribute: undefined when absent, else a safe integer. */
 export function intAttribute(n: NodeFields, name: string, who: string): number | undefined {
   const v = n.attrs[name];
+  const k = asInt(v);
   check(
-    v === undefined || (typeof v === 'number' && Number.isSafeInteger(v)),
+    v === undefined || k !== undefined,
     'BAD_ATTRIBUTE',
     () => `${who}: attribute '${name}' must be an integer, got ${show(v)}`,
     `attribute:${name}`,
   );
-  return v === undefined ? v : v + 0;
+  return k;
 }
 
 /**
@@ -139,19 +136,20 @@ export function inputSlots(
 /** The declared output count: undefined, or an integer from `min` to MAX_OUTPUTS. */
 export function declaredOutputs(n: NodeFields, who: string, min = 1): number | undefined {
   const v = n.outputs;
+  const k = asInt(v, min);
   check(
-    v === undefined || (typeof v === 'number' && Number.isSafeInteger(v) && v >= min),
+    v === undefined || k !== undefined,
     'OUTPUT_COUNT',
     () => `${who}: the declared output count must be an integer >= ${min}, got ${show(v)}`,
     'node:outputs',
   );
   check(
-    v === undefined || v <= MAX_OUTPUTS,
+    k === undefined || k <= MAX_OUTPUTS,
     'TOO_LARGE',
-    () => `${who}: ${v} declared outputs; at most ${MAX_OUTPUTS}`,
+    () => `${who}: ${k} declared outputs; at most ${MAX_OUTPUTS}`,
     'node:outputs',
   );
-  return v;
+  return k;
 }
 
 /** A declared output count must agree with the outputs the split yields. */

@@ -80,7 +80,7 @@ function resolveLengths(lengths: number[], dim: number, ax: number): number[] {
     'SIZE_SUM',
     () =>
       `${WHO}: 'split_lengths' [${lengths.join(', ')}] without its -1 already sums to ` +
-      `${dim - rest}, more than dimension ${ax} of the which has length ${dim}`,
+      `${dim - rest}, more than the length ${dim} of dimension ${ax}`,
     LENGTHS,
   );
   return lengths.map((v) => (v === -1 ? rest : v));

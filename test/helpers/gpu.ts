@@ -16,6 +16,8 @@ let fixture: Promise<GpuFixture> | undefined;
 
 export function gpu(): Promise<GpuFixture> {
   return (fixture ??= (async () => {
+    // Cleave leaves globalThis alone; the tests name GPUBufferUsage and friends as a browser does.
+    Object.assign(globalThis, (await import('webgpu')).globals);
     const found = await acquireDevice();
     if ('reason' in found) throw new Error(`No WebGPU adapter: GPU tests need one (${found.reason})`);
     const device = found.device;

@@ -506,6 +506,8 @@ async function main(): Promise<void> {
   const [group, from = '0'] = process.argv.slice(2);
   const make = GROUPS[group ?? ''];
   if (!make) throw new Error(`unknown group ${group}; the groups are ${Object.keys(GROUPS).join(', ')}`);
+  // Cleave leaves globalThis alone; the cases name GPUBuffer and friends as a browser does.
+  Object.assign(globalThis, (await import('webgpu')).globals);
   const found = await acquireDevice();
   if ('reason' in found) throw new Error(`no WebGPU adapter: ${found.reason}`);
   const device = found.device;

@@ -36,3 +36,21 @@ export async function typeChecks(engine: SplitEngine): Promise<void> {
   // @ts-expect-error backend is one of 'auto' | 'webgpu' | 'cpu'
   await createSplitEngine({ backend: 'webgl' });
 }
+
+export async function runIsTypedByItsDataInput(engine: SplitEngine): Promise<void> {
+  const x: HostTensor<'uint4'> = { dtype: 'uint4', shape: [4], data: new Uint8Array(2) };
+  const outs: HostTensor<'uint4'>[] = await engine.run({ op: 'VariadicSplit', inputs: [x, axis0, halves] });
+  const gx: GpuTensor<'float32'> = engine.upload({ dtype: 'float32', shape: [4], data: new Float32Array(4) });
+  const onGpu: GpuTensor<'float32'>[] = await engine.run({ op: 'Split', inputs: [gx], attrs: { num_outputs: 2 } });
+  // @ts-expect-error a uint4 input gives uint4 outputs
+  const wrong: HostTensor<'float32'>[] = await engine.run({ op: 'VariadicSplit', inputs: [x, axis0, halves] });
+  // @ts-expect-error a host tensor's dtype must be a literal: `as const`, or a HostTensor<'float32'> annotation
+  await engine.split({ dtype: 'float32' as string, shape: [4], data: new Float32Array(4) }, { parts: 2 });
+  // @ts-expect-error data of a float32 tensor is a Float32Array, not a number[]
+  await engine.split({ dtype: 'float32', shape: [2], data: [1, 2] }, { parts: 2 });
+  void outs;
+  void onGpu;
+  void wrong;
+}
+const axis0: HostTensor<'int64'> = { dtype: 'int64', shape: [], data: new BigInt64Array([0n]) };
+const halves: HostTensor<'int64'> = { dtype: 'int64', shape: [2], data: new BigInt64Array([2n, 2n]) };

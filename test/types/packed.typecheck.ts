@@ -1,4 +1,4 @@
-// Compile-time tier for the 11 OpenVINO-only dtypes (issue 11): their host data is a Uint8Array of
+// Compile-time tier for the 11 OpenVINO-only dtypes: their host data is a Uint8Array of
 // packed bytes and nothing else; outputs keep the dtype. Checked by `npm run typecheck`: each
 // expected-error directive below fails the build if the line after it ever compiles.
 import type {

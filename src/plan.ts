@@ -2,11 +2,11 @@
 // public call does (read once, SplitError on anything wrong). The engine and the operator
 // front-ends call the unchecked planner directly, with arguments they have already read.
 
-import { check, guardRead, show } from '../errors.js';
-import { type DType, isDType } from '../dtype.js';
-import { readCount, readLengths } from '../options.js';
-import { numelOf, readShape } from '../tensor.js';
-import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './split.js';
+import { asInt, check, guardRead, show } from './errors.js';
+import { type DType, isDType } from './dtype.js';
+import { readCount, readLengths } from './options.js';
+import { numelOf, readShape } from './tensor.js';
+import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './planner/split.js';
 
 /** Plans a split of `shape` along `axis` (negative counts from the back) into `sizes`, checking every rule. */
 export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly number[]): SplitPlan {
@@ -26,11 +26,7 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
 
 /** `parts` chunks of ceil(dim / parts), clamped to what remains: 5 into 4 = [2, 2, 1, 0] (the ONNX reference's rule). */
 export function equalParts(dim: number, parts: number): number[] {
-  check(
-    typeof dim === 'number' && Number.isSafeInteger(dim) && dim >= 0,
-    'BAD_SHAPE',
-    () => `equalParts: dim must be an integer >= 0, got ${show(dim)}`,
-    'option:dim',
-  );
-  return equalPartsOf(dim, readCount(parts, 'equalParts', 'option:parts', 'BAD_PARTS'));
+  const d = asInt(dim, 0);
+  check(d !== undefined, 'BAD_SHAPE', () => `equalParts: dim must be an integer >= 0, got ${show(dim)}`, 'option:dim');
+  return equalPartsOf(d, readCount(parts, 'equalParts', 'option:parts', 'BAD_PARTS'));
 }
