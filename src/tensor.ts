@@ -91,8 +91,8 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
 
 /** The likely slip behind a non-tensor, as a hint that names the fix. */
 function mistake(t: unknown): string {
-  if (t instanceof Promise) return ': a Promise, so an `await` is missing (await the call that made the tensor)';
-  if (Array.isArray(t)) return ': an array, such as the outputs of a split (pass one tensor of it, e.g. outs[0])';
+  if (t instanceof Promise) return ': an `await` is missing (await the call that made the tensor)';
+  if (Array.isArray(t)) return ': pass one tensor of the array, e.g. outs[0] of a split';
   return '';
 }
 

@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript6';
 
 export interface Ran {
   code: number;
@@ -16,10 +17,12 @@ const childEnv = Object.fromEntries(
   Object.entries(process.env).filter(([k]) => !/^npm_(package_|lifecycle_|config_local_prefix$|command$)/i.test(k)),
 );
 
-/** Runs a command to the end; never throws (see `must`). */
+/** Runs a command to the end; never throws (see `must`). `env` adds to (or, with undefined, removes from) this one. */
 export function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<Ran> {
   return new Promise((done) => {
-    execFile(cmd, args, { cwd, env: { ...childEnv, ...env }, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+    // A variable given as undefined is removed (e.g. VK_ICD_FILENAMES, for a run without an adapter).
+    const merged = Object.fromEntries(Object.entries({ ...childEnv, ...env }).filter(([, v]) => v !== undefined));
+    execFile(cmd, args, { cwd, env: merged, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
       done({ code, stdout, stderr: stderr || (err && !stdout ? String(err) : '') });
     });
@@ -70,4 +73,16 @@ export function tsBlocks(markdownFile: string): Snippet[] {
     i = end;
   }
   return blocks;
+}
+
+/** Whether a README block imports Cleave only (so it can run in a project that has nothing else). */
+export function runnable(code: string): boolean {
+  return [...code.matchAll(/from '([^']+)'/g)].every((m) => m[1] === 'cleave' || m[1] === 'cleave/ort');
+}
+
+/** A README block as JavaScript for Node: types and `declare`s stripped, nothing else changed. */
+export function toJs(code: string): string {
+  return ts.transpileModule(code, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ESNext },
+  }).outputText;
 }
