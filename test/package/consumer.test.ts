@@ -20,7 +20,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
-import { consumerProject, must, newest, run, runnable, toJs, tsBlocks } from './consumer.js';
+import { consumerProject, expectedPrints, must, newest, printed, run, runnable, toJs, tsBlocks } from './consumer.js';
 import { consumerSize, jsSize } from '../../scripts/size-floor.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -193,12 +193,17 @@ test(
   async () => {
     const dir = join(full, 'readme-node');
     mkdirSync(dir, { recursive: true });
+    let checked = 0;
     for (const b of readmeBlocks()) {
       const file = join(dir, `README-line-${b.line}.mjs`);
       writeFileSync(file, toJs(b.code));
       const r = await run(process.execPath, [file], full);
       expect(r.code, `README line ${b.line}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+      // It prints what its comments say it prints.
+      for (const want of expectedPrints(b.code)) expect(printed(r.stdout), `README line ${b.line}`).toContain(want);
+      checked += expectedPrints(b.code).length;
     }
+    expect(checked, 'printed values the README blocks promise').toBeGreaterThanOrEqual(10);
     console.log(`package: ${readmeBlocks().length} README blocks run in Node on WebGPU`);
   },
   LONG,

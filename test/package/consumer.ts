@@ -86,3 +86,21 @@ export function toJs(code: string): string {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ESNext },
   }).outputText;
 }
+
+/**
+ * What a README block says it prints: its full-line comments that start with a value, and the
+ * values that open a `console.log(...)` line's trailing comment ("// [2, 2] [0, 1, 10, 11]").
+ * Spaces removed, as `printed` compares them.
+ */
+export function expectedPrints(code: string): string[] {
+  const value = /^(?:\[[-\d, [\]]*\]|-?\d+)(?:\s+(?:\[[-\d, [\]]*\]|-?\d+))*/;
+  return code
+    .split('\n')
+    .map((l) => /^\s*\/\/ (.*)$/.exec(l)?.[1] ?? (l.includes('console.log(') ? /\/\/ (.*)$/.exec(l)?.[1] : undefined))
+    .map((c) => (c === undefined ? undefined : value.exec(c)?.[0]))
+    .filter((v): v is string => v !== undefined)
+    .map((v) => v.replace(/\s/g, ''));
+}
+
+/** Node's console output with spaces removed, for `expectedPrints`. */
+export const printed = (stdout: string): string => stdout.replace(/\s/g, '');
