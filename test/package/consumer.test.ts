@@ -3,8 +3,9 @@
 // - bare: cleave + the newest TypeScript 5.x and 6.x + onnxruntime-web (for its types), no `webgpu`: the README's ```ts blocks
 //   typecheck (TypeScript 5, 6 and the repo's 7, strict, no extra configuration), NO_WEBGPU,
 //   require();
-// - full: cleave + webgpu + vite: a Node script splits on SwiftShader; a Vite build of a page
-//   importing the whole API splits in headless Chromium, and its JS stays within the size budget.
+// - full: cleave + webgpu + vite + onnxruntime-web: a Node script splits on SwiftShader; a Vite
+//   build of a page importing the whole API splits in headless Chromium, and its JS stays within
+//   the size budget; the README's blocks run in Node (with and without an adapter) and in Chromium.
 import {
   copyFileSync,
   existsSync,
@@ -22,6 +23,7 @@ import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
 import { consumerProject, expectedPrints, must, newest, printed, run, runnable, toJs, tsBlocks } from './consumer.js';
 import { consumerSize, jsSize } from '../../scripts/size-floor.mjs';
+import { attentionModels } from '../../scripts/lib/attention.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/package/fixtures');
@@ -69,6 +71,8 @@ beforeAll(async () => {
     consumerProject(join(work, 'full'), {
       cleave: tarball,
       vite: repoPkg.devDependencies.vite!,
+      // The README's "Use with ONNX Runtime Web" block runs in the browser page.
+      'onnxruntime-web': repoPkg.devDependencies['onnxruntime-web']!,
       webgpu: repoPkg.devDependencies.webgpu!,
     }),
   ]);
@@ -179,12 +183,27 @@ test.each([5, 6, 7] as const)(
   LONG,
 );
 
-// Every README block that imports only Cleave runs to the end. Blocks that import another runtime
-// (ONNX Runtime Web) are typechecked above; test/browser runs ONNX Runtime on both sides of Cleave.
-function readmeBlocks() {
-  const blocks = tsBlocks(join(ROOT, 'README.md')).filter((b) => runnable(b.code));
+// Every README block that imports only Cleave runs to the end in Node; in the browser, so does the
+// one that imports ONNX Runtime Web, with real models and input for what it only declares.
+function readmeBlocks(also: readonly string[] = []) {
+  const blocks = tsBlocks(join(ROOT, 'README.md')).filter((b) => runnable(b.code, also));
   expect(blocks.length, 'README.md has runnable ```ts blocks').toBeGreaterThanOrEqual(5);
   return blocks;
+}
+const IN_BROWSER = ['onnxruntime-web/webgpu'];
+
+/** What the ORT block declares (modelA: x -> qkv [1, S, 3H], modelB: q, k, v -> y), as files the page loads. */
+function ortInputs(dir: string): void {
+  const { a, b } = attentionModels(
+    { seq: 8, width: 8, hidden: 16, heads: 1 },
+    Float32Array.from({ length: 8 * 48 }, (_, i) => (i % 5) - 2),
+  );
+  mkdirSync(join(dir, 'ort'), { recursive: true });
+  writeFileSync(join(dir, 'modelA.onnx'), a);
+  writeFileSync(join(dir, 'modelB.onnx'), b);
+  const dist = join(full, 'node_modules/onnxruntime-web/dist');
+  for (const f of readdirSync(dist).filter((n) => /^ort-wasm-simd-threaded\.(jsep|asyncify)\.(mjs|wasm)$/.test(n)))
+    copyFileSync(join(dist, f), join(dir, 'ort', f));
 }
 const guardedByWebgpu = (code: string) => code.includes("createSplitEngine({ backend: 'webgpu' })");
 
@@ -239,9 +258,10 @@ test(
   async () => {
     const app = join(full, 'readme-web');
     mkdirSync(join(app, 'snippets'), { recursive: true });
-    for (const b of readmeBlocks()) writeFileSync(join(app, 'snippets', `README-line-${b.line}.ts`), b.code);
-    for (const f of ['index.html', 'main.js', 'vite.config.mjs'])
+    for (const b of readmeBlocks(IN_BROWSER)) writeFileSync(join(app, 'snippets', `README-line-${b.line}.ts`), b.code);
+    for (const f of ['index.html', 'main.js', 'inputs.js', 'vite.config.mjs'])
       copyFileSync(join(FIXTURES, 'readme-web', f), join(app, f));
+    ortInputs(join(app, 'public'));
     await must(process.execPath, [join(full, 'node_modules/vite/bin/vite.js'), 'build'], app);
     const server = await serveDir(join(app, 'dist'));
     const browser = await launchBrowser();
@@ -253,7 +273,7 @@ test(
       await tab.waitForFunction('window.result !== undefined', { timeout: 120_000 });
       const result = (await tab.evaluate('window.result')) as { name: string; error?: string }[];
       expect(result.map((r) => r.name).sort()).toEqual(
-        readmeBlocks()
+        readmeBlocks(IN_BROWSER)
           .map((b) => `./snippets/README-line-${b.line}.ts`)
           .sort(),
       );

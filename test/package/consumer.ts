@@ -75,9 +75,9 @@ export function tsBlocks(markdownFile: string): Snippet[] {
   return blocks;
 }
 
-/** Whether a README block imports Cleave only (so it can run in a project that has nothing else). */
-export function runnable(code: string): boolean {
-  return [...code.matchAll(/from '([^']+)'/g)].every((m) => m[1] === 'cleave' || m[1] === 'cleave/ort');
+/** Whether a README block imports nothing but Cleave and the `also` packages (so a project with those runs it). */
+export function runnable(code: string, also: readonly string[] = []): boolean {
+  return [...code.matchAll(/from '([^']+)'/g)].every((m) => ['cleave', 'cleave/ort', ...also].includes(m[1]!));
 }
 
 /** A README block as JavaScript for Node: types and `declare`s stripped, nothing else changed. */
