@@ -98,6 +98,11 @@ test('the tarball holds the library only', () => {
       'dist/ts5/ort.d.ts',
     ]),
   );
+  // The README describes the version package.json ships.
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(
+    `This README describes Cleave ${/^\d+\.\d+/.exec(version)![0]}.`,
+  );
   // Every link of the shipped README works for someone who has only the tarball.
   const links = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map((m) => m[1]!);
   expect(links.filter((l) => !/^https:\/\//.test(l) && !files.includes(l.replace(/^\.\//, '')))).toEqual([]);
