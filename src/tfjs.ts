@@ -7,18 +7,21 @@
 //   of its own (one copyBufferToBuffer, submitted at once with TF.js's pending work, so the copy
 //   holds what the ops before it wrote) and keeps that buffer alive through a new tensor,
 //   `tensorRef`, which the caller disposes. The buffer may be larger than the data (TF.js wraps
-//   whole buffers, padding and all): the Cleave tensor is its first 4 * numel bytes. Cleave splits
-//   read their input at the call, so `tensorRef` may be disposed as soon as the split calls that
-//   read it have been made (with `alias: 'any'`, only once their outputs are released: they may be
-//   views of it). `t` itself stays the caller's, to dispose whenever.
+//   whole buffers, padding and all): the Cleave tensor is its first 4 * numel bytes, with t's shape
+//   (tensorRef has the shape TF.js's backend recorded for the data, which may differ: after a
+//   matMul, [1, m, n] for a t of [m, n]; same elements). Cleave splits read their input at the
+//   call, so `tensorRef` may be disposed as soon as the split calls that read it have been made
+//   (with `alias: 'any'`, only once their outputs are released: they may be views of it); never
+//   split the Cleave tensor after that. `t` itself stays the caller's, to dispose whenever.
 // - toTfTensor(tf, t) wraps the Cleave tensor's buffer with `tf.tensor({ buffer, zeroCopy: true })`:
 //   the TF.js tensor borrows it, and disposing it never frees the buffer. The Cleave tensor stays
 //   Cleave's: release it once TF.js has submitted the work that reads it (TF.js batches its
 //   commands until a read such as `await y.data()`, or a `dataToGPU()`), and not before.
-// TF.js keeps float32, int32 and bool on the GPU, each as a 32-bit word (bool as 0 or 1). So a bool
-// tensor comes out of fromTfTensor as int32 words, and goes back with `toTfTensor(tf, t, 'bool')`.
-// Every other dtype is refused both ways (complex64 and string never reach TF.js's GPU buffers;
-// Cleave's 8-bit bool, float16, int64, uint8 and the rest have no TF.js dtype on the GPU).
+// Dtypes: TF.js keeps float32, int32 and bool on the GPU, each as a 32-bit word (bool as 0 or 1).
+// A bool tensor comes out of fromTfTensor as int32 words; TF.js 4.22 makes no bool tensor from a
+// GPU buffer, so it goes back as int32 (then `tf.cast(t, 'bool')`, on the GPU). Every other dtype
+// is refused both ways: complex64 and string never reach TF.js's GPU buffers, and Cleave's 8-bit
+// bool, float16, int64, uint8 and the rest have no TF.js dtype of their width.
 
 import { check, guardRead, show } from './errors.js';
 import { byteLengthOf } from './dtype.js';
@@ -113,26 +116,18 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
 /**
  * Wraps a Cleave GPU tensor as a TF.js tensor on the same buffer (`tf.tensor({ buffer, zeroCopy:
  * true }, shape, dtype)`, no copy). TF.js takes a whole buffer, so the tensor must start at byte 0:
- * split with `layout: 'separate'`. `dtype` 'bool' reads int32 words of 0 and 1 as bool. The tensor
- * stays Cleave's: release it once TF.js has submitted the work that reads it.
+ * split with `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a
+ * buffer; a bool split as int32 words becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that reads it.
  */
-export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor, dtype?: TfGpuDType): T {
+export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
   const what = 'toTfTensor';
   const v = readWholeBuffer(t, what, 'TF.js');
   check(
     v.dtype === 'float32' || v.dtype === 'int32',
     'BAD_DTYPE',
     () =>
-      `${what}: TF.js keeps ${TF_GPU_DTYPES.join(', ')} on the GPU as 32-bit words, so it cannot take ${v.dtype}` +
-      (v.dtype === 'bool' ? " (Cleave's bool is 8-bit: split TF.js's bool as fromTfTensor gives it, int32 words)" : ''),
-    'input:tensor.dtype',
-  );
-  const as = dtype ?? v.dtype;
-  check(
-    as === v.dtype || (as === 'bool' && v.dtype === 'int32'),
-    'BAD_DTYPE',
-    () =>
-      `${what}: a ${v.dtype} tensor goes to TF.js as ${v.dtype}${v.dtype === 'int32' ? ' or bool' : ''}, not ${show(as)}`,
+      `${what}: TF.js makes tensors of float32 and int32 only from a GPU buffer, not ${v.dtype}` +
+      (v.dtype === 'bool' ? " (Cleave's bool is 8-bit; TF.js's bool comes from fromTfTensor as int32 words)" : ''),
     'input:tensor.dtype',
   );
   const need = STORAGE_COPY_SRC;
@@ -146,7 +141,7 @@ export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor, dtype?: TfGpuDType): 
     what,
     () => tf,
     'tensor',
-    [{ buffer: v.buffer, zeroCopy: true }, [...v.shape], as],
+    [{ buffer: v.buffer, zeroCopy: true }, [...v.shape], v.dtype],
     () => `TensorFlow.js's namespace (with tensor), got ${show(tf)}`,
     'input:tf',
     (thrown) =>
