@@ -115,8 +115,8 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
 
 /**
  * Wraps a Cleave GPU tensor as a TF.js tensor on the same buffer (`tf.tensor({ buffer, zeroCopy:
- * true }, shape, dtype)`, no copy). TF.js takes a whole buffer, so the tensor must start at byte 0:
- * split with `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a
+ * true }, shape, dtype)`, no copy). TF.js takes a whole buffer, and reads it whole, so the tensor
+ * must fill its buffer: split with `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a
  * buffer; a bool split as int32 words becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that reads it.
  */
 export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
@@ -129,6 +129,14 @@ export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
       `${what}: TF.js makes tensors of float32 and int32 only from a GPU buffer, not ${v.dtype}` +
       (v.dtype === 'bool' ? " (Cleave's bool is 8-bit; TF.js's bool comes from fromTfTensor as int32 words)" : ''),
     'input:tensor.dtype',
+  );
+  check(
+    v.buffer.size === v.byteLength || v.byteLength === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the tensor fills ${v.byteLength} of its buffer's ${v.buffer.size} bytes; TF.js reads a buffer it ` +
+      "wraps whole (tensor.data() would return the rest too): split with { layout: 'separate' }",
+    'input:tensor.buffer',
   );
   const need = STORAGE_COPY_SRC;
   check(
