@@ -12,76 +12,43 @@
 //   disposed tensorRef's buffer does not reach Cleave's copies; alias 'any' is the control).
 // - The README's "Use with TensorFlow.js" code runs as written.
 
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'puppeteer';
-import { launchBrowser } from '../helpers/browser.js';
-import { ISOLATED, type Served } from '../helpers/serve.js';
-import { serve } from '../../scripts/lib/serve.mjs';
+import { type FixturePage, openFixture } from '../helpers/fixture-page.js';
+import { draw } from '../../scripts/lib/attention.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-let server: Served;
-let browser: Browser;
-let page: Page;
-const pageErrors: string[] = [];
-
-async function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return (await page.evaluate(`window.tfjsPipeline.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`)) as T;
-}
+let fixture: FixturePage | undefined;
+const call = <T>(fn: string, ...args: unknown[]) => fixture!.call<T>(fn, ...args);
 
 beforeAll(async () => {
-  for (const f of ['cleave.js', 'tfjs.js']) {
-    if (!existsSync(join(ROOT, 'dist', f)))
-      throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
-  }
-  server = await serve({
-    root: ROOT,
-    headers: ISOLATED,
+  fixture = await openFixture({
+    name: 'tfjs-pipeline',
+    global: 'tfjsPipeline',
+    dist: ['cleave.js', 'tfjs.js'],
     only: [
-      '/dist/',
       '/node_modules/@tensorflow/tfjs-core/dist/',
       '/node_modules/@tensorflow/tfjs-backend-cpu/dist/',
       '/node_modules/@tensorflow/tfjs-backend-webgpu/dist/',
-      '/test/browser/fixtures/',
     ],
   });
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico'))
-      pageErrors.push(`console.error: ${m.text()}`);
-  });
-  await page.goto(`${server.url}test/browser/fixtures/tfjs-pipeline.html`);
-  await page.waitForFunction('window.tfjsPipeline');
   const env = await call<{ backend: string; tfjs: string }>('setup');
   expect(env).toMatchObject({ backend: 'webgpu', tfjs: '4.22.0' });
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => fixture?.close());
 
 afterEach(async () => {
-  const problems = page ? await page.evaluate('window.tfjsPipeline?.problems.splice(0) ?? []') : [];
-  expect([...pageErrors.splice(0), ...(problems as string[])]).toEqual([]);
+  expect(fixture ? await fixture.problems() : []).toEqual([]);
 });
 
-/** Deterministic values: xorshift, mapped into [lo, hi] (integers) or onto eighths (exact floats). */
-function values(n: number, seed: number, lo: number, hi: number, step = 1): number[] {
-  let s = seed >>> 0 || 1;
-  return Array.from({ length: n }, () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return (lo + (s % (hi - lo + 1))) * step;
-  });
-}
+/** Deterministic values in [lo, hi], times `step` (eighths and quarters are exact floats). */
+const values = (n: number, seed: number, lo: number, hi: number, step = 1) =>
+  [
+    ...draw(
+      n,
+      seed,
+      Array.from({ length: hi - lo + 1 }, (_, i) => lo + i),
+    ),
+  ].map((v) => v * step);
 
 interface PipelineResult {
   handedOver: { dtype: string; shape: number[]; byteOffset: number; byteLength: number };
