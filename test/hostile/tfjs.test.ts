@@ -39,6 +39,7 @@ beforeAll(async () => {
   tf.registerBackend('webgpu', () => new WebGPUBackend(device));
   await tf.setBackend('webgpu');
   tf.env().set('WEBGPU_CPU_FORWARD', false);
+  tf.env().set('PROD', true); // no banner urging tfjs-node on the CPU backend's first use
 });
 
 /** A float32 [4, 8] tensor computed on TF.js's WebGPU backend. */
