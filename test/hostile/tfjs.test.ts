@@ -3,6 +3,7 @@
 // throws a SplitError with the decided code, runs inside the GPU test scopes (no GPU error), and
 // leaks nothing: TF.js's tensor count and bytes are the same after the refusals as before, which
 // also proves that fromTfTensor disposes the tensorRef TF.js made when it then refuses the buffer.
+// Beside them, the padding rule: a TF.js tensor on a larger buffer is viewed as its own bytes.
 
 import { beforeAll, describe, expect } from 'vitest';
 import * as tf from '@tensorflow/tfjs-core';
@@ -122,6 +123,40 @@ describe('fromTfTensor', () => {
       expect([...(d.data as Float32Array)]).toEqual(Array.from({ length: 32 }, (_, i) => i + 1));
       expect([...(bits.data as Int32Array)]).toEqual(Array.from({ length: 32 }, (_, i) => (i + 1 > 16 ? 1 : 0)));
       [a, b, ga.tensorRef, gb.tensorRef].forEach((t) => t.dispose());
+      expect(memory()).toEqual(before);
+    },
+  );
+});
+
+describe('fromTfTensor, padding', () => {
+  gpuTest(
+    "a tensor on a larger buffer: dataToGPU's copy is the whole buffer, the Cleave tensor its first 4 * numel bytes",
+    async (g) => {
+      const e = await g.engine();
+      const before = memory();
+      const b = g.device.createBuffer({
+        size: 64,
+        usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST,
+      });
+      g.device.queue.writeBuffer(
+        b,
+        0,
+        Float32Array.from({ length: 16 }, (_, i) => i + 1),
+      );
+      const t = tf.tensor({ buffer: b, zeroCopy: true }, [2, 3], 'float32'); // 24 of the buffer's 64 bytes
+      const x = fromTfTensor(t);
+      expect([x.buffer.size, x.byteOffset, x.byteLength, x.shape]).toEqual([64, 0, 24, [2, 3]]);
+      const outs = await e.split(x, { axis: 1, sizes: [1, 2] });
+      x.tensorRef.dispose();
+      t.dispose();
+      const got = [];
+      for (const o of outs) got.push([...((await e.download(o)).data as Float32Array)]);
+      expect(got).toEqual([
+        [1, 4],
+        [2, 3, 5, 6],
+      ]);
+      outs.forEach((o) => e.release(o));
+      b.destroy();
       expect(memory()).toEqual(before);
     },
   );
