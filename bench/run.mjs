@@ -315,7 +315,14 @@ async function run(args) {
   const server = await serve({
     root: ROOT,
     headers: ISOLATED,
-    only: ['/dist/', '/bench/page/', '/node_modules/onnxruntime-web/dist/'],
+    only: [
+      '/dist/',
+      '/bench/page/',
+      '/node_modules/onnxruntime-web/dist/',
+      '/node_modules/@tensorflow/tfjs-core/dist/',
+      '/node_modules/@tensorflow/tfjs-backend-cpu/dist/',
+      '/node_modules/@tensorflow/tfjs-backend-webgpu/dist/',
+    ],
     memory: (path) => (path.startsWith('/model/') ? models.get(path.slice('/model/'.length)) : undefined),
   });
   const browser = await launchBrowser({

@@ -5,7 +5,7 @@
 import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../src/index.js';
 
 export type SystemKey =
-  'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
+  'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'tfjs-gpu' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
 
 /** The systems of a pipeline case: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
 export type PipelineKey = 'ort-whole' | 'cleave-pipeline' | 'ort-whole-cpu';
@@ -251,6 +251,8 @@ export interface PageEnv {
   features: string[];
   limits: Record<string, number>;
   ort: Record<string, string | undefined>;
+  /** TF.js's version (absent in runs saved before it was a peer). */
+  tfjs?: string | undefined;
   cleaveBackend: string;
   timestampQuery: boolean;
   timestampFloorUs?: number | undefined;

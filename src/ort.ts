@@ -5,7 +5,7 @@
 import { check, guardRead, show } from './errors.js';
 import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
 import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
-import { checkLive } from './gpu/leases.js';
+import { callRuntime, readWholeBuffer } from './interop.js';
 
 /** The part of an onnxruntime-web Tensor fromOrtTensor reads. */
 export interface OrtGpuTensorLike {
@@ -85,36 +85,19 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  */
 export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
   const what = 'toOrtTensor';
-  const v = readTensor(t, what, 'input:tensor');
-  check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, 'input:tensor');
-  checkLive(v, what);
-  check(
-    v.byteOffset === 0,
-    'BAD_INPUT',
-    () =>
-      `${what}: the tensor starts at byte ${v.byteOffset} of its buffer; ` +
-      "ORT takes whole buffers: split with { layout: 'separate' }",
-    'input:tensor.buffer',
-  );
+  const v = readWholeBuffer(t, what, 'ORT');
   check(
     ORT_GPU_DTYPES.includes(v.dtype),
     'BAD_DTYPE',
     () => `${what}: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${v.dtype}`,
     'input:tensor.dtype',
   );
-  return guardRead(
+  return callRuntime<T>(
     what,
-    () => {
-      const tensor = ort.Tensor;
-      const from = tensor.fromGpuBuffer as unknown;
-      check(
-        typeof from === 'function',
-        'BAD_INPUT',
-        () => `${what}: expected ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`,
-        'input:ort',
-      );
-      return Reflect.apply(from, tensor, [v.buffer, { dataType: v.dtype, dims: [...v.shape] }]) as T;
-    },
+    () => ort.Tensor,
+    'fromGpuBuffer',
+    [v.buffer, { dataType: v.dtype, dims: [...v.shape] }],
+    () => `ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`,
     'input:ort',
   );
 }

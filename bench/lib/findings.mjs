@@ -1,5 +1,6 @@
 // What one run shows a reader, computed once for the terminal, report.html and the targets:
-// GPU-resident Cleave against ORT Web only where Cleave does GPU work (the headline), the
+// GPU-resident Cleave against each GPU-resident peer (ORT Web, TF.js) only where Cleave does GPU
+// work (a headline per peer), the
 // zero-copy (alias) cases on their own, throughput, packed sub-byte dtypes against uint8 with the
 // same element count, what Cleave's per-split error scopes cost, ORT -> Cleave -> ORT pipelines
 // against ORT's whole graph, and the per-call cost of split and encodeSplit. All reported, never
@@ -42,37 +43,47 @@ export function throughput(r, key) {
 }
 
 /**
- * @typedef {object} OrtRow
+ * The GPU-resident peers Cleave is measured against, each with a headline of its own.
+ * @type {readonly { key: SystemKey, name: string }[]}
+ */
+export const PEERS = [
+  { key: 'ort-gpu', name: 'ORT Web' },
+  { key: 'tfjs-gpu', name: 'TF.js' },
+];
+
+/**
+ * @typedef {object} PeerRow
  * @property {string} id
- * @property {number} ratio  ORT's median wall / Cleave's
+ * @property {number} ratio  the peer's median wall / Cleave's
  * @property {number | undefined} gpuRatio  the same in GPU time
  * @property {number} cleaveMs
- * @property {number} ortMs
+ * @property {number} peerMs
  * @property {string} strategy  Cleave's
  * @property {boolean} cpuEp  ORT ran on its CPU EP (its WebGPU EP refused the graph)
  */
+/** @typedef {PeerRow} OrtRow */
 
 /**
- * GPU-resident Cleave against GPU-resident ORT, split three ways: the headline (Cleave does GPU
- * work, ORT on WebGPU), the zero-copy cases (Cleave aliased: no GPU work at all), and the cases
- * ORT could only run on its CPU EP.
- * @param {readonly CaseRecord[]} results
+ * GPU-resident Cleave against a GPU-resident peer, split three ways: the headline (Cleave does GPU
+ * work, the peer on WebGPU), the zero-copy cases (Cleave aliased: no GPU work at all), and the
+ * cases ORT could only run on its CPU EP.
+ * @param {readonly CaseRecord[]} results @param {SystemKey} peer
  */
-export function versusOrt(results) {
-  /** @type {OrtRow[]} */
+export function versusPeer(results, peer) {
+  /** @type {PeerRow[]} */
   const rows = [];
   for (const r of ownCases(results)) {
     const c = r.systems['cleave-gpu'];
-    const o = r.systems['ort-gpu'];
+    const o = r.systems[peer];
     const cleaveMs = med(c);
-    const ortMs = med(o);
-    if (cleaveMs === undefined || ortMs === undefined) continue;
+    const peerMs = med(o);
+    if (cleaveMs === undefined || peerMs === undefined) continue;
     rows.push({
       id: r.case.id,
-      ratio: ortMs / cleaveMs,
+      ratio: peerMs / cleaveMs,
       gpuRatio: ratioOf(gpuMed(o), gpuMed(c)),
       cleaveMs,
-      ortMs,
+      peerMs,
       strategy: c?.stats?.strategy ?? '?',
       cpuEp: !!o?.fallback,
     });
@@ -80,10 +91,13 @@ export function versusOrt(results) {
   const gpuWork = rows.filter((x) => x.strategy !== 'alias' && !x.cpuEp);
   const zeroCopy = rows.filter((x) => x.strategy === 'alias' && !x.cpuEp);
   const cpuEp = rows.filter((x) => x.cpuEp);
-  /** @param {OrtRow[]} xs */
+  /** @param {PeerRow[]} xs */
   const gm = (xs) => (xs.length ? geomean(xs.map((x) => x.ratio)) : undefined);
   return { gpuWork, zeroCopy, cpuEp, headline: gm(gpuWork), zeroCopyGeomean: gm(zeroCopy) };
 }
+
+/** GPU-resident Cleave against GPU-resident ORT (the target of issue 4). @param {readonly CaseRecord[]} results */
+export const versusOrt = (results) => versusPeer(results, 'ort-gpu');
 
 /**
  * Each case with a `sameElementsAs` peer: time, GPU time, bytes and GB/s of GPU-resident Cleave,

@@ -115,6 +115,7 @@ async function describe(s) {
     features: [...s.device.features],
     limits,
     ort: { ...ort.env.versions },
+    tfjs: /** @type {{ tf?: { version_core?: string } }} */ (/** @type {unknown} */ (window)).tf?.version_core,
     cleaveBackend: s.engine.backend,
     timestampQuery: s.timer.ok,
     timestampFloorUs: await timestampFloor(s),

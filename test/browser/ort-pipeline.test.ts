@@ -14,17 +14,11 @@
 //     with the input rewritten between them; a late submit after the engine's own splits.
 // The README's "Use with ONNX Runtime Web" code runs as written, on its own engine's device.
 
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { Browser, Page } from 'puppeteer';
-import { launchBrowser } from '../helpers/browser.js';
-import { ISOLATED, type Served } from '../helpers/serve.js';
-import { serve } from '../../scripts/lib/serve.mjs';
+import { type FixturePage, openFixture } from '../helpers/fixture-page.js';
 import { buildModel, node, tensor } from '../../scripts/lib/onnx-model.mjs';
 import { attentionModels, attentionReference, draw, namesOf } from '../../scripts/lib/attention.mjs';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 /** Sequence length, model width, attention width (Q, K and V each [1, S, H]); heads for (b). */
 const S = 8,
   D = 8,
@@ -102,52 +96,29 @@ function chunks(data: readonly number[], shape: readonly number[], axis: number,
 const X_D = [8, 64];
 const filled = ([a, b]: readonly number[]) => Array.from({ length: 512 }, (_, i) => i * a! + b!);
 
-let server: Served;
-let browser: Browser;
-let page: Page;
+let fixture: FixturePage | undefined;
 let limits: { maxStorageBuffersPerShaderStage: number };
-const pageErrors: string[] = [];
-
-async function call<T>(fn: string, ...args: unknown[]): Promise<T> {
-  return (await page.evaluate(`window.ortPipeline.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`)) as T;
-}
+const call = <T>(fn: string, ...args: unknown[]) => fixture!.call<T>(fn, ...args);
 
 beforeAll(async () => {
-  for (const f of ['cleave.js', 'ort.js']) {
-    if (!existsSync(join(ROOT, 'dist', f)))
-      throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
-  }
   const built = models();
-  server = await serve({
-    root: ROOT,
-    headers: ISOLATED,
-    only: ['/dist/', '/node_modules/onnxruntime-web/dist/', '/test/browser/fixtures/'],
+  fixture = await openFixture({
+    name: 'ort-pipeline',
+    global: 'ortPipeline',
+    dist: ['cleave.js', 'ort.js'],
+    only: ['/node_modules/onnxruntime-web/dist/'],
     memory: (p) =>
       p.startsWith('/model/') && p.endsWith('.onnx')
         ? built.get(p.slice('/model/'.length, -'.onnx'.length))
         : undefined,
   });
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  page.on('pageerror', (e) => pageErrors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
-  // The browser's own favicon request is the one failed load this page may see.
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico'))
-      pageErrors.push(`console.error: ${m.text()}`);
-  });
-  await page.goto(`${server.url}test/browser/fixtures/ort-pipeline.html`);
-  await page.waitForFunction('window.ortPipeline');
   limits = await call('setup');
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => fixture?.close());
 
 afterEach(async () => {
-  const problems = page ? await page.evaluate('window.ortPipeline?.problems.splice(0) ?? []') : [];
-  expect([...pageErrors.splice(0), ...(problems as string[])]).toEqual([]);
+  expect(fixture ? await fixture.problems() : []).toEqual([]);
 });
 
 interface PipelineResult {

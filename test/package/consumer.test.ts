@@ -1,8 +1,8 @@
 // Package tier: Cleave as a user gets it. `npm pack` of the built package (`npm test`
 // builds first), installed from the tarball into two fresh projects in the OS temp dir:
-// - bare: cleave + the newest TypeScript 5.x and 6.x + onnxruntime-web (for its types), no `webgpu`: the README's ```ts blocks
-//   typecheck (TypeScript 5, 6 and the repo's 7, strict, no extra configuration), NO_WEBGPU,
-//   require();
+// - bare: cleave + the newest TypeScript 5.x and 6.x + onnxruntime-web and TF.js (for their types), no `webgpu`: the
+//   README's ```ts blocks typecheck (TypeScript 5, 6 and the repo's 7, strict, no extra configuration; the TF.js
+//   block with skipLibCheck, see fixtures/tsconfig.tfjs.json), NO_WEBGPU, require();
 // - full: cleave + webgpu + vite + onnxruntime-web: a Node script splits on SwiftShader; a Vite
 //   build of a page importing the whole API splits in headless Chromium, and its JS stays within
 //   the size budget; the README's blocks run in Node (with and without an adapter) and in Chromium.
@@ -35,6 +35,13 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 const BUDGET = { minified: 40_000, gzip: 12_000 };
 const CEILING = { minified: 52_800, gzip: 18_900 };
 const LONG = 600_000;
+/** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
+const ENTRIES = [
+  ['cleave.js', 'index.d.ts'],
+  ['ort.js', 'ort.d.ts'],
+  ['tfjs.js', 'tfjs.d.ts'],
+] as const;
+const BUILT = ENTRIES.flat().map((f) => `dist/${f}`);
 
 const repoPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
@@ -49,7 +56,7 @@ const fixture = (dir: string, ...names: string[]) => {
 };
 
 beforeAll(async () => {
-  for (const f of ['dist/cleave.js', 'dist/ort.js', 'dist/index.d.ts', 'dist/ort.d.ts']) {
+  for (const f of BUILT) {
     if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: run 'npm run build' first (npm test does)`);
   }
   work = mkdtempSync(join(tmpdir(), 'cleave-consumer-'));
@@ -67,6 +74,9 @@ beforeAll(async () => {
       typescript6: `npm:typescript@${ts6}`,
       // The README's "Use with ONNX Runtime Web" block imports it.
       'onnxruntime-web': repoPkg.devDependencies['onnxruntime-web']!,
+      // The README's "Use with TensorFlow.js" block imports these.
+      '@tensorflow/tfjs-core': repoPkg.devDependencies['@tensorflow/tfjs-core']!,
+      '@tensorflow/tfjs-backend-webgpu': repoPkg.devDependencies['@tensorflow/tfjs-backend-webgpu']!,
     }),
     consumerProject(join(work, 'full'), {
       cleave: tarball,
@@ -90,12 +100,8 @@ test('the tarball holds the library only', () => {
     expect.arrayContaining([
       'LICENSE',
       'THIRD_PARTY_NOTICES.md',
-      'dist/cleave.js',
-      'dist/ort.js',
-      'dist/index.d.ts',
-      'dist/ort.d.ts',
-      'dist/ts5/index.d.ts',
-      'dist/ts5/ort.d.ts',
+      ...BUILT,
+      ...ENTRIES.map(([, types]) => `dist/ts5/${types}`),
     ]),
   );
   // The README describes the version package.json ships.
@@ -128,20 +134,31 @@ const WRONG_TYPES = [
     'A .d.ts references @webgpu/types, which TypeScript 6+ already declares in its DOM lib: only dist/ts5/*.d.ts may reference it.',
   ],
 ] as const;
-let snippets = 0;
+// Blocks that import TF.js go to their own folder, compiled with skipLibCheck (fixtures/tsconfig.tfjs.json says why).
+const snippets = { snippets: 0, 'snippets-tfjs': 0 };
+const folderOf = (config: string) => (config.includes('tfjs') ? 'snippets-tfjs' : 'snippets');
 function writeSnippets(): void {
-  const dir = join(bare, 'snippets');
-  mkdirSync(dir);
+  for (const dir of Object.keys(snippets)) mkdirSync(join(bare, dir));
   for (const b of tsBlocks(join(ROOT, 'README.md'))) {
-    writeFileSync(join(dir, `README-line-${b.line}.ts`), b.code);
-    snippets++;
+    const dir = b.code.includes("from '@tensorflow/") ? 'snippets-tfjs' : 'snippets';
+    writeFileSync(join(bare, dir, `README-line-${b.line}.ts`), b.code);
+    snippets[dir]++;
   }
-  // Both entries resolve and typecheck, whatever the README imports.
+  // Every entry resolves and typechecks, whatever the README imports.
   writeFileSync(
-    join(dir, 'entries.ts'),
-    "import type * as cleave from 'cleave';\nimport type * as ort from 'cleave/ort';\nexport type { cleave, ort };\n",
+    join(bare, 'snippets', 'entries.ts'),
+    "import type * as cleave from 'cleave';\nimport type * as ort from 'cleave/ort';\n" +
+      "import type * as tfjs from 'cleave/tfjs';\nexport type { cleave, ort, tfjs };\n",
   );
-  fixture(bare, 'tsconfig.json', 'tsconfig.bundler.json', 'tsconfig.flags.json', 'tsconfig.flags-webgpu.json');
+  fixture(
+    bare,
+    'tsconfig.json',
+    'tsconfig.bundler.json',
+    'tsconfig.tfjs.json',
+    'tsconfig.tfjs.bundler.json',
+    'tsconfig.flags.json',
+    'tsconfig.flags-webgpu.json',
+  );
   mkdirSync(join(bare, 'flags'));
   writeFileSync(
     join(bare, 'flags', 'flags.ts'),
@@ -153,12 +170,15 @@ const COMPILES = ([5, 6, 7] as const).flatMap(
     [
       [v, 'tsconfig.json'],
       [v, 'tsconfig.bundler.json'],
+      [v, 'tsconfig.tfjs.json'],
+      [v, 'tsconfig.tfjs.bundler.json'],
     ] as const,
 );
 test.each(COMPILES)(
   'README snippets typecheck: TypeScript %s, %s',
   async (major, config) => {
-    expect(snippets, 'README.md has no ```ts block to check').toBeGreaterThan(0);
+    const n = snippets[folderOf(config)];
+    expect(n, `README.md has no \`\`\`ts block for ${config} to check`).toBeGreaterThan(0);
     const tsc = join(major === 7 ? ROOT : bare, 'node_modules', TSC[major], 'bin/tsc');
     const version = (await must(process.execPath, [tsc, '--version'], bare)).trim();
     expect(version).toMatch(new RegExp(`^Version ${major}\\.`));
@@ -167,7 +187,9 @@ test.each(COMPILES)(
       .map(([, why]) => `\n${why}`)
       .join('');
     expect(r.code, `${version}, ${config}:\n${r.stdout}${r.stderr}${hints}`).toBe(0);
-    console.log(`package: ${version} ${config}: ${snippets} README snippets + both entries typecheck`);
+    console.log(
+      `package: ${version} ${config}: ${n} README snippet(s)${folderOf(config) === 'snippets' ? ' + every entry' : ''} typecheck`,
+    );
   },
   LONG,
 );

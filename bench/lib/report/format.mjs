@@ -9,6 +9,7 @@ export const SYSTEMS = [
   { key: 'cleave-host', label: 'Cleave host in/out', short: 'Cleave host', color: '#79b8ff' },
   { key: 'ort-gpu', label: 'ORT Web GPU-resident', short: 'ORT GPU', color: '#d73a49' },
   { key: 'ort-host', label: 'ORT Web host in/out', short: 'ORT host', color: '#f9a3ab' },
+  { key: 'tfjs-gpu', label: 'TF.js tf.split GPU-resident (WebGPU backend)', short: 'TF.js GPU', color: '#e36209' },
   { key: 'copy-limit', label: 'copy limit (copyBufferToBuffer)', short: 'copy limit', color: '#6a737d' },
   { key: 'shader-limit', label: 'shader-copy limit (vec4<u32> kernel)', short: 'shader limit', color: '#a371f7' },
   { key: 'cleave-cpu', label: 'Cleave CPU backend, host in/out (reference)', short: 'Cleave CPU', color: '#2ea043' },

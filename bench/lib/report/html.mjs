@@ -2,7 +2,7 @@
 // a desktop and on a 390 px phone: tables scroll inside their own box, charts scale, error texts
 // wrap and are never cut. Sections: adapter, findings, targets, overview, throughput, cases.
 
-import { callCostRows, pipelineRows, throughput, versusOrt } from '../findings.mjs';
+import { PEERS, callCostRows, pipelineRows, throughput, versusPeer } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, esc, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 import { caseChart, gpuMarker, overviewChart } from './svg.mjs';
 import {
@@ -51,7 +51,7 @@ ${header(report)}
 ${findings(report)
   .map((f) => `<p><b>${esc(f.title)}.</b> ${esc(f.text)}</p>`)
   .join('\n')}
-${versusTable(report)}
+${PEERS.map((p) => versusTable(report, p)).join('\n')}
 <h2>Targets (issues 4 and 9)</h2>
 ${targetsTable(report)}
 <h2>Overview: how many times slower than GPU-resident Cleave</h2>
@@ -86,18 +86,19 @@ ${report.results.map(caseBlock).join('\n')}
 function header(report) {
   const env = report.env;
   const m = report.machine;
-  return `<p>${esc(report.startedAt)} · <code>${esc(report.command)}</code> · ${report.seconds?.toFixed(0)} s · ONNX Runtime Web ${esc(env?.ort?.['web'])} · ${esc(env?.userAgent)} · timestamp-query: ${env?.timestampQuery ? `yes (empty command buffer ${ms(env.timestampFloorUs)} µs)` : 'no'} · Node ${esc(m?.node)}, ${m?.cpus} CPU(s), load ${m?.loadavg?.map((l) => l.toFixed(1)).join(' ')}</p>
+  return `<p>${esc(report.startedAt)} · <code>${esc(report.command)}</code> · ${report.seconds?.toFixed(0)} s · ONNX Runtime Web ${esc(env?.ort?.['web'])} · TF.js ${esc(env?.tfjs ?? '-')} · ${esc(env?.userAgent)} · timestamp-query: ${env?.timestampQuery ? `yes (empty command buffer ${ms(env.timestampFloorUs)} µs)` : 'no'} · Node ${esc(m?.node)}, ${m?.cpus} CPU(s), load ${m?.loadavg?.map((l) => l.toFixed(1)).join(' ')}</p>
 <p class="caveat">${esc(adapterSentence(report))}</p>
 <p class="muted">All systems run in one page on one GPUDevice (ONNX Runtime's, shared with Cleave). Every system's outputs were checked byte for byte against an independent JavaScript split (and Cleave's CPU path against it) before timing. Wall time: milliseconds per split; GPU-resident systems run a batch of splits and then wait once with onSubmittedWorkDone. GPU time: the summed span of every command buffer the split submitted, from timestamp queries at each command buffer's start and end (queue.writeBuffer uploads are not in it). Medians over interleaved batches.</p>`;
 }
 
 /**
- * GPU-resident Cleave against GPU-resident ORT per case, grouped as the findings count them, with
- * both systems' throughput next to the ratio.
- * @param {Report} report
+ * GPU-resident Cleave against a GPU-resident peer per case, grouped as the findings count them,
+ * with both systems' throughput next to the ratio.
+ * @param {Report} report @param {(typeof PEERS)[number]} peer
  */
-function versusTable(report) {
-  const v = versusOrt(report.results);
+function versusTable(report, peer) {
+  const v = versusPeer(report.results, peer.key);
+  const p = esc(peer.name);
   const groups = /** @type {const} */ ([
     ['Cleave does GPU work (the headline)', v.gpuWork],
     ['zero-copy: Cleave made views, no GPU work', v.zeroCopy],
@@ -110,12 +111,11 @@ function versusTable(report) {
         `<tr><th colspan="7">${esc(title)}</th></tr>${xs
           .map((x) => {
             const r = /** @type {CaseRecord} */ (report.results.find((y) => y.case.id === x.id));
-            return `<tr><td class="id">${esc(x.id)}</td><td class="num">${esc(x.strategy === 'gather' ? planText(r.systems['cleave-gpu']?.stats) : x.strategy)}</td><td class="num">${ms(x.cleaveMs)}</td><td class="num">${ms(x.ortMs)}</td><td class="num"><b>${times(x.ratio)}</b></td><td class="num">${gbpsCell(r, 'cleave-gpu')}</td><td class="num">${gbpsCell(r, 'ort-gpu')}</td></tr>`;
+            return `<tr><td class="id">${esc(x.id)}</td><td class="num">${esc(x.strategy === 'gather' ? planText(r.systems['cleave-gpu']?.stats) : x.strategy)}</td><td class="num">${ms(x.cleaveMs)}</td><td class="num">${ms(x.peerMs)}</td><td class="num"><b>${times(x.ratio)}</b></td><td class="num">${gbpsCell(r, 'cleave-gpu')}</td><td class="num">${gbpsCell(r, peer.key)}</td></tr>`;
           })
           .join('')}`,
     );
-  const head =
-    '<tr><th>case</th><th class="num">Cleave plan</th><th class="num">Cleave GPU ms</th><th class="num">ORT GPU ms</th><th class="num">ORT / Cleave</th><th class="num">Cleave GB/s</th><th class="num">ORT GB/s</th></tr>';
+  const head = `<tr><th>case</th><th class="num">Cleave plan</th><th class="num">Cleave GPU ms</th><th class="num">${p} GPU ms</th><th class="num">${p} / Cleave</th><th class="num">Cleave GB/s</th><th class="num">${p} GB/s</th></tr>`;
   return rows.length ? scroll(`<table>${head}${rows.join('')}</table>`) : '';
 }
 

@@ -85,7 +85,7 @@ export function caseChart(r) {
 }
 
 /** The systems the overview compares GPU-resident Cleave with. */
-const OTHERS = SYSTEMS.filter((s) => ['ort-gpu', 'copy-limit', 'shader-limit'].includes(s.key));
+const OTHERS = SYSTEMS.filter((s) => ['ort-gpu', 'tfjs-gpu', 'copy-limit', 'shader-limit'].includes(s.key));
 
 /**
  * Per case, how many times slower than GPU-resident Cleave each other system is.

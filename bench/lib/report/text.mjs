@@ -8,7 +8,8 @@ import {
   pipelineRows,
   scopeCosts,
   throughput,
-  versusOrt,
+  PEERS,
+  versusPeer,
 } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 
@@ -34,32 +35,47 @@ export function adapterSentence(report) {
  * @returns {{ title: string, text: string }[]}
  */
 export function findings(report) {
-  const v = versusOrt(report.results);
-  /** @param {import('../findings.mjs').OrtRow[]} xs */
-  const list = (xs) =>
-    xs.map((x) => `${x.id} ${times(x.ratio)} (Cleave ${ms(x.cleaveMs)} ms, ORT ${ms(x.ortMs)} ms)`).join('; ');
-  const out = [
-    {
-      title: 'Headline',
-      text:
-        v.headline === undefined
-          ? 'no case where Cleave does GPU work was run against ORT on WebGPU'
-          : `GPU-resident Cleave is ${times(v.headline)} faster than GPU-resident ORT Web (geometric mean of wall-time ratios) over the ${v.gpuWork.length} case(s) where Cleave does GPU work and ORT runs on its WebGPU EP: ${list(v.gpuWork)}.`,
-    },
-  ];
-  if (v.zeroCopy.length) {
-    out.push({
-      title: 'Zero-copy cases (not in the headline)',
-      text: `In ${v.zeroCopy.length} case(s) Cleave's outputs are views of the input (strategy alias): no GPU work at all, so the ratio compares ORT's copy with making views: ${list(v.zeroCopy)}.`,
-    });
-  }
-  if (v.cpuEp.length) out.push({ title: 'ORT on its CPU EP (not in the headline)', text: `${list(v.cpuEp)}.` });
+  /** @type {{ title: string, text: string }[]} */
+  const out = [];
+  for (const peer of PEERS) out.push(...versusFindings(report, peer));
   for (const p of packedVsPeer(report.results))
     out.push({ title: `${p.case.case.dtype} against ${p.peer?.case.dtype ?? 'its peer'}`, text: packedSentence(p) });
   for (const s of scopeCosts(report.results)) out.push({ title: 'Error scopes', text: scopeSentence(s) });
   for (const p of pipelineRows(report.pipelines)) out.push({ title: `Pipeline ${p.id}`, text: pipelineSentence(p) });
   const calls = callCostRows(report.callCosts);
   if (calls.length) out.push({ title: 'Per-call cost', text: callCostSentence(calls) });
+  return out;
+}
+
+/**
+ * The headline against one peer (ORT Web, TF.js), its zero-copy cases, and ORT's CPU-EP cases.
+ * @param {Report} report @param {(typeof PEERS)[number]} peer
+ */
+function versusFindings(report, peer) {
+  const v = versusPeer(report.results, peer.key);
+  const isOrt = peer.key === 'ort-gpu';
+  /** @param {import('../findings.mjs').PeerRow[]} xs */
+  const list = (xs) =>
+    xs
+      .map((x) => `${x.id} ${times(x.ratio)} (Cleave ${ms(x.cleaveMs)} ms, ${peer.name} ${ms(x.peerMs)} ms)`)
+      .join('; ');
+  const where = `where Cleave does GPU work${isOrt ? ' and ORT runs on its WebGPU EP' : ''}`;
+  const out = [
+    {
+      title: `Headline, Cleave vs ${peer.name}`,
+      text:
+        v.headline === undefined
+          ? `no case ${where} was run against ${peer.name} on WebGPU`
+          : `GPU-resident Cleave is ${times(v.headline)} faster than GPU-resident ${peer.name} (geometric mean of wall-time ratios) over the ${v.gpuWork.length} case(s) ${where}: ${list(v.gpuWork)}.`,
+    },
+  ];
+  if (v.zeroCopy.length) {
+    out.push({
+      title: `Zero-copy cases against ${peer.name} (not in the headline)`,
+      text: `In ${v.zeroCopy.length} case(s) Cleave's outputs are views of the input (strategy alias): no GPU work at all, so the ratio compares ${peer.name}'s copy with making views: ${list(v.zeroCopy)}.`,
+    });
+  }
+  if (v.cpuEp.length) out.push({ title: 'ORT on its CPU EP (not in the headline)', text: `${list(v.cpuEp)}.` });
   return out;
 }
 
@@ -287,7 +303,7 @@ export function progressLine(c, r) {
   const st = r.systems['cleave-gpu']?.stats;
   return (
     `${c.id.padEnd(30)} ${String(r.seconds?.toFixed(1) ?? '?').padStart(5)} s  Cleave ${cell('cleave-gpu')} / host ${cell('cleave-host')} ms` +
-    `  ORT ${cell('ort-gpu')} / host ${cell('ort-host')} ms  copy ${cell('copy-limit')}  shader ${cell('shader-limit')} ms` +
+    `  ORT ${cell('ort-gpu')} / host ${cell('ort-host')} ms  TF.js ${cell('tfjs-gpu')} ms  copy ${cell('copy-limit')}  shader ${cell('shader-limit')} ms` +
     (st ? `  [${planText(st)}, ${st.commands} cmd]` : '')
   );
 }

@@ -5,6 +5,7 @@ import { msg } from '../context.mjs';
 import { cleaveCpu, cleaveGpu, cleaveHost } from './cleave.mjs';
 import { copyLimit, shaderLimit } from './limits.mjs';
 import { ortSystem } from './ort.mjs';
+import { tfjsGpu } from './tfjs.mjs';
 
 /** @import { Env, Prepared, System, SystemKey } from '../../types.js' */
 
@@ -14,6 +15,7 @@ export const BUILDERS = {
   'cleave-host': cleaveHost,
   'ort-gpu': (c, env) => ortSystem(c, env, true),
   'ort-host': (c, env) => ortSystem(c, env, false),
+  'tfjs-gpu': tfjsGpu,
   'copy-limit': copyLimit,
   'shader-limit': shaderLimit,
   'cleave-cpu': cleaveCpu,
@@ -25,13 +27,14 @@ export const WARM_KEYS = [
   'cleave-host',
   'ort-gpu',
   'ort-host',
+  'tfjs-gpu',
   'copy-limit',
   'shader-limit',
   'cleave-cpu',
 ];
 
-/** The CPU backend has no cold start worth timing: it compiles nothing. */
-export const COLD_KEYS = WARM_KEYS.filter((k) => k !== 'cleave-cpu');
+/** The CPU backend has no cold start worth timing: it compiles nothing. TF.js runs warm only (one backend per page). */
+export const COLD_KEYS = WARM_KEYS.filter((k) => k !== 'cleave-cpu' && k !== 'tfjs-gpu');
 
 /**
  * Builds a system; a builder that throws gives a system with its error.

@@ -1,0 +1,158 @@
+// `cleave/tfjs`: hand GPU tensors between TensorFlow.js (its WebGPU backend) and Cleave. It never
+// imports TF.js: the caller passes its tensor, or its `tf` namespace. Both directions read their
+// argument once, every field checked, and throw only SplitError.
+//
+// Who owns what:
+// - fromTfTensor(t) follows TF.js's rules for `t.dataToGPU()`: TF.js copies t's data into a buffer
+//   of its own (one copyBufferToBuffer, submitted at once with TF.js's pending work, so the copy
+//   holds what the ops before it wrote) and keeps that buffer alive through a new tensor,
+//   `tensorRef`, which the caller disposes. The buffer may be larger than the data (TF.js wraps
+//   whole buffers, padding and all): the Cleave tensor is its first 4 * numel bytes, with t's shape
+//   (tensorRef has the shape TF.js's backend recorded for the data, which may differ: after a
+//   matMul, [1, m, n] for a t of [m, n]; same elements). Cleave splits read their input at the
+//   call, so `tensorRef` may be disposed as soon as the split calls that read it have been made
+//   (with `alias: 'any'`, only once their outputs are released: they may be views of it); never
+//   split the Cleave tensor after that. `t` itself stays the caller's, to dispose whenever.
+// - toTfTensor(tf, t) wraps the Cleave tensor's buffer with `tf.tensor({ buffer, zeroCopy: true })`:
+//   the TF.js tensor borrows it, and disposing it never frees the buffer. The Cleave tensor stays
+//   Cleave's: release it once TF.js has submitted the work that reads it (TF.js batches its
+//   commands until a read such as `await y.data()`, or a `dataToGPU()`), and not before.
+// Dtypes: TF.js keeps float32, int32 and bool on the GPU, each as a 32-bit word (bool as 0 or 1).
+// A bool tensor comes out of fromTfTensor as int32 words; TF.js 4.22 makes no bool tensor from a
+// GPU buffer, so it goes back as int32 (then `tf.cast(t, 'bool')`, on the GPU). Every other dtype
+// is refused both ways: complex64 and string never reach TF.js's GPU buffers, and Cleave's 8-bit
+// bool, float16, int64, uint8 and the rest have no TF.js dtype of their width.
+
+import { check, guardRead, show } from './errors.js';
+import { byteLengthOf } from './dtype.js';
+import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
+import { callRuntime, readWholeBuffer } from './interop.js';
+
+// GPUBufferUsage.STORAGE | COPY_SRC (values fixed by the spec), what TF.js asks of a buffer it wraps.
+// Written here rather than imported from gpu/usage.ts, which would move that module out of the main
+// entry's file into a chunk of its own and make \`cleave\` load one file more.
+const STORAGE_COPY_SRC = 0x80 | 0x4;
+
+/** The dtypes TF.js's WebGPU backend holds on the GPU, each element a 32-bit word. */
+export type TfGpuDType = 'float32' | 'int32' | 'bool';
+export const TF_GPU_DTYPES: readonly TfGpuDType[] = ['float32', 'int32', 'bool'];
+
+/** The part of a tf.Tensor fromTfTensor reads. */
+export interface TfTensorLike {
+  readonly dtype: string;
+  readonly shape: readonly number[];
+  readonly isDisposed: boolean;
+  dataToGPU(): { readonly buffer?: unknown; readonly tensorRef: { dispose(): void } };
+}
+
+/**
+ * The part of the `tf` namespace toTfTensor uses. Its parameters are typed `never` so that TF.js's
+ * own generic signature is accepted whatever its version.
+ */
+export interface TfLike<T> {
+  tensor(values: never, shape: never, dtype: never): T;
+}
+
+/** A Cleave GPU tensor on the buffer of `t.dataToGPU()`, with the `tensorRef` that keeps it alive. */
+export type TfGpuTensor<R = { dispose(): void }> = GpuTensor<'float32' | 'int32'> & {
+  /** TF.js's tensor that owns the buffer: dispose it once the splits of this tensor are called. */
+  readonly tensorRef: R;
+};
+
+type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['tensorRef'];
+
+/**
+ * A TF.js tensor on the WebGPU backend as a Cleave GPU tensor, through `t.dataToGPU()` (one copy
+ * on the GPU, made by TF.js). Dispose the returned `tensorRef` after splitting (see the module's
+ * header); a bool tensor comes out as int32 words of 0 and 1.
+ */
+export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRefOf<T>> {
+  const what = 'fromTfTensor';
+  const { dtype, shape } = guardRead(
+    what,
+    () => {
+      check(
+        typeof t === 'object' && t !== null && typeof t.dataToGPU === 'function',
+        'BAD_INPUT',
+        () => `${what}: expected a tf.Tensor, got ${show(t)}`,
+        'input:tensor',
+      );
+      check(t.isDisposed === false, 'RELEASED', () => `${what}: the tf.Tensor was disposed`, 'input:tensor');
+      const dtype = t.dtype;
+      check(
+        (TF_GPU_DTYPES as readonly unknown[]).includes(dtype),
+        'BAD_DTYPE',
+        () => `${what}: TF.js keeps ${TF_GPU_DTYPES.join(', ')} on the GPU, not ${show(dtype)}`,
+        'input:tensor.dtype',
+      );
+      return { dtype: dtype as TfGpuDType, shape: readShape(t.shape, what, 'input:tensor') };
+    },
+    'input:tensor',
+  );
+  const gpu = callRuntime<{ buffer?: unknown; tensorRef: TensorRefOf<T> }>(
+    what,
+    () => t,
+    'dataToGPU',
+    [],
+    () => `a tf.Tensor, got ${show(t)}`,
+    'input:tensor',
+    (thrown) =>
+      `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +
+      "it must live on TF.js's 'webgpu' backend (which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)",
+  );
+  const word = dtype === 'bool' ? 'int32' : dtype;
+  try {
+    const buffer = guardRead(what, () => gpu.buffer, 'input:tensor');
+    const byteLength = byteLengthOf(word, numelOf(shape, what, 'input:tensor'));
+    const v = readTensor({ dtype: word, shape, buffer, byteOffset: 0, byteLength }, what, 'input:tensor') as GpuView;
+    return { dtype: word, shape, buffer: v.buffer, byteOffset: 0, byteLength, tensorRef: gpu.tensorRef };
+  } catch (e) {
+    // TF.js made a tensor for us (a WebGL texture, say, where a buffer was expected): none may leak.
+    guardRead(what, () => gpu.tensorRef.dispose());
+    throw e;
+  }
+}
+
+/**
+ * Wraps a Cleave GPU tensor as a TF.js tensor on the same buffer (`tf.tensor({ buffer, zeroCopy:
+ * true }, shape, dtype)`, no copy). TF.js takes a whole buffer, and reads it whole, so the tensor
+ * must fill its buffer: split with `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a
+ * buffer; a bool split as int32 words becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that reads it.
+ */
+export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
+  const what = 'toTfTensor';
+  const v = readWholeBuffer(t, what, 'TF.js');
+  check(
+    v.dtype === 'float32' || v.dtype === 'int32',
+    'BAD_DTYPE',
+    () =>
+      `${what}: TF.js makes tensors of float32 and int32 only from a GPU buffer, not ${v.dtype}` +
+      (v.dtype === 'bool' ? " (Cleave's bool is 8-bit; TF.js's bool comes from fromTfTensor as int32 words)" : ''),
+    'input:tensor.dtype',
+  );
+  check(
+    v.buffer.size === v.byteLength || v.byteLength === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the tensor fills ${v.byteLength} of its buffer's ${v.buffer.size} bytes; TF.js reads a buffer it ` +
+      "wraps whole (tensor.data() would return the rest too): split with { layout: 'separate' }",
+    'input:tensor.buffer',
+  );
+  const need = STORAGE_COPY_SRC;
+  check(
+    (v.buffer.usage & need) === need,
+    'BAD_INPUT',
+    () => `${what}: TF.js needs a buffer with usage STORAGE | COPY_SRC`,
+    'input:tensor.buffer',
+  );
+  return callRuntime<T>(
+    what,
+    () => tf,
+    'tensor',
+    [{ buffer: v.buffer, zeroCopy: true }, [...v.shape], v.dtype],
+    () => `TensorFlow.js's namespace (with tensor), got ${show(tf)}`,
+    'input:tf',
+    (thrown) =>
+      `${what}: tf.tensor refused the buffer (${thrown}); TF.js's backend must be 'webgpu', on the engine's device`,
+  );
+}

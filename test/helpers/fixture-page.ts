@@ -1,0 +1,78 @@
+// A fixture page of the browser tier (test/browser/fixtures/NAME.html) in headless Chromium: the
+// built bundle must be there, the repository is served (only the folders the page needs, and
+// whatever `memory` answers), every uncaught error and console error is collected, and the page's
+// `window[global]` object is called with JSON arguments. After each test, `problems()` drains those
+// errors and the ones the page collected itself (its `problems` array). Shared by the ORT and
+// TF.js pipeline tests.
+
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'puppeteer';
+import { launchBrowser } from './browser.js';
+import { ISOLATED } from './serve.js';
+import { serve } from '../../scripts/lib/serve.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface FixturePage {
+  call<T>(fn: string, ...args: unknown[]): Promise<T>;
+  /** The errors since the last call: the page's uncaught and console errors, and its own `problems`. */
+  problems(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export interface FixtureOptions {
+  /** The fixture's name: test/browser/fixtures/<name>.html, which sets `window[global]`. */
+  readonly name: string;
+  readonly global: string;
+  /** Files of dist/ the page imports. */
+  readonly dist: readonly string[];
+  /** URL path prefixes served besides /dist/ and the fixtures ('/node_modules/…/dist/'). */
+  readonly only: readonly string[];
+  readonly memory?: (path: string) => Uint8Array | undefined;
+}
+
+export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
+  for (const f of o.dist) {
+    if (!existsSync(join(ROOT, 'dist', f)))
+      throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
+  }
+  const server = await serve({
+    root: ROOT,
+    headers: ISOLATED,
+    only: ['/dist/', ...o.only, '/test/browser/fixtures/'],
+    ...(o.memory ? { memory: o.memory } : {}),
+  });
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  const errors: string[] = [];
+  try {
+    browser = await launchBrowser();
+    page = await browser.newPage();
+    page.on('pageerror', (e) => errors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
+    // The browser's own favicon request is the one failed load this page may see.
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico'))
+        errors.push(`console.error: ${m.text()}`);
+    });
+    await page.goto(`${server.url}test/browser/fixtures/${o.name}.html`);
+    await page.waitForFunction(`window.${o.global}`);
+  } catch (e) {
+    await browser?.close();
+    await server.close();
+    throw e;
+  }
+  const p = page;
+  return {
+    call: async <T>(fn: string, ...args: unknown[]) =>
+      (await p.evaluate(`window.${o.global}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`)) as T,
+    problems: async () => [
+      ...errors.splice(0),
+      ...((await p.evaluate(`window.${o.global}?.problems.splice(0) ?? []`)) as string[]),
+    ],
+    async close() {
+      await browser?.close();
+      await server.close();
+    },
+  };
+}
