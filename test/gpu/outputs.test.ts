@@ -4,7 +4,8 @@
 import { describe, expect } from 'vitest';
 import { type GpuTensor, type HostTensor, type SplitEngine } from '../../src/index.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { downloadAll, expectSplitOf } from '../helpers/check.js';
+import { expectSplitOf } from '../helpers/check.js';
+import { downloadAll } from '../helpers/download.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 
 const USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST (the globals exist only once a device is made)
