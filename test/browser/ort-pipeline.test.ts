@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'puppeteer';
 import { launchBrowser } from '../helpers/browser.js';
+import { numel } from '../helpers/dtypes.js';
 import { ISOLATED, type Served } from '../helpers/serve.js';
 import { serve } from '../../scripts/lib/serve.mjs';
 import { buildModel, node, tensor } from '../../scripts/lib/onnx-model.mjs';
@@ -87,8 +88,8 @@ const reference = (x: number[], w: Float32Array, shape: typeof ONE_HEAD) => [
 
 /** `data` (row-major `shape`) cut into chunks of `sizes` along `axis`, each row-major. */
 function chunks(data: readonly number[], shape: readonly number[], axis: number, sizes: readonly number[]): number[][] {
-  const outer = shape.slice(0, axis).reduce((a, b) => a * b, 1);
-  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const outer = numel(shape.slice(0, axis));
+  const inner = numel(shape.slice(axis + 1));
   let start = 0;
   return sizes.map((len) => {
     const out: number[] = [];

@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { TENSOR_USAGE } from '../helpers/dtypes.js';
+import { TENSOR_USAGE, align4 } from '../helpers/dtypes.js';
 import { splitProblem } from './controls.js';
 import { downloadAll } from '../helpers/download.js';
 import { type Outcome, describeOutcome, outcomeOf } from './harness.js';
@@ -54,7 +54,7 @@ const y = randomTensor('int16', [6, 10], rng(2)) as HostTensor<'int16'>;
 /** The tensor's bytes in a buffer of `dev` that the caller owns. */
 function callerTensor(dev: GPUDevice, t: HostTensor<FixedDType>): GpuTensor {
   const bytes = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-  const buffer = dev.createBuffer({ size: Math.ceil(bytes.byteLength / 4) * 4, usage: TENSOR_USAGE });
+  const buffer = dev.createBuffer({ size: align4(bytes.byteLength), usage: TENSOR_USAGE });
   dev.queue.writeBuffer(buffer, 0, bytes);
   return { dtype: t.dtype, shape: [...t.shape], buffer, byteOffset: 0, byteLength: bytes.byteLength } as GpuTensor;
 }
