@@ -7,18 +7,8 @@
 // OpenVINO VariadicSplit-1 ("T1: any arbitrary supported type"): its element types add f8e4m3,
 // f8e5m2, f8e8m0 (one byte) and the packed sub-byte i4, u4, nf4, f4e2m1 (4 bits), u1, u2, u3 and u6.
 
-export type ArrayClass =
-  | 'Float32Array'
-  | 'Float64Array'
-  | 'Uint16Array'
-  | 'Int8Array'
-  | 'Uint8Array'
-  | 'Int16Array'
-  | 'Int32Array'
-  | 'Uint32Array'
-  | 'BigInt64Array'
-  | 'BigUint64Array'
-  | 'Array';
+/** The name of a host array class ('Array' for strings). */
+export type ArrayClass = string;
 
 export interface RefType {
   /** Bits of one element (0: a string has no fixed width). */
