@@ -250,6 +250,8 @@ function sequenceCases(): DiffCase[] {
         node: { op: 'SplitToSequence', opset: p.opset, inputs: split ? [x, split] : [x], attrs },
         ort: { op: 'SplitToSequence', opset: p.opset, x, ...(split ? { split } : {}), attrs, outputs: lengths.length },
         ...(disagree ? { disagreement: 'scalarSplitKeepdims0' as const } : {}),
+        // keepdims=0 without 'split' drops the axis: those outputs are not plain chunks.
+        ...(split || !p.mode.endsWith('keepdims0') ? { sizes: lengths } : {}),
       };
     });
 }
