@@ -87,8 +87,8 @@ export function splitMismatch(
     if (o.dtype !== x.dtype) return `output ${i}: dtype ${o.dtype}, want ${x.dtype}`;
     if (o.shape.join() !== shape.join() || o.shape.length !== shape.length)
       return `output ${i}: shape [${o.shape.join(',')}], want [${shape.join(',')}]`;
-    const cls =
-      Object.getPrototypeOf(o.data) === Array.prototype ? 'Array' : Object.getPrototypeOf(o.data)?.constructor?.name;
+    const proto = Object.getPrototypeOf(o.data) as { constructor?: { name?: string } } | null;
+    const cls = proto === Array.prototype ? 'Array' : proto?.constructor?.name;
     if (cls !== array) return `output ${i}: data is ${String(cls)}, want ${array}`;
     const m = firstMismatch(bitsOf(o), want[i]!);
     if (m) return `output ${i}: ${m}`;
