@@ -1,6 +1,6 @@
 // One case, warm: prepare the input and the reference, build every system on the shared device,
 // verify each one's outputs byte for byte (a system that fails is not timed), then time them all
-// side by side. Cold cases and the error-scope measurement hand off to their own modules.
+// side by side, and check a sample of the timed iterations' outputs too. Cold cases and the error-scope measurement hand off to their own modules.
 
 import { DTYPES } from '/dist/cleave.js';
 import { fetchModel, msg, now, progress, shared } from './context.mjs';
@@ -85,13 +85,65 @@ async function warmCase(c, settings) {
   for (const key of WARM_KEYS) systems.push(await build(key, c, env));
   const slots = [];
   for (const sys of systems) slots.push(await verify(sys, c.id));
+  const samples = slots.map(keepSample);
   const reps = await measureAll(slots, settings, c.id, s.timer);
+  let sampled = 0;
+  for (const [i, slot] of slots.entries())
+    sampled = Math.max(
+      sampled,
+      await checkSample(slot, /** @type {{ kept: unknown[], restore: () => void }} */ (samples[i]), c.id),
+    );
   for (const sys of systems) await sys.run?.close?.();
   s.engine.release(gx);
   /** @type {Partial<Record<SystemKey, SystemResult>>} */
   const results = {};
   for (const slot of slots) results[slot.sys.key] = resultOf(slot);
-  return { systems: results, reps, notes: notesOf(c) };
+  const checked = `the outputs of up to ${sampled} timed iterations per system (the 1st, 2nd, 4th, 8th, ...) checked against the reference`;
+  return { systems: results, reps, notes: [...notesOf(c), checked] };
+}
+
+/** Timed iterations whose outputs are kept and checked after timing: the 1st, 2nd, 4th, 8th, ... */
+const SAMPLE = 8;
+
+/**
+ * Wraps the slot's `free` (called after each timed batch, outside the timed window) so that a
+ * sample of the timed iterations' outputs is kept instead of freed, for checkSample.
+ * @param {Slot<string>} slot @returns {{ kept: unknown[], restore: () => void }}
+ */
+function keepSample(slot) {
+  /** @type {unknown[]} */
+  const kept = [];
+  const run = slot.sys.run;
+  if (!run || slot.failed) return { kept, restore: () => {} };
+  const free = run.free;
+  let n = 0;
+  run.free = (out) => {
+    n++;
+    if (kept.length < SAMPLE && (n & (n - 1)) === 0) kept.push(out);
+    else free.call(run, out);
+  };
+  return { kept, restore: () => (run.free = free) };
+}
+
+/**
+ * Checks the kept outputs of timed iterations against the reference, then frees them; a
+ * mismatch fails the system (its timings stand, but it is reported as failed). Returns how many were checked.
+ * @param {Slot<string>} slot @param {{ kept: unknown[], restore: () => void }} sample @param {string} label
+ */
+async function checkSample(slot, { kept, restore }, label) {
+  const run = slot.sys.run;
+  restore();
+  if (!run || kept.length === 0) return 0;
+  progress(`${label}: checking ${kept.length} timed iterations of ${slot.sys.key}`);
+  for (const [i, out] of kept.entries()) {
+    const failure = slot.failed ? undefined : await run.check(out).catch((e) => `check failed: ${msg(e)}`);
+    if (failure) {
+      slot.failed = `timed iteration ${2 ** i}: ${failure}`;
+      slot.verified = false;
+    }
+    run.free(out);
+  }
+  return kept.length;
 }
 
 /** @param {Prepared} c */

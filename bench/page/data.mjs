@@ -1,10 +1,11 @@
 // A case's data: its input (built with the library's dtype table), the reference split every
 // system is checked against, and the byte-for-byte comparison.
 //
-// The reference split is an oracle and stays independent of Cleave on purpose: it takes only each
-// dtype's width from the table and cuts the input's bit stream itself, bit by bit where a chunk
-// starts or ends inside a byte, with the packed bit order written here (OpenVINO's
-// element_iterator: uint1 MSB-first, every other packed type LSB-first).
+// The reference split is an oracle and stays independent of Cleave on purpose: it takes each
+// dtype's width from its own table below (written from the ONNX and OpenVINO specs, never read from
+// the built library) and cuts the input's bit stream itself, bit by bit where a chunk starts or
+// ends inside a byte, with the packed bit order written here (OpenVINO's element_iterator: uint1
+// MSB-first, every other packed type LSB-first).
 
 import { byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst, isPacked } from '/dist/cleave.js';
 import { createBuffer } from './gpu-probe.mjs';
@@ -58,6 +59,17 @@ function randomBytes(n, seed) {
   return bytes;
 }
 
+/** Bits per element, the oracle's own: ONNX's types (complex = two floats), OpenVINO's float8 and packed ones. */
+const WIDTHS = Object.fromEntries(
+  (
+    'float32 32 float64 64 float16 16 bfloat16 16 int8 8 uint8 8 int16 16 uint16 16 int32 32 uint32 32 int64 64 ' +
+    'uint64 64 bool 8 complex64 64 complex128 128 float8e4m3fn 8 float8e5m2 8 float8e8m0 8 int4 4 uint4 4 nf4 4 ' +
+    'float4e2m1 4 uint1 1 uint2 2 uint3 3 uint6 6'
+  )
+    .match(/\S+ \d+/g)
+    ?.map((pair) => [pair.split(' ')[0], Number(pair.split(' ')[1])]) ?? [],
+);
+
 /** Packed types whose first value sits in bit 7 of byte 0 (the oracle's own knowledge). */
 const MSB_FIRST = new Set(['uint1']);
 
@@ -70,7 +82,8 @@ const MSB_FIRST = new Set(['uint1']);
  * @param {readonly number[]} sizes
  */
 export function referenceSplit(src, dtype, shape, axis, sizes) {
-  const bits = elementBits(dtype);
+  const bits = WIDTHS[dtype];
+  if (bits === undefined) throw new Error(`the reference has no width for dtype ${dtype}`);
   const msb = MSB_FIRST.has(dtype);
   const outer = product(shape.slice(0, axis));
   const inner = product(shape.slice(axis + 1)) * bits;

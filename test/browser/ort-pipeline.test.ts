@@ -16,6 +16,7 @@
 
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { type FixturePage, openFixture } from '../helpers/fixture-page.js';
+import { numel } from '../helpers/dtypes.js';
 import { buildModel, node, tensor } from '../../scripts/lib/onnx-model.mjs';
 import { attentionModels, attentionReference, draw, namesOf } from '../../scripts/lib/attention.mjs';
 
@@ -81,8 +82,8 @@ const reference = (x: number[], w: Float32Array, shape: typeof ONE_HEAD) => [
 
 /** `data` (row-major `shape`) cut into chunks of `sizes` along `axis`, each row-major. */
 function chunks(data: readonly number[], shape: readonly number[], axis: number, sizes: readonly number[]): number[][] {
-  const outer = shape.slice(0, axis).reduce((a, b) => a * b, 1);
-  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const outer = numel(shape.slice(0, axis));
+  const inner = numel(shape.slice(axis + 1));
   let start = 0;
   return sizes.map((len) => {
     const out: number[] = [];

@@ -13,7 +13,8 @@ import {
 } from '../../src/index.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { downloadAll, expectSplitOf } from '../helpers/check.js';
+import { expectSplitOf } from '../helpers/check.js';
+import { downloadAll } from '../helpers/download.js';
 import { gpuTest } from '../helpers/gpu.js';
 
 describe('one dispatch per split', () => {

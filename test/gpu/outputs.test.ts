@@ -4,14 +4,14 @@
 import { describe, expect } from 'vitest';
 import { type GpuTensor, type HostTensor, type SplitEngine } from '../../src/index.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { downloadAll, expectSplitOf } from '../helpers/check.js';
+import { expectSplitOf } from '../helpers/check.js';
+import { downloadAll } from '../helpers/download.js';
+import { TENSOR_USAGE } from '../helpers/dtypes.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
-
-const USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST (the globals exist only once a device is made)
 
 /** A buffer the caller made and filled, holding `x`. */
 function callerTensor(g: GpuFixture, x: HostTensor<'float32'>): GpuTensor<'float32'> {
-  const buffer = g.device.createBuffer({ size: Math.max(4, x.data.byteLength), usage: USAGE });
+  const buffer = g.device.createBuffer({ size: Math.max(4, x.data.byteLength), usage: TENSOR_USAGE });
   g.device.queue.writeBuffer(buffer, 0, x.data);
   return { dtype: 'float32', shape: x.shape, buffer, byteOffset: 0, byteLength: x.data.byteLength };
 }
@@ -68,7 +68,7 @@ describe("layout 'separate'", () => {
         [0, 21, 24],
       ]);
       expect(new Set(outs.map((o) => o.buffer)).size).toBe(3);
-      for (const o of outs) expect(o.buffer.usage & USAGE).toBe(USAGE);
+      for (const o of outs) expect(o.buffer.usage & TENSOR_USAGE).toBe(TENSOR_USAGE);
       expectSplitOf(await Promise.all(outs.map((o) => e.download(o))), x, 1, [3, 0, 7]);
       // The padding past an output's bytes is zero, never a pooled buffer's old contents.
       const whole = await e.download({

@@ -1,9 +1,10 @@
 // Test data shared by every tier: a CTS-style params builder (combine / expand / filter over named
-// parameters, never a blind full product), seeded random tensors covering every bit pattern, and
-// an index-by-index reference split that shares no code with either executor.
+// parameters, never a blind full product) and seeded random tensors covering every bit pattern.
+// The reference split is test/helpers/reference.ts.
 
-import { type DType, type HostTensor, DTYPES } from '../../src/index.js';
-import { PACKED_WIDTH, isPackedType, referencePackedSplit } from './packed.js';
+import type { DType, HostTensor } from '../../src/index.js';
+import { numel } from './dtypes.js';
+import { PACKED_WIDTH, isPackedType } from './packed.js';
 
 type Params = Record<string, unknown>;
 
@@ -75,7 +76,7 @@ export function randomTensor(
   next: () => number,
   opts: { forOrt?: boolean } = {},
 ): HostTensor {
-  const n = shape.reduce((a, b) => a * b, 1);
+  const n = numel(shape);
   const bytes = (k: number) => Uint8Array.from({ length: k }, () => int(next, 0, 255));
   const ofBytes = <T>(C: { new (b: ArrayBuffer): T; BYTES_PER_ELEMENT: number }, lanes = 1) =>
     new C(bytes(n * lanes * C.BYTES_PER_ELEMENT).buffer);
@@ -140,67 +141,3 @@ function withSpecials<T extends Float32Array | Uint16Array>(a: T, next: () => nu
   for (const s of specials) if (next() < 0.5) bits[int(next, 0, bits.length - 1)] = s;
   return a;
 }
-
-function bytesPerEntry(d: DType): number {
-  switch (d) {
-    case 'int8':
-    case 'uint8':
-    case 'bool':
-    case 'float8e4m3fn':
-    case 'float8e5m2':
-    case 'float8e8m0':
-      return 1;
-    case 'float16':
-    case 'bfloat16':
-    case 'int16':
-    case 'uint16':
-      return 2;
-    case 'float32':
-    case 'int32':
-    case 'uint32':
-    case 'complex64':
-      return 4;
-    default:
-      return 8;
-  }
-}
-
-/**
- * Reference split: every output element located by its multi-index, one at a time, moved as raw
- * bytes (never through a JS number, which could quiet a signalling NaN). Strings move as strings.
- */
-export function referenceSplit(x: HostTensor, axis: number, sizes: readonly number[]): unknown[][] {
-  if (isPackedType(x.dtype))
-    return referencePackedSplit(x.dtype, x.shape, x.data as Uint8Array, axis, sizes).map((b) => [...b]);
-  const ax = axis < 0 ? axis + x.shape.length : axis;
-  const width = x.dtype === 'string' ? 1 : bytesPerEntry(x.dtype) * (x.dtype.startsWith('complex') ? 2 : 1);
-  const strides = x.shape.map((_, i) => x.shape.slice(i + 1).reduce((a, b) => a * b, 1));
-  const data = bitsOf(x);
-  let start = 0;
-  return sizes.map((size) => {
-    const shape = x.shape.map((d, i) => (i === ax ? size : d));
-    const n = shape.reduce((a, b) => a * b, 1);
-    const out: unknown[] = [];
-    for (let k = 0; k < n; k++) {
-      let rem = k;
-      let src = 0;
-      for (let i = shape.length - 1; i >= 0; i--) {
-        const idx = rem % shape[i]!;
-        rem = Math.floor(rem / shape[i]!);
-        src += (i === ax ? idx + start : idx) * strides[i]!;
-      }
-      for (let b = 0; b < width; b++) out.push(data[src * width + b]);
-    }
-    start += size;
-    return out;
-  });
-}
-
-/** The raw bytes (or strings) of a host tensor's data, for bit-exact comparison. */
-export function bitsOf(t: HostTensor): unknown[] {
-  if (t.dtype === 'string') return [...t.data];
-  const d = t.data as unknown as { buffer: ArrayBuffer; byteOffset: number; byteLength: number };
-  return [...new Uint8Array(d.buffer, d.byteOffset, d.byteLength)];
-}
-
-export { DTYPES };

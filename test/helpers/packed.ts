@@ -1,23 +1,21 @@
-// An independent bit-level reference for OpenVINO's packed sub-byte types, written from the layout
-// the issue states (not from Cleave's code): a tensor is one bit stream, value i at bits
-// [i*w, i*w + w); LSB-first (bit 0 of byte 0 holds value 0's lowest bit) for every type but uint1,
-// which is MSB-first (value 0 is bit 7 of byte 0); every tensor starts at bit 0 of its own first
-// byte and the unused bits of its last byte are zero. One value at a time, one bit at a time.
+// Two independent bit-level references for OpenVINO's packed sub-byte types (and, for the second,
+// every fixed width), written from the layout OpenVINO states (not from Cleave's code): a tensor is
+// one bit stream, value i at bits [i*w, i*w + w); LSB-first (bit 0 of byte 0 holds value 0's
+// lowest bit) for every type but uint1, which is MSB-first (value 0 is bit 7 of byte 0); every
+// tensor starts at bit 0 of its own first byte and the unused bits of its last byte are zero.
+// The first moves one value at a time, one bit at a time; the second slices a string of '0'/'1'
+// characters. They share nothing but the widths of test/helpers/dtypes.ts.
 
-export const PACKED_WIDTH = {
-  int4: 4,
-  uint4: 4,
-  nf4: 4,
-  float4e2m1: 4,
-  uint1: 1,
-  uint2: 2,
-  uint3: 3,
-  uint6: 6,
-} as const;
-export type Packed = keyof typeof PACKED_WIDTH;
+import { REF_TYPES, type RefDType, numel } from './dtypes.js';
+
+export const PACKED_TYPES = ['int4', 'uint4', 'nf4', 'float4e2m1', 'uint1', 'uint2', 'uint3', 'uint6'] as const;
+export type Packed = (typeof PACKED_TYPES)[number];
+export const PACKED_WIDTH = Object.fromEntries(PACKED_TYPES.map((d) => [d, REF_TYPES[d].bits])) as Readonly<
+  Record<Packed, number>
+>;
 
 export function isPackedType(d: string): d is Packed {
-  return Object.hasOwn(PACKED_WIDTH, d);
+  return (PACKED_TYPES as readonly string[]).includes(d);
 }
 
 function bitPosition(k: number, msb: boolean): [byte: number, shift: number] {
@@ -51,7 +49,7 @@ export function pack(values: readonly number[], d: Packed): Uint8Array {
   return out;
 }
 
-/** The split of a packed tensor, output by output, as packed bytes. */
+/** Reference 1: the split of a packed tensor, output by output, as packed bytes. */
 export function referencePackedSplit(
   d: Packed,
   shape: readonly number[],
@@ -60,8 +58,8 @@ export function referencePackedSplit(
   sizes: readonly number[],
 ): Uint8Array[] {
   const ax = axis < 0 ? axis + shape.length : axis;
-  const outer = shape.slice(0, ax).reduce((a, b) => a * b, 1);
-  const inner = shape.slice(ax + 1).reduce((a, b) => a * b, 1);
+  const outer = numel(shape.slice(0, ax));
+  const inner = numel(shape.slice(ax + 1));
   let start = 0;
   return sizes.map((size) => {
     const values: number[] = [];
@@ -72,5 +70,52 @@ export function referencePackedSplit(
     }
     start += size;
     return pack(values, d);
+  });
+}
+
+// Reference 2: a tensor as a string of '0'/'1' characters in stream order (bit 0 of byte 0 first,
+// or bit 7 first for uint1); a split is a concatenation of substrings, padded with '0' to bytes.
+
+export function streamOf(bytes: Uint8Array, msb: boolean): string {
+  let s = '';
+  for (const b of bytes) {
+    const bin = b.toString(2).padStart(8, '0'); // most significant bit first
+    s += msb ? bin : [...bin].reverse().join('');
+  }
+  return s;
+}
+
+function bytesOfStream(s: string, msb: boolean): Uint8Array {
+  const padded = s.padEnd(Math.ceil(s.length / 8) * 8, '0');
+  const out = new Uint8Array(padded.length / 8);
+  for (let i = 0; i < out.length; i++) {
+    const chunk = padded.slice(i * 8, i * 8 + 8);
+    out[i] = parseInt(msb ? chunk : [...chunk].reverse().join(''), 2);
+  }
+  return out;
+}
+
+/** Reference 2 for any fixed-width dtype (small tensors: a character per bit). */
+export function stringSplit(
+  d: Exclude<RefDType, 'string'>,
+  shape: readonly number[],
+  bytes: Uint8Array,
+  axis: number,
+  sizes: readonly number[],
+): Uint8Array[] {
+  const w = REF_TYPES[d].bits;
+  const msb = d === 'uint1';
+  const s = streamOf(bytes, msb);
+  const ax = axis < 0 ? axis + shape.length : axis;
+  const outer = numel(shape.slice(0, ax));
+  const inner = numel(shape.slice(ax + 1));
+  const dim = shape[ax]!;
+  let start = 0;
+  return sizes.map((size) => {
+    const parts: string[] = [];
+    for (let o = 0; o < outer; o++)
+      parts.push(s.slice((o * dim + start) * inner * w, (o * dim + start + size) * inner * w));
+    start += size;
+    return bytesOfStream(parts.join(''), msb);
   });
 }

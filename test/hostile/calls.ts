@@ -30,16 +30,15 @@ import {
   HOST_DTYPES,
   type Mutation,
   type Rng,
-  TENSOR_USAGE,
   base,
   bytesOfHost,
   callerTensor,
   gpuFault,
   hostFault,
   hostTwist,
-  numel,
   pick,
 } from './tensors.js';
+import { TENSOR_USAGE, numel } from '../helpers/dtypes.js';
 import { JUNK, changingGetter, honestProxy, revokedProxy, throwingGetter, throwingProxy } from './values.js';
 
 /** The part of onnxruntime-web's namespace the ORT cases use. */

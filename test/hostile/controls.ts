@@ -1,12 +1,11 @@
 // Valid control splits between the hostile calls: host and GPU-resident, through split, run,
 // encodeSplit, a second engine on the same device and the CPU backend, several dtypes each. Every
-// output is compared byte for byte with the reference split of test/helpers/cases.ts, which shares
+// output is compared byte for byte with the reference split of test/helpers/reference.ts, which shares
 // no code with Cleave.
 
 import type { FixedDType, GpuTensor, HostTensor } from '../../src/index.js';
-import { bitsOf, referenceSplit } from '../helpers/cases.js';
+import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
 import { downloadAll } from '../helpers/download.js';
-import { sameBytes } from './harness.js';
 import { validOptions } from './option-faults.js';
 import { KINDS, dtypesFor, nodeBase } from './node-faults.js';
 import { type Ctx, GPU_DTYPES, HOST_DTYPES, type Rng, base, pick } from './tensors.js';
@@ -29,11 +28,8 @@ export function splitProblem(
     if (o.shape.length !== shape.length || o.shape.some((d, k) => !Object.is(d, shape[k]))) {
       return `output ${i} has shape [${o.shape.map(String).join(', ')}], want [${shape.join(', ')}]`;
     }
-    const got = bitsOf(o);
-    const w = want[i]!;
-    if (got.length !== w.length) return `output ${i}: ${got.length} bytes (or strings), want ${w.length}`;
-    const k = got.findIndex((v, j) => v !== w[j]);
-    if (k >= 0) return `output ${i}: entry ${k} is ${String(got[k])}, want ${String(w[k])}`;
+    const m = firstMismatch(bitsOf(o), want[i]!);
+    if (m) return `output ${i}: ${m}`;
   }
   return undefined;
 }
@@ -43,7 +39,8 @@ export function roundTripProblem(back: HostTensor, x: HostTensor): string | unde
   if (back.dtype !== x.dtype || JSON.stringify(back.shape) !== JSON.stringify(x.shape)) {
     return `came back as ${String(back.dtype)} [${back.shape.join(', ')}], want ${x.dtype} [${x.shape.join(', ')}]`;
   }
-  return sameBytes(new Uint8Array(bitsOf(back) as number[]), bitsOf(x) as number[], 'round trip');
+  const m = firstMismatch(bitsOf(back), bitsOf(x));
+  return m && `round trip: ${m}`;
 }
 
 export interface ControlResult {

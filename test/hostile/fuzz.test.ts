@@ -8,7 +8,7 @@
 
 import { writeSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { type GpuTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { hashParams, rng } from '../helpers/cases.js';
@@ -18,7 +18,10 @@ import { control } from './controls.js';
 import { FNS, type Fn, Tally, outcomeOf } from './harness.js';
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
+/** An empty, zero, negative or non-numeric HOSTILE_SCALE fails the tier (below), never empties it. */
 const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
+/** The fewest bad calls a function's test may run, whatever the scale. */
+const FLOOR = 10;
 const TIMEOUT_MS = 10_000;
 /** HOSTILE_TRACE=1 prints each bad call before it runs (to find one that kills the process). */
 const TRACE = process.env.HOSTILE_TRACE === '1';
@@ -96,8 +99,10 @@ for (const fn of FNS) {
       const ctx = await context(g);
       const r = rng(SEED ^ hashParams({ fn }));
       const n = Math.round(COUNTS[fn] * SCALE);
+      expect(n, `bad calls to run at HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBeGreaterThanOrEqual(FLOOR);
       const every = PURE.has(fn) ? 25 : 6;
       const before = tally.failures.length;
+      const ran = { bad: tally.bad.get(fn) ?? 0, controls: tally.total(tally.controls) };
       for (let i = 0; i < n; i++) {
         const repro = `seed ${SEED}, ${fn} case ${i}`;
         if (i % every === 0) {
@@ -134,12 +139,21 @@ for (const fn of FNS) {
         const c = await control({ ...ctx, e }, r);
         tally.control(c.kind, c.problem, `seed ${SEED}, ${fn}, last control (${c.repro})`);
       }
+      expect((tally.bad.get(fn) ?? 0) - ran.bad, 'bad calls judged').toBe(n);
+      expect(tally.total(tally.controls) - ran.controls, 'controls checked').toBe(Math.ceil(n / every) + 2);
       const mine = tally.failures.slice(before);
       expect(mine.length, `failures of ${fn}:\n${report(mine)}`).toBe(0);
     },
     120_000,
   );
 }
+
+test('the tier ran: a positive scale, and every bad call of every function judged', () => {
+  expect(Number.isFinite(SCALE) && SCALE > 0, `HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBe(true);
+  const want = FNS.reduce((a, fn) => a + Math.round(COUNTS[fn] * SCALE), 0);
+  expect(tally.total(tally.bad)).toBe(want);
+  expect(want).toBeGreaterThanOrEqual(FNS.length * FLOOR);
+});
 
 function report(failures: Tally['failures']): string {
   const t = new Tally();

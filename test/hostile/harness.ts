@@ -201,12 +201,3 @@ export function malformed(e: SplitError): string | undefined {
   }
   return undefined;
 }
-
-/** Byte-wise equality of two byte arrays, as a problem description or undefined. */
-export function sameBytes(got: Uint8Array, want: ArrayLike<number>, what: string): string | undefined {
-  if (got.length !== want.length) return `${what}: ${got.length} bytes, want ${want.length}`;
-  for (let i = 0; i < got.length; i++) {
-    if (got[i] !== want[i]) return `${what}: byte ${i} is ${got[i]}, want ${want[i]}`;
-  }
-  return undefined;
-}

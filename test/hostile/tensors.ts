@@ -1,7 +1,8 @@
 // Valid base tensors, and one-fault mutations of them: each mutation breaks exactly one thing of a
 // valid tensor (the object, its dtype, shape, data, buffer, offsets or lease), so the code it must
 // fail with follows from the contract (docs of src/errors.ts) and nothing else. The contexts hold
-// the devices and engines the GPU cases need.
+// the devices and engines the GPU cases need. Lengths and array classes come from the tests' own
+// dtype table (test/helpers/dtypes.ts), never from src's.
 
 import {
   type DType,
@@ -10,13 +11,11 @@ import {
   type HostTensor,
   type SplitEngine,
   type SplitErrorCode,
-  byteLengthOf,
-  bytesOf,
-  hostArrayName,
-  hostLength,
-  isPacked,
 } from '../../src/index.js';
 import { int, randomSizes, randomTensor } from '../helpers/cases.js';
+import { REF_TYPES, TENSOR_USAGE, align4, numel, refByteLength, refHostLength } from '../helpers/dtypes.js';
+import { isPackedType } from '../helpers/packed.js';
+import { bitsOf } from '../helpers/reference.js';
 import {
   JUNK,
   changingGetter,
@@ -107,7 +106,6 @@ export function base(r: Rng, dtypes: readonly DType[] = HOST_DTYPES): Base {
   return { dtype, shape, axis, sizes, host: randomTensor(dtype, shape, r) };
 }
 
-export const numel = (shape: readonly number[]) => shape.reduce((a, b) => a * b, 1);
 export const hostCopy = (b: Base): Record<PropertyKey, unknown> => ({
   dtype: b.dtype,
   shape: [...b.shape],
@@ -116,11 +114,8 @@ export const hostCopy = (b: Base): Record<PropertyKey, unknown> => ({
 
 /** The bytes of a fixed-width host tensor. */
 export function bytesOfHost(t: HostTensor): Uint8Array {
-  return bytesOf(t.data as Exclude<HostTensor['data'], string[]>);
+  return bitsOf(t) as Uint8Array;
 }
-
-const align4 = (n: number) => Math.max(4, Math.ceil(n / 4) * 4);
-export const TENSOR_USAGE = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST
 
 /** The base's bytes in a buffer the caller owns (on `device`), as a plain GPU tensor object. */
 export function callerTensor(
@@ -288,6 +283,9 @@ export const COMMON_FAULTS: readonly Gen[] = [...objectFaults, ...dtypeFaults, .
 // ---------------------------------------------------------------------------------------------
 // Host data.
 
+/** The host array class of a dtype, from the tests' own table (test/helpers/dtypes.ts), not src's. */
+const arrayOf = (d: DType): string => REF_TYPES[d].array;
+
 const CTORS: Record<string, new (n: number) => ArrayLike<unknown>> = {
   Float32Array,
   Float64Array,
@@ -303,31 +301,31 @@ const CTORS: Record<string, new (n: number) => ArrayLike<unknown>> = {
 };
 
 function ctorOf(d: DType): new (b: ArrayBuffer) => ArrayLike<unknown> {
-  return CTORS[hostArrayName(d)] as unknown as new (b: ArrayBuffer) => ArrayLike<unknown>;
+  return CTORS[arrayOf(d)] as unknown as new (b: ArrayBuffer) => ArrayLike<unknown>;
 }
 
 function entryBytes(d: DType): number {
-  return (CTORS[hostArrayName(d)] as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
+  return (CTORS[arrayOf(d)] as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT;
 }
 
 const dataFaults: Gen[] = [
   (b, r, make) => {
-    const want = hostLength(b.dtype, numel(b.shape));
-    const names = Object.keys(CTORS).filter((n) => n !== hostArrayName(b.dtype));
+    const want = refHostLength(b.dtype, numel(b.shape));
+    const names = Object.keys(CTORS).filter((n) => n !== arrayOf(b.dtype));
     const name = pick(r, names);
     return m(`data: a ${name} (wrong class)`, 'DATA_TYPE', set(make(), 'data', new CTORS[name]!(want)));
   },
   (b, r, make) => {
     if (b.dtype === 'string') return undefined;
-    const want = hostLength(b.dtype, numel(b.shape));
+    const want = refHostLength(b.dtype, numel(b.shape));
     const others: [string, () => unknown][] = [
       ['a plain array of numbers', () => new Array(want).fill(0)],
       ['a DataView', () => new DataView(new ArrayBuffer(want * 8))],
       ['an ArrayBuffer', () => new ArrayBuffer(want * 8)],
       ['an array-like object', () => ({ length: want })],
       [
-        "an object claiming Symbol.toStringTag '" + hostArrayName(b.dtype) + "'",
-        () => ({ length: want, [Symbol.toStringTag]: hostArrayName(b.dtype) }),
+        "an object claiming Symbol.toStringTag '" + arrayOf(b.dtype) + "'",
+        () => ({ length: want, [Symbol.toStringTag]: arrayOf(b.dtype) }),
       ],
       ['a Proxy of the right typed array', () => honestProxy(b.host.data as object)],
       ['a Node Buffer', () => Buffer.alloc(want)],
@@ -335,24 +333,24 @@ const dataFaults: Gen[] = [
     ];
     const [name, v] = pick(
       r,
-      others.filter(([n]) => !(n === 'a Node Buffer' && hostArrayName(b.dtype) === 'Uint8Array')),
+      others.filter(([n]) => !(n === 'a Node Buffer' && arrayOf(b.dtype) === 'Uint8Array')),
     );
     return m(`data: ${name}`, 'DATA_TYPE', set(make(), 'data', v()));
   },
   (b, r, make) => {
     if (b.dtype === 'string') return undefined;
-    const want = hostLength(b.dtype, numel(b.shape));
+    const want = refHostLength(b.dtype, numel(b.shape));
     const n = pick(r, [want + 1, 2 * want + 1, ...(want > 0 ? [want - 1, 0] : [])]);
     return m(
       'data: the right class, the wrong length',
       'DATA_LENGTH',
-      set(make(), 'data', new CTORS[hostArrayName(b.dtype)]!(n)),
+      set(make(), 'data', new CTORS[arrayOf(b.dtype)]!(n)),
     );
   },
   (b, _r, make) => {
     if (b.dtype === 'string') return undefined;
     const C = ctorOf(b.dtype);
-    const bytes = hostLength(b.dtype, numel(b.shape)) * entryBytes(b.dtype);
+    const bytes = refHostLength(b.dtype, numel(b.shape)) * entryBytes(b.dtype);
     return m(
       'data: the right class over a detached ArrayBuffer',
       'DATA_TYPE',
@@ -446,7 +444,7 @@ export function hostFault(b: Base, r: Rng): Mutation {
 // GPU tensors: the buffer, its offsets, its usage and state, and leases.
 
 function bufferFaults(ctx: Ctx): Gen[] {
-  const want = (b: Base) => byteLengthOf(b.dtype as FixedDType, numel(b.shape));
+  const want = (b: Base) => refByteLength(b.dtype, numel(b.shape));
   const fake = () => ({
     size: 1024,
     usage: TENSOR_USAGE,
@@ -557,7 +555,7 @@ function bufferFaults(ctx: Ctx): Gen[] {
     },
     (_b, _r, make) => m("dtype: 'string' on the GPU", 'WRONG_BACKEND', set(make(), 'dtype', 'string')),
     (b, _r, make) => {
-      if (isPacked(b.dtype) || b.shape.length < 2 || b.shape[b.shape.length - 1]! < 2) return undefined;
+      if (isPackedType(b.dtype) || b.shape.length < 2 || b.shape[b.shape.length - 1]! < 2) return undefined;
       return m(
         'shape: a Proxy saying one dimension fewer than it has',
         'DATA_LENGTH',
@@ -691,7 +689,7 @@ export function hostTwist(b: Base, r: Rng): Twist {
       return { what: "data with an own 'length' and Symbol.toStringTag that lie", value: { ...make(), data } };
     },
     () => {
-      if (hostArrayName(b.dtype) !== 'Uint8Array') return undefined;
+      if (arrayOf(b.dtype) !== 'Uint8Array') return undefined;
       // Buffer.from(array) of a small length comes from Node's shared pool: a non-zero byteOffset.
       return {
         what: 'a Node Buffer from the shared pool (non-zero byteOffset)',
@@ -701,11 +699,7 @@ export function hostTwist(b: Base, r: Rng): Twist {
     () => {
       if (b.dtype === 'string') return undefined;
       const src = bytesOfHost(b.host);
-      const C = CTORS[hostArrayName(b.dtype)] as unknown as new (
-        ab: ArrayBuffer,
-        o: number,
-        n: number,
-      ) => ArrayLike<unknown>;
+      const C = CTORS[arrayOf(b.dtype)] as unknown as new (ab: ArrayBuffer, o: number, n: number) => ArrayLike<unknown>;
       const k = entryBytes(b.dtype);
       const ab = new ArrayBuffer(src.byteLength + 8 * k);
       new Uint8Array(ab, 3 * k).set(src);

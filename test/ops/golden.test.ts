@@ -1,9 +1,11 @@
 // Every golden case (test/golden/*.json) on both backends: the CPU backend, and WebGPU with the
 // data input on the host and resident on the GPU; inferShapes must agree with each. Outputs are
-// compared bit for bit; error cases by code, message prefix and message content.
+// compared bit for bit; error cases by code, message prefix and message content. On WebGPU,
+// engine.stats must show GPU work (host strings and complex tensors excepted: the CPU executor's).
 
 import { describe, expect, test } from 'vitest';
 import { type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine, inferShapes } from '../../src/index.js';
+import { expectGpuPath, expectGpuWork } from '../helpers/check.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import {
   type GoldenCase,
@@ -78,7 +80,9 @@ async function onGpu(file: GoldenFile, c: GoldenCase, g: GpuFixture): Promise<vo
   if (c.error) {
     await expectCaseError(() => e.run(node), c, file.label, 'webgpu run, host data');
   } else {
-    expectOutputs(await e.run(node), c, c.inputs[0]!.dtype, 'webgpu, host data');
+    const outs = await e.run(node);
+    expectGpuPath(e, c.inputs[0]!.dtype, outs);
+    expectOutputs(outs, c, c.inputs[0]!.dtype, 'webgpu, host data');
   }
   // The data input resident on the GPU: outputs must stay there.
   const x = node.inputs[0];
@@ -95,6 +99,7 @@ async function onGpu(file: GoldenFile, c: GoldenCase, g: GpuFixture): Promise<vo
   } else {
     const outs = (await e.run(resident)) as unknown as GpuTensor[];
     for (const o of outs) expect('buffer' in o, 'a GPU-resident input gives GPU outputs').toBe(true);
+    expectGpuWork(e, outs, { input: gx });
     expectOutputs(await Promise.all(outs.map((o) => e.download(o))), c, c.inputs[0]!.dtype, 'webgpu, GPU data');
     for (const o of outs) e.release(o);
   }

@@ -21,7 +21,9 @@ import {
 } from '../../src/index.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
+import { expectGpuPath } from '../helpers/check.js';
 import { bitsOf } from '../helpers/golden-io.js';
+import { splitMismatch } from '../helpers/reference.js';
 import { type OrtCase, type OrtResult, ortCanHold, runOrt } from '../helpers/ort-model.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -132,6 +134,8 @@ interface DiffCase {
   readonly disagreement?: DisagreementId;
   /** Set when both must refuse. */
   readonly bothRefuse?: RegExp;
+  /** The policy's chunk lengths, where the case states them: Cleave's outputs are checked against the reference. */
+  readonly sizes?: readonly number[];
 }
 
 const SHAPES: readonly (readonly number[])[] = [[6], [4, 6], [3, 0, 5], [2, 3, 4], [1, 5, 2, 3], [2, 2, 1, 3, 4]];
@@ -179,6 +183,7 @@ function splitCases(opset: 13 | 18): DiffCase[] {
         return {
           ...base,
           title: `${base.title} [${sizes}]`,
+          sizes,
           node: { op: 'Split', opset, inputs: [x, i64(sizes)], attrs: { axis: p.axis }, outputs: sizes.length },
           ort: { op: 'Split', opset, x, split: i64(sizes), attrs: { axis: p.axis }, outputs: sizes.length },
         };
@@ -189,6 +194,7 @@ function splitCases(opset: 13 | 18): DiffCase[] {
         return {
           ...base,
           title: `${base.title} ${n} (policy [${sizes}])`,
+          sizes,
           node: { op: 'Split', opset, inputs: [x], attrs: { axis: p.axis, num_outputs: n }, outputs: n },
           ort: { op: 'Split', opset, x, attrs: { axis: p.axis, num_outputs: n }, outputs: n },
           ...(sizes.at(-1) === 0 ? { disagreement: 'unevenEmptyTail' as const } : {}),
@@ -244,6 +250,8 @@ function sequenceCases(): DiffCase[] {
         node: { op: 'SplitToSequence', opset: p.opset, inputs: split ? [x, split] : [x], attrs },
         ort: { op: 'SplitToSequence', opset: p.opset, x, ...(split ? { split } : {}), attrs, outputs: lengths.length },
         ...(disagree ? { disagreement: 'scalarSplitKeepdims0' as const } : {}),
+        // keepdims=0 without 'split' drops the axis: those outputs are not plain chunks.
+        ...(split || !p.mode.endsWith('keepdims0') ? { sizes: lengths } : {}),
       };
     });
 }
@@ -286,6 +294,7 @@ async function check(c: DiffCase, engines: { cpu: SplitEngine; webgpu: SplitEngi
     cpu: await attempt(() => engines.cpu.run(c.node)),
     webgpu: await attempt(() => engines.webgpu.run(c.node)),
   };
+  if ('outputs' in ours.webgpu) expectGpuPath(engines.webgpu, c.dtype, ours.webgpu.outputs);
   const problems: string[] = [];
   const fail = (what: string) => problems.push(`${c.title}: ${what}`);
 
@@ -309,6 +318,11 @@ async function check(c: DiffCase, engines: { cpu: SplitEngine; webgpu: SplitEngi
   if (!('outputs' in mine)) {
     fail(`Cleave refused: ${describeOutcome(mine)}`);
     return problems;
+  }
+  if (c.sizes) {
+    // Whatever ORT does, Cleave's outputs are the policy's chunks, by the independent reference.
+    const d = splitMismatch(mine.outputs, c.node.inputs[0] as HostTensor, c.axis, c.sizes);
+    if (d) fail(`Cleave's outputs are not the split of [${c.sizes}]: ${d}`);
   }
   if (c.disagreement === 'unevenEmptyTail') {
     if (!('error' in ort) || !DISAGREEMENTS.unevenEmptyTail.ortError.test(ort.error)) {

@@ -1,0 +1,223 @@
+// Fault injection: plants one known fault at a time (planner, shader, executor, CPU path, ops
+// front-ends, dtype table) in a temporary copy of the repository and runs the test files that
+// should catch it, then prints a table: fault, failing tests per file, time. Every fault must be
+// caught by at least two files, one of them with an independent reference (marked *); the script
+// exits 1 when one is not. Not part of `npm test` (it runs each tier again per fault);
+// `node scripts/mutants.mjs [id ...]` runs some faults only. The latest table is in test/README.md.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+
+/** Test files whose oracle is independent of Cleave: the tests' own reference, golden data, or ORT. */
+const INDEPENDENT = new Set([
+  'test/gpu/differential.test.ts',
+  'test/gpu/generated.test.ts',
+  'test/gpu/large.test.ts',
+  'test/gpu/packed.test.ts',
+  'test/gpu/outputs.test.ts',
+  'test/ops/golden.test.ts',
+  'test/ops/ort-diff.test.ts',
+  'test/planner/dtypes.test.ts',
+]);
+
+const DIFF = 'test/gpu/differential.test.ts';
+const GEN = 'test/gpu/generated.test.ts';
+const PACKED = 'test/gpu/packed.test.ts';
+const GOLDEN = 'test/ops/golden.test.ts';
+const ORT = 'test/ops/ort-diff.test.ts';
+const PLANNER = 'test/planner/planner.test.ts';
+const OUTPUTS = 'test/gpu/outputs.test.ts';
+
+/** Each fault: where, what it breaks, the exact text replaced (it must occur once), and the files to run. */
+const FAULTS = [
+  {
+    id: 'planner-last-start',
+    what: 'the last output starts one element early',
+    file: 'src/planner/split.ts',
+    find: 'starts[i] = sum;',
+    replace: 'starts[i] = i === sizes.length - 1 && sum > 0 ? sum - 1 : sum;',
+    tests: [DIFF, GEN, GOLDEN],
+  },
+  {
+    id: 'planner-dispatch-threads',
+    what: 'a dispatch counts threads rounding down: the last words of a region are never copied',
+    file: 'src/planner/dispatch.ts',
+    find: 'threads += Math.ceil(words / WORDS_PER_THREAD);',
+    replace: 'threads += Math.floor(words / WORDS_PER_THREAD);',
+    tests: [DIFF, GEN, PACKED],
+  },
+  {
+    id: 'planner-alias-align',
+    what: 'outputs alias the input at byte (not storage-aligned) offsets',
+    file: 'src/planner/gpu.ts',
+    find: 'r.src % (limits.alignment * 8) === 0',
+    replace: 'r.src % 8 === 0',
+    tests: [DIFF, GEN, OUTPUTS],
+  },
+  {
+    id: 'planner-equal-floor',
+    what: "equal parts of floor(dim / n), not ceil (Split-18 num_outputs, 'parts')",
+    file: 'src/planner/split.ts',
+    find: 'const chunk = Math.ceil(dim / parts);',
+    replace: 'const chunk = Math.max(1, Math.floor(dim / parts));',
+    tests: [GOLDEN, ORT, PLANNER],
+  },
+  {
+    id: 'shader-words-stride',
+    what: 'gather_words reads rows at the destination stride',
+    file: 'shaders/split-gather.wgsl',
+    find: 'src[r.src + c * r.src_step + row * r.src_stride + col]',
+    replace: 'src[r.src + c * r.src_step + row * r.row_len + col]',
+    tests: [DIFF, GEN, GOLDEN],
+  },
+  {
+    id: 'shader-bits-mask',
+    what: 'read_bits leaves the bits past n unmasked',
+    file: 'shaders/split-gather.wgsl',
+    find: 'if (n < 32u) { v &= (1u << n) - 1u; }',
+    replace: '',
+    tests: [DIFF, GEN, PACKED],
+  },
+  {
+    id: 'shader-msb-order',
+    what: 'gather_bits ignores the MSB-first order of uint1',
+    file: 'shaders/split-gather.wgsl',
+    find: 'if (params.msb_first != 0u) { return flip_bytes(x); }',
+    replace: '',
+    tests: [DIFF, GEN, PACKED],
+  },
+  {
+    id: 'executor-host-on-cpu',
+    what: 'host tensors on a WebGPU engine silently split on the CPU',
+    file: 'src/engine.ts',
+    find: '? await this.gpu.splitHost(req, x)',
+    replace: '? { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS }',
+    tests: [DIFF, GEN, GOLDEN],
+  },
+  {
+    id: 'executor-readback-shift',
+    what: 'readback of outputs after the first starts 4 bytes late',
+    file: 'src/gpu/transfer.ts',
+    find: 'all.subarray(p.byteOffset, p.byteOffset + p.byteLength)',
+    replace: 'all.subarray(p.byteOffset + (i > 0 ? 4 : 0), p.byteOffset + p.byteLength + (i > 0 ? 4 : 0))',
+    tests: [DIFF, GEN, GOLDEN],
+  },
+  {
+    id: 'cpu-row-stride',
+    what: 'the CPU path steps rows by one element too few',
+    file: 'src/cpu/split.ts',
+    find: 'const srcBit = (o: number) => (o * plan.axisLen + plan.starts[i]!) * plan.inner * bits;',
+    replace: 'const srcBit = (o: number) => (o * (plan.axisLen - 1) + plan.starts[i]!) * plan.inner * bits;',
+    tests: [DIFF, GEN, GOLDEN],
+  },
+  {
+    id: 'ops-seq-keepdims',
+    what: "SplitToSequence drops the axis for keepdims=0 even when 'split' is given",
+    file: 'src/ops/split-to-sequence.ts',
+    find: '!split && keepdims === 0 ?',
+    replace: 'keepdims === 0 ?',
+    tests: [GOLDEN, ORT],
+  },
+  {
+    id: 'ops-variadic-rest',
+    what: 'VariadicSplit gives -1 one element less than the rest',
+    file: 'src/ops/variadic-split.ts',
+    find: '(v === -1 ? rest : v)',
+    replace: '(v === -1 ? Math.max(0, rest - 1) : v)',
+    tests: [GOLDEN, PACKED],
+  },
+  {
+    id: 'dtype-uint3-width',
+    what: 'uint3 is 4 bits wide in the dtype table',
+    file: 'src/dtype.ts',
+    find: 'uint3: packed(3),',
+    replace: 'uint3: packed(4),',
+    tests: ['test/planner/dtypes.test.ts', PACKED, DIFF],
+  },
+];
+
+/** A copy of the working tree (tracked and untracked, not ignored files), with node_modules linked. */
+function copyTree() {
+  const dir = mkdtempSync(join(tmpdir(), 'cleave-mutants-'));
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
+    .toString()
+    .split('\0')
+    .filter(Boolean);
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f)), { recursive: true });
+    try {
+      cpSync(join(ROOT, f), join(dir, f));
+    } catch {
+      /* a file deleted in the working tree but still tracked */
+    }
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** Runs vitest on `tests` in `dir`; returns failing tests per file (-1: the file failed to run) and seconds. */
+function runTests(dir, tests) {
+  const out = join(dir, 'vitest.json');
+  const t0 = Date.now();
+  spawnSync('npx', ['vitest', 'run', ...tests, '--reporter=json', `--outputFile=${out}`], {
+    cwd: dir,
+    stdio: 'ignore',
+    timeout: 900_000,
+  });
+  const seconds = (Date.now() - t0) / 1000;
+  const failing = Object.fromEntries(tests.map((t) => [t, -1]));
+  let report;
+  try {
+    report = JSON.parse(readFileSync(out, 'utf8'));
+  } catch {
+    return { failing, seconds };
+  }
+  for (const r of report.testResults) {
+    const file = r.name.slice(dir.length + 1);
+    const failed = r.assertionResults.filter((a) => a.status === 'failed').length;
+    // A file that failed outside its tests (setup, load) counts as caught, with its tests all not run.
+    failing[file] = failed > 0 || r.status !== 'failed' ? failed : Math.max(1, r.assertionResults.length);
+  }
+  rmSync(out, { force: true });
+  return { failing, seconds };
+}
+
+const only = process.argv.slice(2);
+const faults = only.length ? FAULTS.filter((f) => only.includes(f.id)) : FAULTS;
+const dir = copyTree();
+const rows = [];
+let uncaught = 0;
+try {
+  for (const f of faults) {
+    const path = join(dir, f.file);
+    const original = readFileSync(path, 'utf8');
+    const count = original.split(f.find).length - 1;
+    if (count !== 1) throw new Error(`${f.id}: '${f.find}' occurs ${count} times in ${f.file}, not once`);
+    writeFileSync(path, original.replace(f.find, f.replace));
+    const { failing, seconds } = runTests(dir, f.tests);
+    writeFileSync(path, original);
+    const caughtBy = Object.entries(failing).filter(([, n]) => n > 0);
+    const ok = caughtBy.length >= 2 && caughtBy.some(([t]) => INDEPENDENT.has(t));
+    if (!ok) uncaught++;
+    const cells = Object.entries(failing).map(
+      ([t, n]) => `${t.replace(/^test\//, '')}${INDEPENDENT.has(t) ? '*' : ''}: ${n < 0 ? 'did not run' : n}`,
+    );
+    rows.push(
+      `| ${f.id} | ${f.file} | ${f.what} | ${cells.join(', ')} | ${seconds.toFixed(0)} s | ${ok ? 'yes' : 'NO'} |`,
+    );
+    process.stderr.write(`${rows.at(-1)}\n`);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+console.log('| fault | where | what | failing tests per file (* independent reference) | time | caught by 2+ |');
+console.log('| --- | --- | --- | --- | --- | --- |');
+for (const r of rows) console.log(r);
+if (uncaught) {
+  console.log(`\n${uncaught} fault(s) not caught by two files, one of them with an independent reference`);
+  process.exitCode = 1;
+}
