@@ -49,14 +49,18 @@ function noAdapter(): string {
   );
 }
 
+/** WebGPU's entry point: `navigator.gpu`, or in Node the `webgpu` package's (created once), or why there is none. */
+export async function gpuEntry(): Promise<GpuEntry | string> {
+  const gpu = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator?.gpu;
+  if (gpu) return gpu;
+  return isNode()
+    ? await (nodeGpu ??= loadNodeGpu('webgpu'))
+    : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
+}
+
 /** A device with raised storage limits, or the reason there is none. */
 export async function acquireDevice(): Promise<AcquiredDevice | { readonly reason: string }> {
-  const nav = (globalThis as { navigator?: { gpu?: GpuEntry } }).navigator;
-  let gpu: GpuEntry | string | undefined = nav?.gpu;
-  if (!gpu)
-    gpu = isNode()
-      ? await (nodeGpu ??= loadNodeGpu('webgpu'))
-      : 'this browser has no navigator.gpu (WebGPU is off or unsupported here)';
+  const gpu = await gpuEntry();
   if (typeof gpu === 'string') return { reason: gpu };
   try {
     const adapter = await gpu.requestAdapter();

@@ -1,4 +1,4 @@
-// Issue 9, item 5: Cleave inside an ONNX Runtime Web pipeline, in headless Chromium with the real
+// Cleave inside an ONNX Runtime Web pipeline, in headless Chromium with the real
 // onnxruntime-web (native WebGPU EP, ort.webgpu.min.mjs) and the built bundle (dist/cleave.js,
 // dist/ort.js). One GPUDevice, created by the page, is handed to Cleave's engine and to every ORT
 // session. The page side is test/browser/fixtures/ort-pipeline.mjs; models come from the shared

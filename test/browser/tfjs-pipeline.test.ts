@@ -1,4 +1,4 @@
-// Issue 19, items 1 and 2: Cleave between TensorFlow.js ops, in headless Chromium with the real
+// Cleave between TensorFlow.js ops, in headless Chromium with the real
 // TF.js 4.22 (its UMD bundles: core, CPU backend, WebGPU backend) and the built bundle
 // (dist/cleave.js, dist/tfjs.js). TF.js's WebGPU backend runs on the device Cleave's engine uses
 // (new WebGPUBackend(device)). The page side is test/browser/fixtures/tfjs-pipeline.mjs. Any page

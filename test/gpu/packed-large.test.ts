@@ -1,4 +1,4 @@
-// Packed tensors past one binding window (issue 11): the bit-level gather tiles them, one dispatch
+// Packed tensors past one binding window: the bit-level gather tiles them, one dispatch
 // per tile, and every tile must keep the bits the previous one wrote in a shared destination word.
 // On a device with WebGPU's default limits (128 MiB bindings): a uint3 tensor of 135 MiB in blocks
 // of rows (tiles meet inside words), a uint1 row of 144 MiB read from bit 3 in blocks of columns

@@ -1,4 +1,4 @@
-// Issue 11: the 11 OpenVINO-only dtypes (three byte-wide float8 types, eight packed sub-byte ones)
+// The 11 OpenVINO-only dtypes (three byte-wide float8 types, eight packed sub-byte ones)
 // split on the GPU (host in/out; GPU-resident with layout 'shared' and 'separate'; engine.run of a
 // VariadicSplit node with host and GPU data) and on the CPU backend, every output compared with two
 // references that share no code with Cleave or with each other: test/helpers/packed.ts (bit

@@ -3,7 +3,7 @@
 
 import { afterAll, expect, test } from 'vitest';
 import { createSplitEngine, type SplitEngine, type SplitEngineOptions } from '../../src/index.js';
-import { acquireDevice } from '../../src/gpu/device.js';
+import { acquireDevice, gpuEntry } from '../../src/gpu/device.js';
 
 export interface GpuFixture {
   readonly device: GPUDevice;
@@ -79,18 +79,14 @@ export function gpuTest(name: string, fn: (g: GpuFixture) => Promise<void>, time
   );
 }
 
-// Dawn aborts if the object create() returned is collected: kept for the life of the process.
-const keep: unknown[] = [];
-
 /**
  * A device with WebGPU's default limits (128 MiB bindings, 256 MiB buffers) on its own adapter, for
  * tests of tensors past one binding window; destroyed after the file's tests.
  */
 export async function defaultLimitsDevice(): Promise<GPUDevice> {
-  const { create, globals } = await import('webgpu');
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
-  keep.push(gpu);
+  Object.assign(globalThis, (await import('webgpu')).globals);
+  const gpu = await gpuEntry(); // the library's Dawn loader: one create() for the process, kept alive
+  if (typeof gpu === 'string') throw new Error(gpu);
   const adapter = await gpu.requestAdapter();
   if (!adapter) throw new Error(`No WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
   const device = await adapter.requestDevice();
