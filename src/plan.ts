@@ -24,7 +24,10 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
   });
 }
 
-/** `parts` chunks of ceil(dim / parts), clamped to what remains: 5 into 4 = [2, 2, 1, 0] (the ONNX reference's rule). */
+/**
+ * `parts` chunks of ceil(dim / parts), clamped to what remains: 5 into 4 = [2, 2, 1, 0] (the ONNX reference's
+ * rule).
+ */
 export function equalParts(dim: number, parts: number): number[] {
   const d = asInt(dim, 0);
   check(d !== undefined, 'BAD_SHAPE', () => `equalParts: dim must be an integer >= 0, got ${show(dim)}`, 'option:dim');

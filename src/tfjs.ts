@@ -114,10 +114,11 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
 }
 
 /**
- * Wraps a Cleave GPU tensor as a TF.js tensor on the same buffer (`tf.tensor({ buffer, zeroCopy:
- * true }, shape, dtype)`, no copy). TF.js takes a whole buffer, and reads it whole, so the tensor
- * must fill its buffer: split with `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a
- * buffer; a bool split as int32 words becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that reads it.
+ * Wraps a Cleave GPU tensor as a TF.js tensor on the same buffer (`tf.tensor({ buffer, zeroCopy: true }, shape,
+ * dtype)`, no copy). TF.js takes a whole buffer, and reads it whole, so the tensor must fill its buffer: split with
+ * `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a buffer; a bool split as int32 words
+ * becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that
+ * reads it.
  */
 export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
   const what = 'toTfTensor';

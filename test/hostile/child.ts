@@ -470,7 +470,8 @@ function countCases(env: Env): ChildCase[] {
       call: () => e.split(x6, { parts: 65536 }),
       verify: (v) => splitProblem(v, x6, 0, [1, 1, 1, 1, 1, 1, ...new Array(65530).fill(0)]),
     },
-    // equalParts is exported: its arguments are checked like parts (last, since a regression may allocate 2^31 entries).
+    // equalParts is exported: its arguments are checked like parts (last, since a regression may allocate 2^31
+    // entries).
     bad('equalParts', 'parts 0', 'BAD_PARTS', () => equalParts(6, 0)),
     bad('equalParts', 'parts -1', 'BAD_PARTS', () => equalParts(6, -1)),
     bad('equalParts', 'parts 1.5', 'BAD_PARTS', () => equalParts(6, 1.5)),

@@ -4,7 +4,8 @@
 // that resolves, no hang, the right code, no GPU buffer created by a call refused on the CPU, no GPU
 // error leaking out of Cleave's own scopes (gpuTest), and every control exact.
 //
-// HOSTILE_SEED=<n> picks another seed; HOSTILE_SCALE=<x> multiplies the call counts; HOSTILE_TRACE=1 prints each call first.
+// HOSTILE_SEED=<n> picks another seed; HOSTILE_SCALE=<x> multiplies the call counts; HOSTILE_TRACE=1 prints each call
+// first.
 
 import { writeSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';

@@ -250,7 +250,8 @@ describe('released tensors and their copies are refused by every engine', () => 
       ];
       for (const t of [...outs, gx]) A.release(t);
       const refuseAll = async (when: string, reused: boolean) => {
-        // A fresh object naming a buffer that a new lease holds is a tensor of that lease: only the free buffer is refused.
+        // A fresh object naming a buffer that a new lease holds is a tensor of that lease: only the free buffer is
+        // refused.
         for (const [name, t] of copies.filter(([n]) => !(reused && n.startsWith('a fresh object')))) {
           for (const [en, e] of [
             ['A', A],
