@@ -16,12 +16,12 @@ export interface Table {
   readonly slot: number;
   readonly regionsAt: number;
   readonly regionsSize: number;
-  /** Recorded into a caller's encoder: its last use is unknown, so it is never destroyed by Cleave. */
-  encoded: boolean;
 }
 
 export class TableCache {
   private readonly tables = new Map<string, Table>();
+  /** Tables recorded into a caller's encoder: their last use is unknown, so Cleave never destroys them. */
+  private readonly handedOver = new WeakSet<Table>();
   /** Bytes between two dispatches' params (the uniform offset alignment). */
   private readonly slot: number;
   private readonly storageAlignment: number;
@@ -35,8 +35,8 @@ export class TableCache {
     this.storageAlignment = device.limits.minStorageBufferOffsetAlignment;
   }
 
-  /** The table for these dispatches; `encoded` when it goes into a caller's encoder. */
-  get(dispatches: readonly Dispatch[], msbFirst: boolean, encoded: boolean): Table {
+  /** The table for these dispatches. */
+  get(dispatches: readonly Dispatch[], msbFirst: boolean): Table {
     const { bytes, slot, regionsAt } = this.encode(dispatches, msbFirst);
     const key = keyOf(bytes);
     let t = this.tables.get(key);
@@ -46,19 +46,23 @@ export class TableCache {
       const buffer = this.pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
       new Uint8Array(buffer.getMappedRange()).set(bytes);
       buffer.unmap();
-      t = { buffer, slot, regionsAt, regionsSize: bytes.byteLength - regionsAt, encoded: false };
+      t = { buffer, slot, regionsAt, regionsSize: bytes.byteLength - regionsAt };
     }
-    t.encoded ||= encoded;
     this.tables.set(key, t);
     if (this.tables.size > this.capacity) this.evict();
     return t;
+  }
+
+  /** `t` went into a caller's encoder: eviction leaves it to the garbage collector. */
+  handOver(t: Table): void {
+    this.handedOver.add(t);
   }
 
   private evict(): void {
     const [key, old] = this.tables.entries().next().value!;
     this.tables.delete(key);
     this.pool.forget(old.buffer);
-    if (!old.encoded)
+    if (!this.handedOver.has(old))
       void this.device.queue.onSubmittedWorkDone().then(
         () => old.buffer.destroy(),
         () => undefined,
