@@ -237,8 +237,8 @@ export class GpuExecutor {
   }
 
   private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer): Table {
-    const table = this.tables.get(gp.dispatches, gp.msbFirst);
-    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits), src, dst);
+    const table = this.tables.get(gp.dispatches);
+    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, dst);
     return table;
   }
 

@@ -3,23 +3,23 @@
 // struct encoding through one field map per struct. The compiler checks that every member the host
 // fills exists in the shader and that the shader has none the host leaves unfilled.
 
-import { SHADER_REGION_MEMBERS, type ShaderRegion } from '../planner/dispatch.js';
+import { SHADER_TILE_MEMBERS, type ShaderTile } from '../planner/dispatch.js';
 import { COMPUTE_STAGE } from './usage.js';
 import { GATHER_LAYOUT } from './layout.generated.js';
 
 export const LAYOUT = GATHER_LAYOUT;
 
-export const PARAMS_MEMBERS = ['region_base', 'region_count', 'thread_count', 'msb_first'] as const;
+export const PARAMS_MEMBERS = ['tile_base', 'tile_count'] as const;
 export type ShaderParams = { readonly [K in (typeof PARAMS_MEMBERS)[number]]: number };
 
-export type Role = 'params' | 'regions' | 'src' | 'dst';
+export type Role = 'params' | 'tiles' | 'src' | 'dst';
 
 /** `true` when two unions of names hold the same names, `false` otherwise (a compile-time check). */
 type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 // The build fails when the shader gains a member the host does not fill or lacks one it fills
 // (the generated layout is checked against the WGSL by the build, and pinned in a test).
-true satisfies SameNames<keyof typeof LAYOUT.region.members, (typeof SHADER_REGION_MEMBERS)[number]>;
+true satisfies SameNames<keyof typeof LAYOUT.tile.members, (typeof SHADER_TILE_MEMBERS)[number]>;
 true satisfies SameNames<keyof typeof LAYOUT.params.members, (typeof PARAMS_MEMBERS)[number]>;
 true satisfies SameNames<(typeof LAYOUT.bindings)[number]['name'], Role>;
 
@@ -42,8 +42,8 @@ export function encodeStruct<K extends string>(
   for (const name in members) view.setUint32(at + members[name], values[name], true);
 }
 
-export function encodeRegion(view: DataView, at: number, r: ShaderRegion): void {
-  encodeStruct(view, at, LAYOUT.region.members, r);
+export function encodeTile(view: DataView, at: number, t: ShaderTile): void {
+  encodeStruct(view, at, LAYOUT.tile.members, t);
 }
 
 export function encodeParams(view: DataView, at: number, p: ShaderParams): void {
