@@ -110,70 +110,69 @@ fn low_bits(n: u32) -> u32 {
   return 0xffffffffu >> (32u - n);
 }
 
+// Consecutive destination words each gather_bits thread builds: 16 bytes, as a vec4 copy moves.
+const GROUP = 4u;
+
 // For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
-// types). Each destination word belongs to one thread and is built from source bits by funnel
-// shifts: in one piece when it lies inside one row, else piece by piece up to the row ends. Bits
-// after a tile's end are zeroed (an output's last byte ends in zeros); bits before its start (a
-// previous dispatch's, when a region is cut at a window) are kept.
+// types). Each destination word belongs to one thread, which builds GROUP consecutive words by
+// funnel shifts: inside a row, one new source load per word (the previous one is carried); across
+// a row end, piece by piece. Bits after a tile's end are zeroed (an output's last byte ends in
+// zeros); bits before its start (a previous dispatch's, when a region is cut at a window) are kept.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
   let ti = tile_index(wid, nwg);
   if (ti >= params.tile_count) { return; }
   let t = tiles[params.tile_base + ti];
-  if (t.first + lid >= t.last) { return; }
   if (t.dst_stride != t.row_len) {
     gather_rows(t, lid);
     return;
   }
   let end = t.dst + t.rows * t.row_len;
-  // Position (row, col) of the bit each word starts at, advanced by 256 words per step.
-  let step = WORKGROUP_SIZE * 32u;
-  let step_rows = step / t.row_len;
-  let step_cols = step - step_rows * t.row_len;
-  var w = t.first + lid;
-  var k = max(w * 32u, t.dst) - t.dst;
-  var row = k / t.row_len;
-  var col = k - row * t.row_len;
-  while (w < t.last) {
-    let base = w * 32u;
-    let lo = max(base, t.dst);
-    let hi = min(base + 32u, end);
-    var value: u32;
-    if (lo == base && hi == base + 32u && col + 32u <= t.row_len) {
-      value = read32(t.src + row * t.src_stride + col);
-    } else {
-      value = 0u;
-      var r = row;
-      var c = col;
-      for (var p = lo; p < hi;) {
-        let n = min(hi - p, t.row_len - c);
-        value |= (read32(t.src + r * t.src_stride + c) & low_bits(n)) << (p - base);
-        p += n;
-        c += n;
-        if (c == t.row_len) {
-          r++;
-          c = 0u;
+  for (var w = t.first + lid * GROUP; w < t.last; w += WORKGROUP_SIZE * GROUP) {
+    // Where the group's first bit comes from: one division per group, none per word.
+    let k = max(w * 32u, t.dst) - t.dst;
+    var row = k / t.row_len;
+    var col = k - row * t.row_len;
+    var s = t.src + row * t.src_stride + col;
+    var a = load(s >> 5u);
+    for (var j = w; j < min(w + GROUP, t.last); j++) {
+      let base = j * 32u;
+      let lo = max(base, t.dst);
+      let hi = min(base + 32u, end);
+      var value = 0u;
+      if (lo == base && hi == base + 32u && col + 32u <= t.row_len) {
+        let sh = s & 31u;
+        let b = load((s >> 5u) + 1u);
+        value = (a >> sh) | ((b << 1u) << (31u - sh)); // sh = 0 safe: no << 32
+        a = b;
+        s += 32u;
+        col += 32u;
+        if (col == t.row_len) {
+          row++;
+          col = 0u;
+          s = t.src + row * t.src_stride;
+          a = load(s >> 5u);
+        }
+      } else {
+        for (var p = lo; p < hi;) {
+          let n = min(hi - p, t.row_len - col);
+          value |= (read32(s) & low_bits(n)) << (p - base);
+          p += n;
+          col += n;
+          s += n;
+          if (col == t.row_len) {
+            row++;
+            col = 0u;
+            s = t.src + row * t.src_stride;
+          }
+        }
+        a = load(s >> 5u);
+        if (lo > base) {
+          value |= stream_word(dst_bits[j]) & low_bits(lo - base);
         }
       }
-      if (lo > base) {
-        value |= stream_word(dst_bits[w]) & low_bits(lo - base);
-      }
-    }
-    dst_bits[w] = stream_word(value);
-    w += WORKGROUP_SIZE;
-    if (base < t.dst) {
-      // The region's first word started before it: find the next word's position afresh.
-      k = w * 32u - t.dst;
-      row = k / t.row_len;
-      col = k - row * t.row_len;
-    } else {
-      row += step_rows;
-      col += step_cols;
-      if (col >= t.row_len) {
-        col -= t.row_len;
-        row++;
-      }
+      dst_bits[j] = stream_word(value);
     }
   }
 }
