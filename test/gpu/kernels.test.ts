@@ -1,5 +1,5 @@
 // The tile gather kernels at their boundaries (issue 17): every source bit phase against every
-// destination phase for each packed type and for uint8 and float16; rows shorter than a word and
+// destination phase for each packed type and for uint8 and float16 (float32 takes the word kernel); rows shorter than a word and
 // rows spanning several tiles; tiles cut at binding windows (a plan made for tiny windows, run on
 // the device); outputs of 0 and 1 elements; 65,536 outputs. Every output is compared with a
 // reference written here on strings of '0'/'1' characters, which shares no code with Cleave
@@ -76,12 +76,17 @@ function randomBytes(n: number, seed: number): Uint8Array {
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function hostTensor(d: Kind, shape: readonly number[], bytes: Uint8Array): HostTensor {
-  const data = d === 'float16' ? new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2) : bytes;
+  const data =
+    d === 'float16'
+      ? new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 2)
+      : d === 'float32'
+        ? new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)
+        : bytes;
   return { dtype: d, shape: [...shape], data } as HostTensor;
 }
 
 const bytesOf = (t: HostTensor) => {
-  const a = t.data as Uint8Array | Uint16Array;
+  const a = t.data as Uint8Array | Uint16Array | Float32Array;
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 };
 
