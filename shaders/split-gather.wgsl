@@ -114,9 +114,12 @@ fn low_bits(n: u32) -> u32 {
 const GROUP = 4u;
 
 // For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
-// types). Each destination word belongs to one thread, which builds GROUP consecutive words by
-// funnel shifts: inside a row, one new source load per word (the previous one is carried); across
-// a row end, piece by piece. Bits after a tile's end are zeroed (an output's last byte ends in
+// types). Each destination word belongs to one thread, which builds GROUP consecutive words, each
+// from pieces that end at a row end or at the word's end: one piece inside a row, two across a row
+// end, more only for rows shorter than a word. A piece is a funnel shift of two source words.
+// Every word takes the same loop: software adapters (SwiftShader) run a branch that any lane takes
+// for every lane, so a separate fast path for words inside a row measured slower (1.7x on the
+// uint1 case with 301-bit rows). Bits after a tile's end are zeroed (an output's last byte ends in
 // zeros); bits before its start (a previous dispatch's, when a region is cut at a window) are kept.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -135,42 +138,25 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     var row = k / t.row_len;
     var col = k - row * t.row_len;
     var s = t.src + row * t.src_stride + col;
-    var a = load(s >> 5u);
     for (var j = w; j < min(w + GROUP, t.last); j++) {
       let base = j * 32u;
       let lo = max(base, t.dst);
       let hi = min(base + 32u, end);
       var value = 0u;
-      if (lo == base && hi == base + 32u && col + 32u <= t.row_len) {
-        let sh = s & 31u;
-        let b = load((s >> 5u) + 1u);
-        value = (a >> sh) | ((b << 1u) << (31u - sh)); // sh = 0 safe: no << 32
-        a = b;
-        s += 32u;
-        col += 32u;
+      for (var p = lo; p < hi;) {
+        let n = min(hi - p, t.row_len - col);
+        value |= (read32(s) & low_bits(n)) << (p - base);
+        p += n;
+        col += n;
+        s += n;
         if (col == t.row_len) {
           row++;
           col = 0u;
           s = t.src + row * t.src_stride;
-          a = load(s >> 5u);
         }
-      } else {
-        for (var p = lo; p < hi;) {
-          let n = min(hi - p, t.row_len - col);
-          value |= (read32(s) & low_bits(n)) << (p - base);
-          p += n;
-          col += n;
-          s += n;
-          if (col == t.row_len) {
-            row++;
-            col = 0u;
-            s = t.src + row * t.src_stride;
-          }
-        }
-        a = load(s >> 5u);
-        if (lo > base) {
-          value |= stream_word(dst_bits[j]) & low_bits(lo - base);
-        }
+      }
+      if (lo > base) {
+        value |= stream_word(dst_bits[j]) & low_bits(lo - base);
       }
       dst_bits[j] = stream_word(value);
     }
