@@ -18,8 +18,8 @@ const OUT = 'src/gpu/layout.generated.ts';
 export function layoutOf(code) {
   const r = new WgslReflect(code);
   const uniform = r.uniforms.find((u) => u.name === 'params');
-  const regions = r.storage.find((s) => s.name === 'regions');
-  if (!uniform || !regions) throw new Error(`${SHADER}: expected a 'params' uniform and a 'regions' storage array`);
+  const tiles = r.storage.find((s) => s.name === 'tiles');
+  if (!uniform || !tiles) throw new Error(`${SHADER}: expected a 'params' uniform and a 'tiles' storage array`);
   const bindings = new Map();
   const add = (v, type) => {
     const seen = bindings.get(v.binding);
@@ -34,7 +34,7 @@ export function layoutOf(code) {
     entryPoints: r.entry.compute.map((e) => e.name),
     bindings: [...bindings.values()].sort((a, b) => a.binding - b.binding),
     params: { size: uniform.size, members: members(uniform.type) },
-    region: { size: regions.type.format.size, stride: regions.type.stride, members: members(regions.type.format) },
+    tile: { size: tiles.type.format.size, stride: tiles.type.stride, members: members(tiles.type.format) },
   };
 }
 

@@ -1,95 +1,82 @@
-// Cleave's gather shader: copies a list of 2-D strided regions from one buffer into another, a few
-// destination words per thread, in a single dispatch whatever the number of regions (one per
-// output).
+// Cleave's gather shader: copies tiles of 2-D strided regions from one buffer into another, one
+// tile per workgroup, in a single dispatch whatever the number of regions (one per output).
 // The host replaces only the `alias Word` line (u32, vec2<u32> or vec4<u32>: the widest word that
-// divides every offset of the plan); everything else arrives as data. No arithmetic touches the
-// values, so every dtype moves bit-exact.
+// divides every offset of the plan) and sets MSB_FIRST for gather_bits; everything else arrives
+// as data. No arithmetic touches the values, so every dtype moves bit-exact.
 alias Word = u32;
 
 struct Params {
-  region_base: u32,   // first region of this dispatch in `regions`
-  region_count: u32,
-  thread_count: u32,  // threads that do work; the grid is rounded up past it
-  msb_first: u32,     // gather_bits: 1 when packed values start at bit 7 of each byte (uint1)
+  tile_base: u32,   // first tile of this dispatch in `tiles`
+  tile_count: u32,  // tiles of this dispatch: one workgroup each (the grid is rounded up past it)
 }
 
-// Offsets, lengths and strides in Words (gather_words) or bits (gather_bits), relative to the
-// bound windows of the source and destination buffers. One entry describes a run of `count`
-// regions of the same form, `src_step` and `dst_step` apart (gather_bits: always one region).
-struct Region {
-  start: u32,       // first thread of this run within the dispatch
+// One workgroup's work, relative to the bound windows: `rows` rows of `row_len`, row r read from
+// `src + r * src_stride` and written to `dst + r * dst_stride`, positions [first, last) of it.
+// gather_words: units are Words, positions are words in row-major order.
+// gather_bits: units are bits. With dst_stride == row_len the rows lie back to back and positions
+// are the destination window's u32 words; otherwise every row starts a destination word (the host
+// guarantees it) and positions are (row, u32 word of the row) in row-major order.
+struct Tile {
   src: u32,
   dst: u32,
   row_len: u32,
-  src_stride: u32,  // distance between consecutive rows in the source
-  rows: u32,        // rows are written back to back in the destination
-  count: u32,
-  src_step: u32,
-  dst_step: u32,
+  rows: u32,
+  src_stride: u32,
+  dst_stride: u32,
+  first: u32,
+  last: u32,
 }
 
 const WORKGROUP_SIZE = 256u;
-// Set by the host from the planner, which counts threads with it. Several words per thread
-// amortise the region search (8 measured best on SwiftShader: 1.2x the plain copy kernel, 4 gave 1.5x).
-override WORDS_PER_THREAD: u32;
+// gather_bits: packed values start at bit 7 of each byte (uint1). A pipeline of its own, so no load
+// tests it.
+override MSB_FIRST: bool = false;
 
 @group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read> regions: array<Region>;
+@group(0) @binding(1) var<storage, read> tiles: array<Tile>;
 @group(0) @binding(2) var<storage, read> src: array<Word>;
 @group(0) @binding(3) var<storage, read_write> dst: array<Word>;
 // gather_bits sees the same two bindings as plain u32 words (entry points never share them).
 @group(0) @binding(2) var<storage, read> src_bits: array<u32>;
 @group(0) @binding(3) var<storage, read_write> dst_bits: array<u32>;
 
-// Grids wider than 65535 workgroups are folded into 2-D by the host.
-fn thread_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-  return (wid.y * nwg.x + wid.x) * WORKGROUP_SIZE + lid;
+// Grids wider than 65535 workgroups are folded into 2-D by the host. Uniform across the workgroup.
+fn tile_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+  return wid.y * nwg.x + wid.x;
 }
 
-// The last region whose first thread is <= t (binary search: 4096 outputs cost 12 steps).
-fn find_region(t: u32) -> Region {
-  var lo = params.region_base;
-  var hi = params.region_base + params.region_count - 1u;
-  while (lo < hi) {
-    let mid = (lo + hi + 1u) / 2u;
-    if (regions[mid].start <= t) { lo = mid; } else { hi = mid - 1u; }
-  }
-  return regions[lo];
-}
-
+// Lanes take positions first + lane, + 256, ...: neighbouring lanes touch neighbouring words. The
+// (row, column) position advances by 256 as a mixed-radix number: one division per thread, none
+// per word.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-  let t = thread_index(wid, nwg, lid);
-  if (t >= params.thread_count) { return; }
-  let r = find_region(t);
-  // Coalesced: the run's T threads take words i, i + T, i + 2T, ... so that neighbouring threads
-  // touch neighbouring words on every step. The (region, row, column) position advances by T as a
-  // mixed-radix number, without a division per word (integer division is slow, on CPU adapters
-  // especially).
-  let region_words = r.rows * r.row_len;
-  let words = r.count * region_words;
-  let step = (words + WORDS_PER_THREAD - 1u) / WORDS_PER_THREAD;
-  let step_regions = step / region_words;
-  let step_rows = (step - step_regions * region_words) / r.row_len;
-  let step_cols = step - step_regions * region_words - step_rows * r.row_len;
-  var k = t - r.start;
-  var c = k / region_words;
-  var row = (k - c * region_words) / r.row_len;
-  var col = k - c * region_words - row * r.row_len;
-  while (k < words) {
-    dst[r.dst + c * r.dst_step + row * r.row_len + col] = src[r.src + c * r.src_step + row * r.src_stride + col];
-    k += step;
+  let ti = tile_index(wid, nwg);
+  if (ti >= params.tile_count) { return; }
+  let t = tiles[params.tile_base + ti];
+  var k = t.first + lid;
+  if (k >= t.last) { return; }
+  let step_rows = WORKGROUP_SIZE / t.row_len;
+  let step_cols = WORKGROUP_SIZE - step_rows * t.row_len;
+  var row = k / t.row_len;
+  var col = k - row * t.row_len;
+  var s = t.src + row * t.src_stride + col;
+  var d = t.dst + row * t.dst_stride + col;
+  // Steps in u32 arithmetic: they may wrap, the sums do not.
+  let s_step = step_rows * t.src_stride + step_cols;
+  let d_step = step_rows * t.dst_stride + step_cols;
+  let s_wrap = t.src_stride - t.row_len;
+  let d_wrap = t.dst_stride - t.row_len;
+  while (k < t.last) {
+    dst[d] = src[s];
+    k += WORKGROUP_SIZE;
     col += step_cols;
-    row += step_rows;
-    c += step_regions;
-    if (col >= r.row_len) {
-      col -= r.row_len;
-      row++;
-    }
-    if (row >= r.rows) {
-      row -= r.rows;
-      c++;
+    s += s_step;
+    d += d_step;
+    if (col >= t.row_len) {
+      col -= t.row_len;
+      s += s_wrap;
+      d += d_wrap;
     }
   }
 }
@@ -102,56 +89,99 @@ fn flip_bytes(x: u32) -> u32 {
 }
 
 fn stream_word(x: u32) -> u32 {
-  if (params.msb_first != 0u) { return flip_bytes(x); }
+  if (MSB_FIRST) { return flip_bytes(x); }
   return x;
 }
 
-// Bits [s, s + n) of the source stream (1 <= n <= 32), in the low n bits.
-fn read_bits(s: u32, n: u32) -> u32 {
-  let i = s / 32u;
-  let shift = s % 32u;
-  var v = stream_word(src_bits[i]) >> shift;
-  if (shift + n > 32u) { v |= stream_word(src_bits[i + 1u]) << (32u - shift); }
-  if (n < 32u) { v &= (1u << n) - 1u; }
-  return v;
+// Source word i of the stream, the index clamped to the window (robust access is not a contract).
+fn load(i: u32) -> u32 {
+  return stream_word(src_bits[min(i, arrayLength(&src_bits) - 1u)]);
 }
 
+// Bits [s, s + 32) of the source stream from two words by a funnel shift (sh = 0 safe: no << 32).
+fn read32(s: u32) -> u32 {
+  let i = s >> 5u;
+  let sh = s & 31u;
+  return (load(i) >> sh) | ((load(i + 1u) << 1u) << (31u - sh));
+}
+
+// The low n bits set, 1 <= n <= 32.
+fn low_bits(n: u32) -> u32 {
+  return 0xffffffffu >> (32u - n);
+}
+
+// Consecutive destination words each gather_bits thread builds: 16 bytes, as a vec4 copy moves.
+const GROUP = 4u;
+
 // For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
-// types): each thread builds consecutive destination words of one region from runs of source bits,
-// keeps the bits before the region (a previous tile's) and zeroes those after it, so the unused
-// bits of an output's last byte are always 0. The (row, column) position is found once per thread
-// and then advanced, without a division per word.
+// types). Each destination word belongs to one thread, which builds GROUP consecutive words, each
+// from pieces that end at a row end or at the word's end: one piece inside a row, two across a row
+// end, more only for rows shorter than a word. A piece is a funnel shift of two source words.
+// Every word takes the same loop: software adapters (SwiftShader) run a branch that any lane takes
+// for every lane, so a separate fast path for words inside a row measured slower (1.7x on the
+// uint1 case with 301-bit rows). Bits after a tile's end are zeroed (an output's last byte ends in
+// zeros); bits before its start (a previous dispatch's, when a region is cut at a window) are kept.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-  let t = thread_index(wid, nwg, lid);
-  if (t >= params.thread_count) { return; }
-  let r = find_region(t);
-  let end = r.dst + r.rows * r.row_len;
-  let first = r.dst / 32u + (t - r.start) * WORDS_PER_THREAD;
-  let last = min(first + WORDS_PER_THREAD, (end + 31u) / 32u);
-  let k = max(first * 32u, r.dst) - r.dst;
-  var row = k / r.row_len;
-  var col = k - row * r.row_len;
-  for (var w = first; w < last; w++) {
-    let base = w * 32u;
-    let lo = max(base, r.dst);
-    let hi = min(base + 32u, end);
-    var value = 0u;
-    // Each run ends at the end of a source row or of this word.
-    for (var p = lo; p < hi;) {
-      let n = min(hi - p, r.row_len - col);
-      value |= read_bits(r.src + row * r.src_stride + col, n) << (p - base);
-      p += n;
-      col += n;
-      if (col == r.row_len) {
-        row++;
-        col = 0u;
+  let ti = tile_index(wid, nwg);
+  if (ti >= params.tile_count) { return; }
+  let t = tiles[params.tile_base + ti];
+  if (t.dst_stride != t.row_len) {
+    gather_rows(t, lid);
+    return;
+  }
+  let end = t.dst + t.rows * t.row_len;
+  for (var w = t.first + lid * GROUP; w < t.last; w += WORKGROUP_SIZE * GROUP) {
+    // Where the group's first bit comes from: one division per group, none per word.
+    let k = max(w * 32u, t.dst) - t.dst;
+    var row = k / t.row_len;
+    var col = k - row * t.row_len;
+    var s = t.src + row * t.src_stride + col;
+    for (var j = w; j < min(w + GROUP, t.last); j++) {
+      let base = j * 32u;
+      let lo = max(base, t.dst);
+      let hi = min(base + 32u, end);
+      var value = 0u;
+      for (var p = lo; p < hi;) {
+        let n = min(hi - p, t.row_len - col);
+        value |= (read32(s) & low_bits(n)) << (p - base);
+        p += n;
+        col += n;
+        s += n;
+        if (col == t.row_len) {
+          row++;
+          col = 0u;
+          s = t.src + row * t.src_stride;
+        }
       }
+      if (lo > base) {
+        value |= stream_word(dst_bits[j]) & low_bits(lo - base);
+      }
+      dst_bits[j] = stream_word(value);
     }
-    if (lo > base) {
-      value |= stream_word(dst_bits[w]) & ((1u << (lo - base)) - 1u);
+  }
+}
+
+// gather_bits for rows that each start a destination word: row r's word j takes the 32 bits from
+// src + r * src_stride + 32 j, its tail past row_len zeroed.
+fn gather_rows(t: Tile, lid: u32) {
+  let words = (t.row_len + 31u) / 32u;
+  let step_rows = WORKGROUP_SIZE / words;
+  let step_cols = WORKGROUP_SIZE - step_rows * words;
+  var k = t.first + lid;
+  var row = k / words;
+  var col = k - row * words;
+  while (k < t.last) {
+    let n = min(32u, t.row_len - col * 32u);
+    let value = read32(t.src + row * t.src_stride + col * 32u) & low_bits(n);
+    dst_bits[t.dst / 32u + row * (t.dst_stride / 32u) + col] = stream_word(value);
+    k += WORKGROUP_SIZE;
+    row += step_rows;
+    col += step_cols;
+    if (col >= words) {
+      col -= words;
+      row++;
     }
-    dst_bits[w] = stream_word(value);
   }
 }

@@ -187,7 +187,7 @@ class Engine implements SplitEngine {
     );
     const [view, plan, out] = this.splitArguments('encodeSplit', x, options);
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const r = gpu.splitResident(this.request(plan, plan.outputShapes, out, 'none'), view, encoder);
+    const r = gpu.encodeResident(this.request(plan, plan.outputShapes, out, 'none'), view, encoder);
     this.last = r.stats;
     return r.outputs as GpuTensor<D>[];
   }

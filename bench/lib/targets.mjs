@@ -8,8 +8,8 @@ import { near1 } from './report/format.mjs';
 
 /** @import { CaseRecord, FinalState, PipelineRecord, Target } from '../types.js' */
 
-/** Shader variants Cleave can compile: gather_words over u32, vec2<u32> and vec4<u32> words, and gather_bits. */
-export const SHADER_VARIANTS = 4;
+/** Shader variants Cleave can compile: gather_words over u32, vec2<u32> and vec4<u32> words, and gather_bits in either bit order. */
+export const SHADER_VARIANTS = 5;
 
 /** @param {number} x */
 const x2 = (x) => `${x.toFixed(2)}x`;

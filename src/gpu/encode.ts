@@ -25,7 +25,7 @@ export function encodeCopies(
 // Array.isArray narrows a readonly array union to any[]; this keeps the element type.
 const isList = (dst: GPUBuffer | readonly GPUBuffer[]): dst is readonly GPUBuffer[] => Array.isArray(dst);
 
-/** Records one compute pass: a dispatch per planned dispatch, each with its own windows. */
+/** Records one compute pass: a dispatch per planned dispatch, each with its own windows, a workgroup per tile. */
 export function encodeGather(
   device: GPUDevice,
   enc: GPUCommandEncoder,
@@ -50,15 +50,15 @@ export function encodeGather(
             resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size },
           },
           {
-            binding: BINDING.regions,
-            resource: { buffer: table.buffer, offset: table.regionsAt, size: table.regionsSize },
+            binding: BINDING.tiles,
+            resource: { buffer: table.buffer, offset: table.tilesAt, size: table.tilesSize },
           },
           { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
           { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
         ],
       }),
     );
-    const [x, y] = foldGrid(Math.ceil(d.threads / LAYOUT.workgroupSize), maxDim);
+    const [x, y] = foldGrid(d.tiles.length, maxDim);
     pass.dispatchWorkgroups(x, y);
   });
   pass.end();

@@ -11,11 +11,21 @@ import { align4 } from '../planner/dispatch.js';
 import { type GatherPlan, type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { encodeCopies, encodeGather, encodeUnshare } from './encode.js';
-import { type Lease, checkLive, endAll, handOut, handOutAll, leaseFor, leaseOn, trackBuffer } from './leases.js';
+import {
+  type Lease,
+  ScratchHome,
+  checkLive,
+  endAll,
+  handOut,
+  handOutAll,
+  leaseFor,
+  leaseOn,
+  trackBuffer,
+} from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped, throwIfFailed } from './scope.js';
-import { TableCache } from './tables.js';
+import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
 import { readBack, writePadded } from './transfer.js';
@@ -36,6 +46,17 @@ export interface SplitResult<T> {
 }
 
 type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
+
+/** A resident split after planning: finished (views, or no outputs), or work to record. */
+type Prepared =
+  | { readonly work?: undefined; readonly done: SplitResult<GpuTensor> }
+  | {
+      readonly work: Work;
+      /** The input lies in a buffer of this engine's pool. */
+      readonly owned: boolean;
+      /** The outputs on these buffers, going to `home` when released. */
+      readonly result: (buffers: readonly GPUBuffer[], home: Lease['home']) => SplitResult<GpuTensor>;
+    };
 
 /** The output buffers a split takes: one per output with layout 'separate', and the shared one unless a separate copy needs none. */
 function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
@@ -99,60 +120,61 @@ export class GpuExecutor {
     )[0]!;
   }
 
+  /** Splits a GPU-resident tensor: recorded and submitted now inside error scopes, then awaited. */
+  async splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
+    const p = this.prepare(req, x);
+    if (!p.work) return p.done;
+    // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
+    // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
+    // inside them.
+    const { own = [], shared } = outputBuffers(p.work, req.layout);
+    const safe = p.owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
+    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), !safe);
+    for (const b of value.scratch) this.pool.give(b);
+    try {
+      await throwIfFailed('split', error);
+    } catch (e) {
+      for (const b of value.buffers) this.pool.give(b);
+      throw e;
+    }
+    this.guard('split');
+    return p.result(value.buffers, this.pool);
+  }
+
   /**
-   * Splits a GPU-resident tensor: submitted now inside error scopes and awaited, or, with
-   * `encoder`, recorded into a caller's encoder and returned at once (its errors surface where the
-   * caller submits).
+   * Records the split of a GPU-resident tensor into a caller's encoder and returns at once: its
+   * errors surface where the caller submits.
    */
-  splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>>;
-  splitResident(req: SplitRequest, x: GpuView, encoder: GPUCommandEncoder): SplitResult<GpuTensor>;
-  splitResident(
-    req: SplitRequest,
-    x: GpuView,
-    encoder?: GPUCommandEncoder,
-  ): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
+  encodeResident(req: SplitRequest, x: GpuView, encoder: GPUCommandEncoder): SplitResult<GpuTensor> {
+    const p = this.prepare(req, x);
+    if (!p.work) return p.done;
+    const { buffers, scratch, table } = this.record(encoder, p.work, x.buffer, req.layout);
+    // The caller submits when it likes: the table's last use is unknown from here on.
+    if (table) this.tables.handOver(table);
+    if (scratch.length === 0) return p.result(buffers, this.pool);
+    // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
+    return p.result(buffers, new ScratchHome(this.pool, scratch, p.work.outputs.length));
+  }
+
+  /**
+   * What both resident splits share: the input checked, the plan, and either the finished result
+   * (views, or no outputs) or the work to record and a function that hands out its outputs.
+   */
+  private prepare(req: SplitRequest, x: GpuView): Prepared {
     checkLive(x, 'split');
     const owned = leaseOn(x.buffer)?.home === this.pool;
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']) => ({
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => ({
       outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home),
       stats,
     });
-    if (gp.strategy === 'alias') return result([x.buffer], undefined);
-    if (gp.outputs.length === 0) return { outputs: [], stats };
+    if (gp.strategy === 'alias') return { done: result([x.buffer], undefined) };
+    if (gp.outputs.length === 0) return { done: { outputs: [], stats } };
     if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
     else if (gp.copies.length > 0) requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'split');
-    if (encoder) {
-      const { buffers, scratch } = this.record(encoder, gp, x.buffer, req.layout, true);
-      // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
-      let pending = gp.outputs.length;
-      const home = {
-        give: (b: GPUBuffer) => {
-          this.pool.give(b);
-          if (--pending === 0) scratch.forEach((s) => this.pool.give(s));
-        },
-      };
-      return result(buffers, scratch.length ? home : this.pool);
-    }
-    // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
-    // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
-    // inside them.
-    const { own = [], shared } = outputBuffers(gp, req.layout);
-    const safe = owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
-    const { value, error } = this.submit('split', (enc) => this.record(enc, gp, x.buffer, req.layout, false), !safe);
-    value.scratch.forEach((b) => this.pool.give(b));
-    return throwIfFailed('split', error).then(
-      () => {
-        this.guard('split');
-        return result(value.buffers, this.pool);
-      },
-      (e: unknown) => {
-        value.buffers.forEach((b) => this.pool.give(b));
-        throw e;
-      },
-    );
+    return { work: gp, owned, result };
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
@@ -164,11 +186,12 @@ export class GpuExecutor {
       writePadded(this.device.queue, input, x.bytes);
       if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, staging);
       const out = this.pool.take(gp.bufferBytes, TENSOR_USAGE);
-      this.gather(enc, gp, input, out, false);
+      this.gather(enc, gp, input, out);
       enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
       return out;
     });
-    [input, value].forEach((b) => b && this.pool.give(b));
+    this.pool.give(input);
+    if (value) this.pool.give(value);
     return {
       outputs: await this.readBack('split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes),
       stats: statsOf(gp, false),
@@ -198,27 +221,25 @@ export class GpuExecutor {
     );
   }
 
-  /** Records copies or the gather into `enc`; returns the output buffers (one, or one per output) and scratch. */
-  private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, layout: SplitRequest['layout'], encoded: boolean) {
+  /**
+   * Records copies or the gather into `enc`; returns the output buffers (one, or one per output),
+   * scratch, and the gather's table.
+   */
+  private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, layout: SplitRequest['layout']) {
     const sizes = outputBuffers(gp, layout);
     const own = sizes.own?.map((n) => this.pool.take(n, TENSOR_USAGE));
     const shared = sizes.shared === undefined ? undefined : this.pool.take(sizes.shared, TENSOR_USAGE);
+    let table: Table | undefined;
     if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, own || shared!);
-    else this.gather(enc, gp, src, shared!, encoded);
+    else table = this.gather(enc, gp, src, shared!);
     if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
-    return own ? { buffers: own, scratch: shared ? [shared] : [] } : { buffers: [shared!], scratch: [] };
+    return own ? { buffers: own, scratch: shared ? [shared] : [], table } : { buffers: [shared!], scratch: [], table };
   }
 
-  private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer, encoded: boolean): void {
-    encodeGather(
-      this.device,
-      enc,
-      gp,
-      this.tables.get(gp.dispatches, gp.msbFirst, encoded),
-      pipelineFor(this.device, gp.unitBits),
-      src,
-      dst,
-    );
+  private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer): Table {
+    const table = this.tables.get(gp.dispatches);
+    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, dst);
+    return table;
   }
 
   /** Waits for the staging buffer and the call's scopes; slices the outputs out of it. */

@@ -12,7 +12,7 @@ export const GATHER_LAYOUT = {
     },
     {
       binding: 1,
-      name: 'regions',
+      name: 'tiles',
       type: 'read-only-storage',
     },
     {
@@ -27,27 +27,24 @@ export const GATHER_LAYOUT = {
     },
   ],
   params: {
-    size: 16,
+    size: 8,
     members: {
-      region_base: 0,
-      region_count: 4,
-      thread_count: 8,
-      msb_first: 12,
+      tile_base: 0,
+      tile_count: 4,
     },
   },
-  region: {
-    size: 36,
-    stride: 36,
+  tile: {
+    size: 32,
+    stride: 32,
     members: {
-      start: 0,
-      src: 4,
-      dst: 8,
-      row_len: 12,
+      src: 0,
+      dst: 4,
+      row_len: 8,
+      rows: 12,
       src_stride: 16,
-      rows: 20,
-      count: 24,
-      src_step: 28,
-      dst_step: 32,
+      dst_stride: 20,
+      first: 24,
+      last: 28,
     },
   },
 } as const;

@@ -1,37 +1,27 @@
 // The gather shader's layout, as reflected from the WGSL at build time (layout.generated.ts), and
 // the host side that follows it: bind group layout entries typed from each variable's access, and
-// struct encoding through one field map per struct. Loading this module checks that every member
-// the host fills exists in the shader and that the shader has none the host leaves unfilled.
+// struct encoding through one field map per struct. The compiler checks that every member the host
+// fills exists in the shader and that the shader has none the host leaves unfilled.
 
-import { SHADER_REGION_MEMBERS, type ShaderRegion } from '../planner/dispatch.js';
+import { SHADER_TILE_MEMBERS, type ShaderTile } from '../planner/dispatch.js';
 import { COMPUTE_STAGE } from './usage.js';
 import { GATHER_LAYOUT } from './layout.generated.js';
 
 export const LAYOUT = GATHER_LAYOUT;
 
-export const PARAMS_MEMBERS = ['region_base', 'region_count', 'thread_count', 'msb_first'] as const;
+export const PARAMS_MEMBERS = ['tile_base', 'tile_count'] as const;
 export type ShaderParams = { readonly [K in (typeof PARAMS_MEMBERS)[number]]: number };
 
-const ROLES = ['params', 'regions', 'src', 'dst'] as const;
-export type Role = (typeof ROLES)[number];
+export type Role = 'params' | 'tiles' | 'src' | 'dst';
 
-function expectSame(what: string, have: readonly string[], want: readonly string[]): void {
-  const missing = want.filter((m) => !have.includes(m));
-  const extra = have.filter((m) => !want.includes(m));
-  if (missing.length || extra.length) {
-    throw new Error(
-      `split-gather.wgsl: ${what} ${missing.length ? `lacks ${missing.join(', ')}` : ''}` +
-        `${extra.length ? ` has members the host does not fill: ${extra.join(', ')}` : ''}`,
-    );
-  }
-}
-expectSame('Region', Object.keys(LAYOUT.region.members), SHADER_REGION_MEMBERS);
-expectSame('Params', Object.keys(LAYOUT.params.members), PARAMS_MEMBERS);
-expectSame(
-  'bindings',
-  LAYOUT.bindings.map((b) => b.name),
-  ROLES,
-);
+/** `true` when two unions of names hold the same names, `false` otherwise (a compile-time check). */
+type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+// The build fails when the shader gains a member the host does not fill or lacks one it fills
+// (the generated layout is checked against the WGSL by the build, and pinned in a test).
+true satisfies SameNames<keyof typeof LAYOUT.tile.members, (typeof SHADER_TILE_MEMBERS)[number]>;
+true satisfies SameNames<keyof typeof LAYOUT.params.members, (typeof PARAMS_MEMBERS)[number]>;
+true satisfies SameNames<(typeof LAYOUT.bindings)[number]['name'], Role>;
 
 /** Binding number of each role. */
 export const BINDING = Object.fromEntries(LAYOUT.bindings.map((b) => [b.name, b.binding])) as Readonly<
@@ -52,8 +42,8 @@ export function encodeStruct<K extends string>(
   for (const name in members) view.setUint32(at + members[name], values[name], true);
 }
 
-export function encodeRegion(view: DataView, at: number, r: ShaderRegion): void {
-  encodeStruct(view, at, LAYOUT.region.members, r);
+export function encodeTile(view: DataView, at: number, t: ShaderTile): void {
+  encodeStruct(view, at, LAYOUT.tile.members, t);
 }
 
 export function encodeParams(view: DataView, at: number, p: ShaderParams): void {

@@ -17,6 +17,24 @@ export interface Lease {
   ended?: boolean;
 }
 
+/**
+ * Where the outputs of a split recorded into a caller's encoder go home: each to `pool`, and the
+ * split's scratch buffers with the last of them, since scratch may be reused only after the
+ * caller's submit has run.
+ */
+export class ScratchHome {
+  constructor(
+    private readonly pool: { give(b: GPUBuffer): void },
+    private readonly scratch: readonly GPUBuffer[],
+    private pending: number,
+  ) {}
+
+  give(b: GPUBuffer): void {
+    this.pool.give(b);
+    if (--this.pending === 0) for (const s of this.scratch) this.pool.give(s);
+  }
+}
+
 const LEASE = Symbol('cleave.lease');
 
 /** Buffers Cleave made, every engine's: their live lease, or null while free, scratch or destroyed. */

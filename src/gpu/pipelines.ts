@@ -1,17 +1,23 @@
 // Compute pipelines, cached per device on the only things that change them: the shader text (the
-// Word alias) and the entry point. Split sizes, offsets and counts are data, never part of the key,
-// so after warm-up a split compiles nothing: one pipeline per variant, at most four per device.
+// Word alias), the entry point and the bit order constant. Split sizes, offsets and counts are
+// data, never part of the key, so after warm-up a split compiles nothing: one pipeline per
+// variant, at most five per device (three word widths, two bit orders).
 // One explicit bind group layout serves every variant.
 
-import { type UnitBits, WORDS_PER_THREAD } from '../planner/dispatch.js';
+import type { UnitBits } from '../planner/dispatch.js';
 import { bindGroupLayoutEntries } from './layout.js';
 import { entryPoint, shaderText } from './shader.js';
 
 interface Kit {
   readonly layout: GPUBindGroupLayout;
   readonly pipelineLayout: GPUPipelineLayout;
-  readonly pipelines: Map<UnitBits, GPUComputePipeline | Promise<GPUComputePipeline>>;
+  readonly pipelines: Map<Variant, GPUComputePipeline | Promise<GPUComputePipeline>>;
 }
+
+/** A word width, or the bit-level variant in either bit order. */
+type Variant = Exclude<UnitBits, 1> | 'bits' | 'bits-msb';
+
+const variantOf = (unit: UnitBits, msbFirst: boolean): Variant => (unit !== 1 ? unit : msbFirst ? 'bits-msb' : 'bits');
 
 const kits = new WeakMap<GPUDevice, Kit>();
 
@@ -35,12 +41,13 @@ export function gatherBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
   return kit(device).layout;
 }
 
-function descriptor(k: Kit, device: GPUDevice, unit: UnitBits): GPUComputePipelineDescriptor {
+function descriptor(k: Kit, device: GPUDevice, v: Variant): GPUComputePipelineDescriptor {
+  const unit = typeof v === 'number' ? v : 1;
   const module = device.createShaderModule({ label: 'cleave-gather', code: shaderText(unit) });
   return {
-    label: `cleave-gather-${unit}`,
+    label: `cleave-gather-${v}`,
     layout: k.pipelineLayout,
-    compute: { module, entryPoint: entryPoint(unit), constants: { WORDS_PER_THREAD } },
+    compute: { module, entryPoint: entryPoint(unit), constants: v === 'bits-msb' ? { MSB_FIRST: 1 } : {} },
   };
 }
 
@@ -48,12 +55,13 @@ function descriptor(k: Kit, device: GPUDevice, unit: UnitBits): GPUComputePipeli
  * The pipeline for a word width, now: a split records its commands at the call. A variant not yet
  * compiled is compiled synchronously (a browser returns at once and compiles in its GPU process).
  */
-export function pipelineFor(device: GPUDevice, unit: UnitBits): GPUComputePipeline {
+export function pipelineFor(device: GPUDevice, unit: UnitBits, msbFirst: boolean): GPUComputePipeline {
   const k = kit(device);
-  const p = k.pipelines.get(unit);
+  const v = variantOf(unit, msbFirst);
+  const p = k.pipelines.get(v);
   if (p && !(p instanceof Promise)) return p;
-  const made = device.createComputePipeline(descriptor(k, device, unit));
-  k.pipelines.set(unit, made);
+  const made = device.createComputePipeline(descriptor(k, device, v));
+  k.pipelines.set(v, made);
   return made;
 }
 

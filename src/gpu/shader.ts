@@ -1,5 +1,5 @@
 // The gather shader's text per variant. Only the `alias Word` line changes between variants; the
-// bit-level variant is the u32 text with the gather_bits entry point.
+// bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1).
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';
 import type { UnitBits } from '../planner/dispatch.js';

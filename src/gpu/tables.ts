@@ -1,4 +1,4 @@
-// Region tables: a gather's uniform params (one slot per dispatch) and its regions, in one buffer
+// Tile tables: a gather's uniform params (one slot per dispatch) and its tiles, in one buffer
 // written once at creation and never again. A table depends only on the plan, so repeated splits
 // of one shape (a decode step, layer after layer) reuse it: no upload per split. Because no table is
 // ever rewritten, one recorded into a caller's encoder stays valid however late that encoder is
@@ -6,7 +6,7 @@
 // done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
 
 import { type Dispatch, align } from '../planner/dispatch.js';
-import { LAYOUT, encodeParams, encodeRegion } from './layout.js';
+import { LAYOUT, encodeParams, encodeTile } from './layout.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from './usage.js';
 
@@ -14,14 +14,14 @@ export interface Table {
   readonly buffer: GPUBuffer;
   /** Byte offset of dispatch i's params is i * slot. */
   readonly slot: number;
-  readonly regionsAt: number;
-  readonly regionsSize: number;
-  /** Recorded into a caller's encoder: its last use is unknown, so it is never destroyed by Cleave. */
-  encoded: boolean;
+  readonly tilesAt: number;
+  readonly tilesSize: number;
 }
 
 export class TableCache {
   private readonly tables = new Map<string, Table>();
+  /** Tables recorded into a caller's encoder: their last use is unknown, so Cleave never destroys them. */
+  private readonly handedOver = new WeakSet<Table>();
   /** Bytes between two dispatches' params (the uniform offset alignment). */
   private readonly slot: number;
   private readonly storageAlignment: number;
@@ -35,9 +35,9 @@ export class TableCache {
     this.storageAlignment = device.limits.minStorageBufferOffsetAlignment;
   }
 
-  /** The table for these dispatches; `encoded` when it goes into a caller's encoder. */
-  get(dispatches: readonly Dispatch[], msbFirst: boolean, encoded: boolean): Table {
-    const { bytes, slot, regionsAt } = this.encode(dispatches, msbFirst);
+  /** The table for these dispatches. */
+  get(dispatches: readonly Dispatch[]): Table {
+    const { bytes, slot, tilesAt } = this.encode(dispatches);
     const key = keyOf(bytes);
     let t = this.tables.get(key);
     if (t) {
@@ -46,45 +46,41 @@ export class TableCache {
       const buffer = this.pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
       new Uint8Array(buffer.getMappedRange()).set(bytes);
       buffer.unmap();
-      t = { buffer, slot, regionsAt, regionsSize: bytes.byteLength - regionsAt, encoded: false };
+      t = { buffer, slot, tilesAt, tilesSize: bytes.byteLength - tilesAt };
     }
-    t.encoded ||= encoded;
     this.tables.set(key, t);
     if (this.tables.size > this.capacity) this.evict();
     return t;
+  }
+
+  /** `t` went into a caller's encoder: eviction leaves it to the garbage collector. */
+  handOver(t: Table): void {
+    this.handedOver.add(t);
   }
 
   private evict(): void {
     const [key, old] = this.tables.entries().next().value!;
     this.tables.delete(key);
     this.pool.forget(old.buffer);
-    if (!old.encoded)
+    if (!this.handedOver.has(old))
       void this.device.queue.onSubmittedWorkDone().then(
         () => old.buffer.destroy(),
         () => undefined,
       );
   }
 
-  private encode(
-    dispatches: readonly Dispatch[],
-    msbFirst: boolean,
-  ): { bytes: Uint8Array; slot: number; regionsAt: number } {
+  private encode(dispatches: readonly Dispatch[]): { bytes: Uint8Array; slot: number; tilesAt: number } {
     const slot = this.slot;
-    const regionsAt = align(slot * dispatches.length, this.storageAlignment);
-    const count = dispatches.reduce((n, d) => n + d.regions.length, 0);
-    const bytes = new Uint8Array(regionsAt + Math.max(count, 1) * LAYOUT.region.stride);
+    const tilesAt = align(slot * dispatches.length, this.storageAlignment);
+    const count = dispatches.reduce((n, d) => n + d.tiles.length, 0);
+    const bytes = new Uint8Array(tilesAt + Math.max(count, 1) * LAYOUT.tile.stride);
     const view = new DataView(bytes.buffer);
     let base = 0;
     dispatches.forEach((d, i) => {
-      encodeParams(view, i * slot, {
-        region_base: base,
-        region_count: d.regions.length,
-        thread_count: d.threads,
-        msb_first: msbFirst ? 1 : 0,
-      });
-      for (const r of d.regions) encodeRegion(view, regionsAt + base++ * LAYOUT.region.stride, r);
+      encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length });
+      for (const t of d.tiles) encodeTile(view, tilesAt + base++ * LAYOUT.tile.stride, t);
     });
-    return { bytes, slot, regionsAt };
+    return { bytes, slot, tilesAt };
   }
 }
 

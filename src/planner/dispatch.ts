@@ -1,5 +1,6 @@
-// Gather dispatches: binding windows and regions in shader units. One dispatch covers every output
-// when the input and the outputs each fit one binding window; beyond that, one dispatch per tile.
+// Gather dispatches: binding windows, runs of regions and the tiles the shader's workgroups take,
+// in shader units. One dispatch covers every output when the input and the outputs each fit one
+// binding window; beyond that, one dispatch per window-sized piece of a region.
 
 /** A 2-D strided region in bits: `rows` rows of `rowLen`, read `srcStride` apart, written back to back from `dst`. */
 export interface Region {
@@ -14,35 +15,53 @@ export interface Region {
 export type UnitBits = 128 | 64 | 32 | 1;
 
 /**
- * A region as the shader's `Region` struct reads it (same member names), in units relative to the
- * windows: `count` equal regions `src_step` and `dst_step` apart form one run (4096 equal outputs
- * are one entry, not 4096), and `start` is the run's first thread.
+ * A run of regions in shader units relative to the windows: `count` equal regions `src_step` and
+ * `dst_step` apart (4096 equal outputs are one run, not 4096), each `rows` rows of `row_len` read
+ * `src_stride` apart and written back to back.
  */
-export type ShaderRegion = { readonly [K in (typeof SHADER_REGION_MEMBERS)[number]]: number };
+export interface Run {
+  readonly src: number;
+  readonly dst: number;
+  readonly row_len: number;
+  readonly src_stride: number;
+  readonly rows: number;
+  readonly count: number;
+  readonly src_step: number;
+  readonly dst_step: number;
+}
 
-/** Member names of the shader's Region struct that the planner fills (the layout is checked against them). */
-export const SHADER_REGION_MEMBERS = [
-  'start',
+/**
+ * A tile as the shader's `Tile` struct reads it (same member names): one workgroup's work. Its
+ * geometry is `rows` rows of `row_len` units, row r read from `src + r * src_stride` and written
+ * to `dst + r * dst_stride`; the workgroup covers positions [first, last) of it. gather_words:
+ * positions are words in row-major order. gather_bits: units are bits; with `dst_stride ===
+ * row_len` (rows back to back) positions are the window's destination u32 words, else every row
+ * starts a destination word and positions are (row, word of the row) in row-major order.
+ */
+export type ShaderTile = { readonly [K in (typeof SHADER_TILE_MEMBERS)[number]]: number };
+
+/** Member names of the shader's Tile struct that the planner fills (the layout is checked against them). */
+export const SHADER_TILE_MEMBERS = [
   'src',
   'dst',
   'row_len',
-  'src_stride',
   'rows',
-  'count',
-  'src_step',
-  'dst_step',
+  'src_stride',
+  'dst_stride',
+  'first',
+  'last',
 ] as const;
 
-/** One gather dispatch: binding windows (byte offset, size) and its regions in shader units. */
+/** One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup each). */
 export interface Dispatch {
   readonly srcWindow: readonly [offset: number, size: number];
   readonly dstWindow: readonly [offset: number, size: number];
-  readonly regions: readonly ShaderRegion[];
-  readonly threads: number;
+  readonly runs: readonly Run[];
+  readonly tiles: readonly ShaderTile[];
 }
 
-/** Shader words each gather thread writes (the shader's WORDS_PER_THREAD override). */
-export const WORDS_PER_THREAD = 8;
+/** Positions (words, or destination u32 words) one tile covers: 8 per lane of a 256-lane workgroup. */
+export const TILE_POSITIONS = 2048;
 
 /** `x` rounded up to a multiple of `a`. */
 export const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -127,43 +146,74 @@ function makeDispatch(
   dstEnd: number,
   unit: UnitBits,
 ): Dispatch {
-  const rel: ShaderRegion[] = [];
-  let threads = 0;
+  const runs: Run[] = [];
+  const tiles: ShaderTile[] = [];
   for (let i = 0; i < regions.length;) {
     const r = regions[i]!;
-    const count = unit === 1 ? 1 : runLength(regions, i);
+    const count = runLength(regions, i, unit);
     const next = regions[i + 1];
     const [srcStep, dstStep] = count > 1 ? [next!.src - r.src, next!.dst - r.dst] : [0, 0];
-    const dst = r.dst - dstBase * 8;
-    rel.push({
-      start: threads,
+    const run: Run = {
       src: (r.src - srcBase * 8) / unit,
-      dst: dst / unit,
+      dst: (r.dst - dstBase * 8) / unit,
       row_len: r.rowLen / unit,
       src_stride: r.srcStride / unit,
       rows: r.rows,
       count,
       src_step: srcStep / unit,
       dst_step: dstStep / unit,
-    });
-    // The bit variant's threads cover the destination u32 words the region touches.
-    const words =
-      unit === 1
-        ? Math.floor((dst + r.rows * r.rowLen - 1) / 32) - Math.floor(dst / 32) + 1
-        : (count * r.rows * r.rowLen) / unit;
-    threads += Math.ceil(words / WORDS_PER_THREAD);
+    };
+    runs.push(run);
+    tilesOf(run, unit, tiles);
     i += count;
   }
-  return { srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], regions: rel, threads };
+  return { srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], runs, tiles };
 }
 
-/** How many regions from `i` have the same form at the same distance (a run the shader walks as one). */
-function runLength(regions: readonly Region[], i: number): number {
+/**
+ * Appends a run's tiles. Equal one-row regions are one geometry whose strides are the run's
+ * steps; regions of several rows are one geometry each, their rows back to back.
+ */
+export function tilesOf(run: Run, unit: UnitBits, out: ShaderTile[]): void {
+  const g = { src: run.src, dst: run.dst, row_len: run.row_len, src_stride: run.src_stride, dst_stride: run.row_len };
+  if (run.rows === 1) {
+    // A lone row: its strides never matter; equal lone rows: the steps are the strides.
+    const rows = run.count;
+    const strided = rows > 1 ? { src_stride: run.src_step, dst_stride: run.dst_step } : { src_stride: run.row_len };
+    cover({ ...g, ...strided, rows }, unit, out);
+    return;
+  }
+  for (let c = 0; c < run.count; c++) {
+    cover({ ...g, rows: run.rows, src: run.src + c * run.src_step, dst: run.dst + c * run.dst_step }, unit, out);
+  }
+}
+
+type Geometry = Omit<ShaderTile, 'first' | 'last'>;
+
+/** Cuts a geometry's positions into tiles of TILE_POSITIONS. */
+function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
+  let first: number;
+  let last: number;
+  if (unit !== 1) [first, last] = [0, g.rows * g.row_len];
+  else if (g.dst_stride === g.row_len)
+    [first, last] = [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)];
+  else [first, last] = [0, g.rows * Math.ceil(g.row_len / 32)];
+  for (let p = first; p < last; p += TILE_POSITIONS)
+    out.push({ ...g, first: p, last: Math.min(last, p + TILE_POSITIONS) });
+}
+
+/**
+ * How many regions from `i` have the same form at the same distance (a run the shader walks as
+ * one). The bit variant takes a run only of one-row regions whose destinations start words and
+ * stay whole words apart: each row then owns its destination words.
+ */
+function runLength(regions: readonly Region[], i: number, unit: UnitBits): number {
   const r = regions[i]!;
   const next = regions[i + 1];
   if (!next) return 1;
   const srcStep = next.src - r.src;
   const dstStep = next.dst - r.dst;
+  if (unit === 1 && (r.rows !== 1 || r.dst % 32 !== 0 || dstStep % 32 !== 0 || dstStep < r.rowLen)) return 1;
   let count = 1;
   while (i + count < regions.length) {
     const q = regions[i + count]!;

@@ -139,7 +139,14 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     () =>
       `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`,
   );
-  const regions: Region[] = runs.map((r) => ({ ...r, dst: outputs[r.output]!.byteOffset * 8 }));
+  // Plain literals of one shape (no spread): this runs per output of every call.
+  const regions: Region[] = runs.map((r) => ({
+    src: r.src,
+    dst: outputs[r.output]!.byteOffset * 8,
+    rowLen: r.rowLen,
+    srcStride: r.srcStride,
+    rows: r.rows,
+  }));
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
   const copyable = runs.every((r) => r.src % 32 === 0 && r.rowLen % 32 === 0 && r.srcStride % 32 === 0);

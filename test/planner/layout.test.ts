@@ -3,7 +3,7 @@
 // the generated layout is rewritten; the host encoders follow the layout, never hand-written offsets.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { BINDING, LAYOUT, bindGroupLayoutEntries, encodeRegion } from '../../src/gpu/layout.js';
+import { BINDING, LAYOUT, bindGroupLayoutEntries, encodeTile } from '../../src/gpu/layout.js';
 import { entryPoint, shaderText } from '../../src/gpu/shader.js';
 
 test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () => {
@@ -12,17 +12,14 @@ test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () =
 });
 
 test('pinned layout', () => {
-  expect(LAYOUT.params).toEqual({
-    size: 16,
-    members: { region_base: 0, region_count: 4, thread_count: 8, msb_first: 12 },
-  });
-  expect(LAYOUT.region).toEqual({
-    size: 36,
-    stride: 36,
-    members: { start: 0, src: 4, dst: 8, row_len: 12, src_stride: 16, rows: 20, count: 24, src_step: 28, dst_step: 32 },
+  expect(LAYOUT.params).toEqual({ size: 8, members: { tile_base: 0, tile_count: 4 } });
+  expect(LAYOUT.tile).toEqual({
+    size: 32,
+    stride: 32,
+    members: { src: 0, dst: 4, row_len: 8, rows: 12, src_stride: 16, dst_stride: 20, first: 24, last: 28 },
   });
   expect(LAYOUT.workgroupSize).toBe(256);
-  expect(BINDING).toEqual({ params: 0, regions: 1, src: 2, dst: 3 });
+  expect(BINDING).toEqual({ params: 0, tiles: 1, src: 2, dst: 3 });
 });
 
 test('bind group entry types come from each variable address space and access', () => {
@@ -34,20 +31,10 @@ test('bind group entry types come from each variable address space and access', 
   ]);
 });
 
-test('a region is encoded member by member at the reflected offsets', () => {
-  const view = new DataView(new ArrayBuffer(36));
-  encodeRegion(view, 0, {
-    start: 1,
-    src: 2,
-    dst: 3,
-    row_len: 4,
-    src_stride: 5,
-    rows: 6,
-    count: 7,
-    src_step: 8,
-    dst_step: 9,
-  });
-  expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+test('a tile is encoded member by member at the reflected offsets', () => {
+  const view = new DataView(new ArrayBuffer(32));
+  encodeTile(view, 0, { src: 1, dst: 2, row_len: 3, rows: 4, src_stride: 5, dst_stride: 6, first: 7, last: 8 });
+  expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 });
 
 test('variants change only the Word alias', () => {

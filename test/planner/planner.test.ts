@@ -10,7 +10,7 @@ import {
   ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS,
   planGpu,
 } from '../../src/planner/gpu.js';
-import { WORDS_PER_THREAD, tileRegion } from '../../src/planner/dispatch.js';
+import { TILE_POSITIONS, tileRegion } from '../../src/planner/dispatch.js';
 import { foldGrid } from '../../src/gpu/encode.js';
 
 const LIMITS: GpuLimits = {
@@ -120,12 +120,12 @@ describe('planGpu', () => {
 
   test('regions are rows of the input, in bits; a chunk spanning the axis is one row', () => {
     const g = as(planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather), 'gather');
-    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+    expect(g.dispatches[0]!.runs.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
       [0, 0, 1, 3, 2],
       [1, 16, 2, 3, 2],
     ]);
     const whole = as(planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather), 'gather');
-    expect(whole.dispatches[0]!.regions).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
+    expect(whole.dispatches[0]!.runs).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
   });
 
   test('packed types: regions start at any bit; outputs are whole bytes at aligned offsets', () => {
@@ -135,7 +135,7 @@ describe('planGpu', () => {
       { byteOffset: 0, byteLength: 2 },
       { byteOffset: 256, byteLength: 3 },
     ]);
-    expect(g.dispatches[0]!.regions.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+    expect(g.dispatches[0]!.runs.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
       [0, 0, 6, 15, 2],
       [6, 2048, 9, 15, 2],
     ]);
@@ -147,17 +147,22 @@ describe('planGpu', () => {
     expect(planGpu(planSplit('uint4', [1023], 0, [512, 511]), LIMITS, auto).strategy).toBe('gather');
   });
 
-  test('threads cover the destination words, WORDS_PER_THREAD each', () => {
-    expect(WORDS_PER_THREAD).toBe(8);
-    // Bit variant: 3, 114 and 3 bytes touch 1, 29 and 1 words: 1, 4 and 1 threads.
+  test('tiles cover the destination words, TILE_POSITIONS at most each', () => {
+    expect(TILE_POSITIONS).toBe(2048);
+    // Bit variant: 3, 114 and 3 bytes touch words [0, 1), [64, 93) and [128, 129) of the window.
     const b = as(planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather), 'gather');
-    expect(b.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1, 5]);
-    expect(b.dispatches[0]!.threads).toBe(6);
-    // Word variant: 3 and 27 16-byte words: 1 and 4 threads.
+    expect(b.dispatches[0]!.tiles.map((t) => [t.first, t.last])).toEqual([
+      [0, 1],
+      [64, 93],
+      [128, 129],
+    ]);
+    // Word variant: 3 and 27 16-byte words, one tile each.
     const w = as(planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather), 'gather');
     expect(w.unitBits).toBe(128);
-    expect(w.dispatches[0]!.regions.map((r) => r.start)).toEqual([0, 1]);
-    expect(w.dispatches[0]!.threads).toBe(5);
+    expect(w.dispatches[0]!.tiles.map((t) => [t.first, t.last])).toEqual([
+      [0, 3],
+      [0, 27],
+    ]);
   });
 
   test('strategy: alias for aligned contiguous GPU inputs, copy for few contiguous chunks, else gather', () => {
@@ -218,13 +223,12 @@ describe('planGpu', () => {
 
   test('equal outputs form one run: 4096 outputs are one shader region', () => {
     const g = as(planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather), 'gather');
-    expect(g.dispatches[0]!.regions).toEqual([
-      { start: 0, src: 0, dst: 0, row_len: 1, src_stride: 4096, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
+    expect(g.dispatches[0]!.runs).toEqual([
+      { src: 0, dst: 0, row_len: 1, src_stride: 4096, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
     ]);
-    expect(g.dispatches[0]!.threads).toBe(Math.ceil((3 * 4096) / WORDS_PER_THREAD));
     // A different last chunk starts a run of its own.
     const uneven = as(planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather), 'gather');
-    expect(uneven.dispatches[0]!.regions.map((r) => r.count)).toEqual([3, 1]);
+    expect(uneven.dispatches[0]!.runs.map((r) => r.count)).toEqual([3, 1]);
   });
 
   test('no copies and no dispatch for empty outputs', () => {
@@ -248,10 +252,7 @@ describe('planGpu', () => {
         expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
         expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
       }
-      const units = g.dispatches.reduce(
-        (n, d) => n + d.regions.reduce((m, r) => m + r.rows * r.row_len * r.count, 0),
-        0,
-      );
+      const units = g.dispatches.reduce((n, d) => n + d.runs.reduce((m, r) => m + r.rows * r.row_len * r.count, 0), 0);
       const bits = { float32: 32, uint8: 8, uint3: 3 }[dtype];
       expect(units * g.unitBits, dtype).toBe(40 * dim * bits);
     }
