@@ -1,7 +1,8 @@
 // The pipeline section of the page: the model in one line (from pipeline/case.json), a button that
 // runs it three ways (demo/pipeline.ts), then each way's timing or ORT's error quoted word for
-// word, what Cleave's split did, and the bit-for-bit check. section[data-state] goes idle ->
-// running -> done (or failed), so a watcher (the e2e test) knows when to read it.
+// word, what Cleave's split did, and the bit-for-bit check. section[data-state] goes loading ->
+// idle (or unavailable, without WebGPU) -> running -> done (or failed), so a watcher (the e2e test)
+// knows when to read it.
 
 import { byId, el } from './dom.js';
 import type { Timing } from './measure.js';
@@ -16,13 +17,16 @@ export async function setupPipeline(noWebGpu: string | undefined): Promise<void>
   const section = byId('pipeline');
   const button = byId('pipe-run') as HTMLButtonElement;
   const status = byId('pipe-status');
-  if (noWebGpu) {
-    button.disabled = true;
-    status.textContent = `This section needs WebGPU, which this browser does not give (${noWebGpu}).`;
-    return;
-  }
+  button.disabled = true;
   const c = (await (await fetch(new URL('pipeline/case.json', document.baseURI))).json()) as PipelineCase;
   byId('pipe-graph').textContent = graphLine(c);
+  if (noWebGpu) {
+    status.textContent = `This section needs WebGPU, which this browser does not give (${noWebGpu}).`;
+    section.dataset.state = 'unavailable';
+    return;
+  }
+  button.disabled = false;
+  section.dataset.state = 'idle';
   button.addEventListener('click', () => {
     button.disabled = true;
     section.dataset.state = 'running';
@@ -55,8 +59,9 @@ function graphLine(c: PipelineCase): string {
   );
 }
 
-/** ORT's message word for word, the sentence that says what broke in bold. */
-function quote(message: string): HTMLElement {
+/** ORT's message word for word (less the line break it ends with), the sentence that says what broke in bold. */
+function quote(error: string): HTMLElement {
+  const message = error.trim();
   const at = message.search(/Too many storage buffers/);
   return at < 0
     ? el('q', { className: 'quote' }, message)
