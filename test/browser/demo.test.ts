@@ -2,8 +2,10 @@
 // 127.0.0.1 and opened in headless Chromium with WebGPU on, at 1280×800 and as a 390×844 touch
 // phone. Runs presets and bad inputs, checks what the page drew and said (timings of the three
 // paths, the GPU work in words, the code view, run back through a stub engine), that nothing
-// widens the page on a phone and that a tap shows a cell's details; fails on any console error,
-// uncaught exception, or request that leaves the local server. Screenshots go to test/artifacts/.
+// widens the page on a phone and that a tap shows a cell's details. The pipeline section runs with
+// the real ONNX Runtime Web at both sizes: ORT's whole graph quoted where it fails, ORT A -> Cleave
+// -> ORT B timed and equal bit for bit. Fails on any console error, uncaught exception, uncaptured
+// GPU error, or request that leaves the local server. Screenshots go to test/artifacts/.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
