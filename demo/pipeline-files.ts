@@ -7,7 +7,7 @@
 import type { Plugin } from 'vite';
 import { PIPELINES } from '../bench/cases.mjs';
 import { resolvePipeline } from '../bench/lib/pipelines.mjs';
-import type { PipelineCase } from './pipeline-case.js';
+import type { PipelineCase } from './pipeline.js';
 
 /** The bench's case whose Split has more outputs than ORT's WebGPU Split can bind. */
 const CASE_ID = 'pipe-12heads-s128-d256-h384';
@@ -19,19 +19,14 @@ function caseFiles(): Map<string, Uint8Array> {
   if (!spec) throw new Error(`bench/cases.mjs has no pipeline '${CASE_ID}' (the demo's pipeline section uses it)`);
   const built = new Map<string, Uint8Array>();
   const p = resolvePipeline(spec, built);
-  const files = new Map([...built].map(([name, bytes]) => [`${DIR}/${name}`, bytes]));
-  const at = (name: string) => `${DIR}/${name}`;
-  const c: PipelineCase = {
-    seq: p.seq,
-    width: p.width,
-    hidden: p.hidden,
-    heads: p.heads,
-    names: [...p.names],
-    exact: p.exact,
-    files: { a: at(p.files.a), b: at(p.files.b), whole: at(p.files.whole), x: at(p.files.x), ref: at(p.files.ref) },
-  };
-  files.set(`${DIR}/case.json`, new TextEncoder().encode(JSON.stringify(c)));
-  return files;
+  const out = new Map([...built].map(([name, bytes]) => [`${DIR}/${name}`, bytes]));
+  // The page checks y bit for bit against ORT's CPU EP: only sound where float32 is exact in any order.
+  if (!p.exact) throw new Error(`pipeline '${CASE_ID}' is not exact in float32 (largest |term| sum ${p.maxTermSum})`);
+  const { id, seq, width, hidden, heads, names } = p;
+  const files = Object.fromEntries(Object.entries(p.files).map(([k, name]) => [k, `${DIR}/${name}`]));
+  const c = { id, seq, width, hidden, heads, names, files: files as PipelineCase['files'] } satisfies PipelineCase;
+  out.set(`${DIR}/case.json`, new TextEncoder().encode(JSON.stringify(c)));
+  return out;
 }
 
 /** Serves the case's files in `vite` (dev) and emits them into the build. */

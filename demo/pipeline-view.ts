@@ -6,8 +6,7 @@
 
 import { byId, el } from './dom.js';
 import type { Timing } from './measure.js';
-import type { PipelineCase } from './pipeline-case.js';
-import { type PipelineOutcome, type WayResult, runPipeline } from './pipeline.js';
+import { type PipelineCase, type PipelineOutcome, type WayResult, runPipeline } from './pipeline.js';
 import { statRow, timeCell, workWords } from './report.js';
 
 const INFERENCE = 'inference';
@@ -36,7 +35,7 @@ export async function setupPipeline(noWebGpu: string | undefined): Promise<void>
     }).then(
       (o) => {
         status.textContent = `Ran with ONNX Runtime Web ${o.ort}.`;
-        byId('pipe-stats').replaceChildren(...rows(o));
+        byId('pipe-stats').replaceChildren(...rows(o, c));
         section.dataset.state = 'done';
         button.disabled = false;
         button.textContent = 'Run again';
@@ -71,17 +70,22 @@ function quote(error: string): HTMLElement {
 const timeOf = (w: WayResult): Timing | undefined => ('time' in w ? w.time : undefined);
 const same = (p: Uint32Array, q: Uint32Array) => p.length === q.length && p.every((v, i) => v === q[i]);
 
-function rows(o: PipelineOutcome): HTMLElement[] {
+function rows(o: PipelineOutcome, c: PipelineCase): HTMLElement[] {
   const slowest = Math.max(...[o.whole, o.viaCleave, o.cpu].map((w) => timeOf(w)?.ms ?? 0));
+  // Only the whole graph's failure is surely ORT's to explain; the pipeline's could be Cleave's.
   const way = (w: WayResult, how: string, id: string) =>
     'error' in w
-      ? el('span', { id }, 'fails, and ORT says:', quote(w.error))
+      ? el('span', { id }, id === 'pipe-whole' ? 'fails, and ORT says:' : 'fails:', quote(w.error))
       : el('span', { id }, timeCell(w.time, how, slowest, INFERENCE));
   const list = [
     statRow("ORT's whole graph, WebGPU EP", way(o.whole, 'x from the host, y read back', 'pipe-whole')),
     statRow(
       'ORT A → Cleave → ORT B, WebGPU',
-      way(o.viaCleave, 'x from the host, y read back; qkv and its 36 parts stay on the GPU', 'pipe-cleave'),
+      way(
+        o.viaCleave,
+        `x from the host, y read back; qkv and its ${c.names.length} parts stay on the GPU`,
+        'pipe-cleave',
+      ),
     ),
   ];
   if (o.split)

@@ -9,9 +9,16 @@ import type { InferenceSession, Tensor } from 'onnxruntime-web';
 import { type EngineStats, type SplitEngine, createSplitEngine } from '../src/index.js';
 import { fromOrtTensor, toOrtTensor } from '../src/ort.js';
 import { type Timing, timePerRun } from './measure.js';
-import type { PipelineCase } from './pipeline-case.js';
+import type { BenchPipeline } from '../bench/types.js';
 
 type Ort = typeof import('onnxruntime-web');
+
+/**
+ * What the section reads from pipeline/case.json (written by pipeline-files.ts): the bench's case,
+ * x [1, seq, width] -> qkv [1, seq, 3 × hidden] -> y [1, seq, hidden], B's inputs in the split's
+ * order, and its files as paths relative to the page.
+ */
+export type PipelineCase = Pick<BenchPipeline, 'id' | 'seq' | 'width' | 'hidden' | 'heads' | 'names' | 'files'>;
 
 /** How one way of running the model went: its time and bits, or the error that stopped it. */
 export type WayResult = { readonly time: Timing; readonly y: Uint32Array } | { readonly error: string };
