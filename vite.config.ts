@@ -8,6 +8,7 @@
 import { basename } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';
+import { pipelineFiles } from './demo/pipeline-files.js';
 
 const ENTRIES = { cleave: 'src/index.ts', ort: 'src/ort.ts', tfjs: 'src/tfjs.ts' };
 
@@ -33,7 +34,11 @@ export default defineConfig(({ mode }) =>
   mode === 'demo'
     ? {
         base: './',
-        plugins: [compactWgsl()],
+        plugins: [compactWgsl(), pipelineFiles()],
+        // ONNX Runtime Web finds its wasm next to its module (new URL(…, import.meta.url)): pre-bundling
+        // would move the module away from it in the dev server. The build copies the wasm as an asset.
+        // The dependency scan starts from the demo's page only (not the test fixtures' pages).
+        optimizeDeps: { entries: ['index.html'], exclude: ['onnxruntime-web'] },
         build: { outDir: 'dist-demo', emptyOutDir: true, target: 'es2022' },
       }
     : {

@@ -17,6 +17,7 @@ import { Controls } from './controls.js';
 import { byId, el } from './dom.js';
 import { type Picture, drawPicture } from './draw.js';
 import { measure } from './measure.js';
+import { setupPipeline } from './pipeline-view.js';
 import { statRow, statsRows } from './report.js';
 import { FieldError, type NodeRequest } from './request.js';
 import { Tooltip } from './tooltip.js';
@@ -74,6 +75,7 @@ const controls = new Controls(byId('controls') as HTMLFormElement, (now) => {
     () => {
       pending = false;
       schedule();
+      setupPipeline(gpu.engine ? undefined : gpu.why).catch((e: unknown) => console.error(e));
     },
     now ? 0 : 300,
   );
@@ -202,3 +204,4 @@ function pictureOf(req: NodeRequest, outs: HostTensor[] | undefined): Picture | 
 }
 
 schedule();
+setupPipeline(gpu.engine ? undefined : gpu.why).catch((e: unknown) => console.error(e));

@@ -13,7 +13,7 @@ function fmtTime(ms: number): string {
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What a split did, from engine.stats, in words. */
-function workWords(s: EngineStats, dtype: string): string {
+export function workWords(s: EngineStats, dtype: string): string {
   switch (s.strategy) {
     case 'cpu':
       return cpuWords(dtype);
@@ -84,14 +84,15 @@ function timeOf(p: PathResult): Timing | undefined {
   return 'time' in p ? p.time : undefined;
 }
 
-function timeCell(t: Timing, how: string, slowest: number): HTMLElement {
+/** A timing with its bar, drawn to scale against the slowest of its list; `unit` is what one run is. */
+export function timeCell(t: Timing, how: string, slowest: number, unit = 'split'): HTMLElement {
   const bar = el('span', { className: 'bar' });
   bar.style.width = `${Math.max(1, (100 * t.ms) / slowest).toFixed(1)}%`;
   return el(
     'span',
     { className: 'timing' },
     el('span', { className: 'track' }, bar),
-    el('span', {}, el('b', { className: 'ms' }, fmtTime(t.ms)), ` per split (median of ${t.runs} runs; ${how})`),
+    el('span', {}, el('b', { className: 'ms' }, fmtTime(t.ms)), ` per ${unit} (median of ${t.runs} runs; ${how})`),
   );
 }
 

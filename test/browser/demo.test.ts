@@ -2,8 +2,10 @@
 // 127.0.0.1 and opened in headless Chromium with WebGPU on, at 1280×800 and as a 390×844 touch
 // phone. Runs presets and bad inputs, checks what the page drew and said (timings of the three
 // paths, the GPU work in words, the code view, run back through a stub engine), that nothing
-// widens the page on a phone and that a tap shows a cell's details; fails on any console error,
-// uncaught exception, or request that leaves the local server. Screenshots go to test/artifacts/.
+// widens the page on a phone and that a tap shows a cell's details. The pipeline section runs with
+// the real ONNX Runtime Web at both sizes: ORT's whole graph quoted where it fails, ORT A -> Cleave
+// -> ORT B timed and equal bit for bit. Fails on any console error, uncaught exception, uncaptured
+// GPU error, or request that leaves the local server. Screenshots go to test/artifacts/.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -63,6 +65,17 @@ async function open(options: { noWebGpu?: boolean; phone?: boolean } = {}): Prom
   if (options.noWebGpu) {
     await page.evaluateOnNewDocument(() => {
       Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined });
+    });
+  } else {
+    // Every device the page creates (its engine's, the pipeline section's) is watched from birth: an
+    // uncaptured GPU error becomes a console error, and so a problem.
+    await page.evaluateOnNewDocument(() => {
+      const requestDevice = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (descriptor) {
+        const d = await requestDevice.call(this, descriptor);
+        d.addEventListener('uncapturederror', (e) => console.error(`uncaptured GPU error: ${e.error.message}`));
+        return d;
+      };
     });
   }
   await page.goto(server.url, { waitUntil: 'load' });
@@ -156,8 +169,8 @@ async function seen(page: Page): Promise<Seen> {
 }
 
 /** A timing as the page shows it, in ms ('1.26 ms per split (median of 124 runs; ...)'). */
-function ms(text: string | undefined): number {
-  const m = /^([\d.]+) (ms|µs) per split \(median of \d+ runs; /.exec(text ?? '');
+function ms(text: string | undefined, unit = 'split'): number {
+  const m = new RegExp(`^([\\d.]+) (ms|µs) per ${unit} \\(median of \\d+ runs; `).exec(text ?? '');
   expect(m, `a timing: '${text}'`).toBeTruthy();
   return Number(m![1]) / (m![2] === 'µs' ? 1000 : 1);
 }
@@ -254,6 +267,95 @@ async function overflow(page: Page): Promise<{ scrollWidth: number; outside: str
       .map(name);
     return { scrollWidth: document.documentElement.scrollWidth, outside: outside.slice(0, 10), touching };
   });
+}
+
+/** What the pipeline section shows: its state, status and model line, each result by id, ORT's quote. */
+interface PipelineSeen {
+  state: string;
+  status: string;
+  graph: string;
+  rows: Record<string, string>;
+  quote: string;
+  quoteBold: string;
+  /** Resources of ONNX Runtime Web (its module, its wasm) the page has loaded so far. */
+  ortLoaded: string[];
+}
+
+async function pipelineSeen(page: Page): Promise<PipelineSeen> {
+  await page.waitForFunction(() => document.getElementById('pipeline')!.dataset.state !== 'loading');
+  return page.evaluate(() => {
+    const section = document.getElementById('pipeline')!;
+    const rows: Record<string, string> = {};
+    for (const dd of section.querySelectorAll<HTMLElement>('dd')) {
+      const item = dd.querySelector<HTMLElement>('[id]');
+      rows[item?.id ?? dd.id] =
+        item?.querySelector('.timing > span:last-child')?.textContent ?? item?.textContent ?? dd.textContent!;
+    }
+    return {
+      state: section.dataset.state ?? '',
+      status: document.getElementById('pipe-status')!.textContent!,
+      graph: document.getElementById('pipe-graph')!.textContent!,
+      rows,
+      quote: section.querySelector('.quote')?.textContent ?? '',
+      quoteBold: section.querySelector('.quote strong')?.textContent ?? '',
+      ortLoaded: performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((n) => /ort[.-]/.test(n.split('/').pop()!)),
+    };
+  });
+}
+
+/** Presses the pipeline section's button and waits until it has run (ORT loads, three ways timed). */
+async function runPipeline(page: Page): Promise<PipelineSeen> {
+  await page.$eval('#pipe-run', (e) => e.scrollIntoView({ block: 'center' }));
+  await page.click('#pipe-run');
+  await page.waitForFunction(() => ['done', 'failed'].includes(document.getElementById('pipeline')!.dataset.state!), {
+    timeout: 300_000,
+  });
+  return pipelineSeen(page);
+}
+
+/** Elements of `selector` whose content is wider than their box: text cut or spilling over a neighbour. */
+async function cutText(page: Page, selector: string): Promise<string[]> {
+  return page.$$eval(`${selector}, ${selector} *`, (es) =>
+    es
+      .filter((e) => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1)
+      .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}: ${e.scrollWidth} > ${e.clientWidth}`),
+  );
+}
+
+/**
+ * What the section must show after a run on this adapter: ORT's whole graph on WebGPU refused (on
+ * SwiftShader, always: its Split into 36 needs more storage buffers than ORT's limit), the pipeline
+ * through Cleave and ORT's CPU EP timed, and y equal bit for bit to the CPU EP's and the reference.
+ */
+function expectPipelineRan(p: PipelineSeen, swiftshader: boolean): void {
+  expect(p.state).toBe('done');
+  expect(p.status).toMatch(/^Ran with ONNX Runtime Web 1\.30\.\d+\.$/);
+  expect(p.graph).toBe(
+    'x [1, 128, 256] → MatMul → qkv [1, 128, 1152] → Split into 36 × [1, 128, 32] → 12 heads of (q · kᵀ) · v → Concat → y [1, 128, 384]',
+  );
+  const ranWhole = !p.rows['pipe-whole']!.startsWith('fails');
+  if (swiftshader || !ranWhole) {
+    expect(p.rows['pipe-whole']).toBe(`fails, and ORT says:${p.quote}`);
+    expect(p.quote).toMatch(/^failed to call OrtRun\(\)\. ERROR_CODE: \d+, ERROR_MESSAGE: .*storage/);
+    expect(p.quoteBold).toMatch(/^Too many storage buffers in shader\. Current: \d+, Max is \d+$/);
+    expect(p.quote.endsWith(p.quoteBold)).toBe(true);
+  } else {
+    ms(p.rows['pipe-whole'], 'inference');
+  }
+  const cleave = ms(p.rows['pipe-cleave'], 'inference');
+  expect(p.rows['pipe-cleave']).toContain('qkv and its 36 parts stay on the GPU');
+  expect(ms(p.rows['pipe-split'])).toBeLessThan(cleave);
+  expect(p.rows['pipe-split']).toContain(
+    'one dispatch of the gather shader (128-bit words) writes every output, then 36 copies into separate buffers',
+  );
+  ms(p.rows['pipe-cpu'], 'inference');
+  expect(p.rows['pipe-agree']).toBe(
+    "y through Cleave equals ORT's CPU EP, bit for bit ✓ (49152 values), and the reference computed in doubles ✓" +
+      (ranWhole ? ", and ORT's whole graph on WebGPU ✓" : ''),
+  );
 }
 
 /** Options of the form's selects whose text is wider than the closed select shows. */
@@ -548,6 +650,47 @@ test('phone, 390 px: nothing widens the page, labels fit, a tap shows a cell and
   await finish(page);
 });
 
+test("pipeline, 1280 px: ORT's whole graph fails at its Split into 36 and says why; ORT A → Cleave → ORT B runs, timed, bit for bit", async () => {
+  const page = await open();
+  const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
+  const before = await pipelineSeen(page);
+  expect(before.state).toBe('idle');
+  expect(before.status).toBe('Loads ONNX Runtime Web (about 27 MB of wasm) when you ask.');
+  expect(before.ortLoaded).toEqual([]); // nothing of ORT until the button is pressed
+  expect(before.rows).toEqual({});
+  const p = await runPipeline(page);
+  console.log(
+    `pipeline section on this adapter: whole graph on WebGPU: ${p.quoteBold || p.rows['pipe-whole']}; ` +
+      `via Cleave ${p.rows['pipe-cleave']}; split ${p.rows['pipe-split']}; CPU EP ${p.rows['pipe-cpu']}`,
+  );
+  expectPipelineRan(p, swiftshader);
+  expect(p.ortLoaded.some((n) => n.endsWith('.wasm'))).toBe(true);
+  expect(await page.$eval('#pipe-run', (e) => [e.textContent, (e as HTMLButtonElement).disabled])).toEqual([
+    'Run again',
+    false,
+  ]);
+  // Bars to scale: each way's against the slowest way, the split's against the pipeline it is part of.
+  const bar = (id: string) => page.$eval(`#${id} .bar`, (b) => b.getBoundingClientRect().width);
+  expect(await bar('pipe-split')).toBeLessThan(await bar('pipe-cleave'));
+  expect(await overflow(page)).toEqual({ scrollWidth: 1280, outside: [], touching: [] });
+  expect(await cutText(page, '#pipeline')).toEqual([]);
+  await (await page.$('#pipeline'))!.screenshot({ path: join(ARTIFACTS, 'demo-pipeline.png') });
+  await finish(page);
+});
+
+test("pipeline, 390 px: the section, ORT's long error and the timings fit the phone; a second run agrees", async () => {
+  const page = await open({ phone: true });
+  const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
+  expect(await overflow(page)).toEqual({ scrollWidth: 390, outside: [], touching: [] });
+  expectPipelineRan(await runPipeline(page), swiftshader);
+  expect(await overflow(page)).toEqual({ scrollWidth: 390, outside: [], touching: [] });
+  expect(await cutText(page, '#pipeline')).toEqual([]);
+  await (await page.$('#pipeline'))!.screenshot({ path: join(ARTIFACTS, 'demo-phone-pipeline.png') });
+  // Run again: the section starts over on a fresh engine and says the same.
+  expectPipelineRan(await runPipeline(page), swiftshader);
+  await finish(page);
+});
+
 test('without WebGPU the page says so and runs on the CPU path', async () => {
   const page = await open({ noWebGpu: true });
   expect(await page.$eval('#adapter', (e) => e.textContent)).toBe('CPU path');
@@ -564,5 +707,11 @@ test('without WebGPU the page says so and runs on the CPU path', async () => {
   expect(s.stats['t-host']).toBe('not available: no WebGPU');
   ms(s.stats['t-cpu']);
   expect(s.stats.work).toBe('none: no WebGPU in this browser');
+  // The pipeline section shows its model and says why it cannot run; its button stays off.
+  const p = await pipelineSeen(page);
+  expect(p.state).toBe('unavailable');
+  expect(p.graph).toContain('Split into 36');
+  expect(p.status).toBe('This section needs WebGPU, which this browser does not give (navigator.gpu is missing).');
+  expect(await page.$eval('#pipe-run', (e) => (e as HTMLButtonElement).disabled)).toBe(true);
   await finish(page, 'demo-cpu.png');
 });
