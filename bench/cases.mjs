@@ -121,7 +121,7 @@ export const CASES = [
   },
 ];
 
-// Pipelines (issue 9): ONNX Runtime Web's whole graph against ORT A -> Cleave -> ORT B, GPU-resident,
+// Pipelines: ONNX Runtime Web's whole graph against ORT A -> Cleave -> ORT B, GPU-resident,
 // in the same page on the same device. The graph: x [1, S, D] -> MatMul by w [D, 3H] -> qkv
 // [1, S, 3H] -> Split along the last axis into Q, K, V (heads 1) or Q, K, V per head (3 x heads
 // outputs) -> per head o = (q · kᵀ) · v, plus v when heads is 1 (the e2e test's graph), heads
@@ -159,7 +159,7 @@ export const PIPELINES = [
   },
 ];
 
-// Per-call CPU cost (issue 9): token-by-token decoding calls a split per layer per token, so what a
+// Per-call CPU cost: token-by-token decoding calls a split per layer per token, so what a
 // call costs in JavaScript is what those users pay. Each variant is timed over `calls` calls (1,000
 // in --quick), in rounds taken in turn: split and encodeSplit, the input aligned (byte 0 of its
 // buffer) or at byte 4, in an engine upload or in a caller's buffer.

@@ -305,7 +305,7 @@ async function run(args) {
   if (!existsSync(join(ROOT, 'dist', 'cleave.js')))
     fail('dist/cleave.js is missing: run `npm run build` (npm run bench does)');
   // After the check: resolving cases reads the library's dtype table from dist/.
-  const { buildModels, selectCases } = await import('./lib/cases.mjs');
+  const { buildModels, selectCases } = await import('./lib/resolve-cases.mjs');
   const selected = selectCases({ quick: args.quick, filter: args.filter });
   const { cases, callCosts } = selected;
   if (cases.length + selected.pipelines.length + callCosts.length === 0) fail('no case matches');

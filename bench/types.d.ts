@@ -29,7 +29,7 @@ export interface CaseSpec {
   readonly note?: string;
 }
 
-/** A case resolved by bench/lib/cases.mjs: what the page runs and the report reads. */
+/** A case resolved by bench/lib/resolve-cases.mjs: what the page runs and the report reads. */
 export interface BenchCase extends CaseSpec {
   readonly axis: number;
   readonly sizes: readonly number[];
@@ -267,7 +267,7 @@ export interface FinalState {
   deviceLost?: string | undefined;
 }
 
-/** A target of issue 4: reported, never asserted. met null: not measured in this run. */
+/** A target of the bench: reported, never asserted. met null: not measured in this run. */
 export interface Target {
   id: string;
   name: string;

@@ -96,7 +96,7 @@ export function versusPeer(results, peer) {
   return { gpuWork, zeroCopy, cpuEp, headline: gm(gpuWork), zeroCopyGeomean: gm(zeroCopy) };
 }
 
-/** GPU-resident Cleave against GPU-resident ORT (the target of issue 4). @param {readonly CaseRecord[]} results */
+/** GPU-resident Cleave against GPU-resident ORT (the headline target: at least 3x). @param {readonly CaseRecord[]} results */
 export const versusOrt = (results) => versusPeer(results, 'ort-gpu');
 
 /**

@@ -1,4 +1,4 @@
-// The targets of issues 4 and 9, one function each, evaluated on one run's results. They are
+// The bench's targets, one function each, evaluated on one run's results. They are
 // reported, never asserted: a miss is a row with the measured gap. All ratios compare medians of
 // wall time per split (or per inference) measured side by side in the same page (GPU-resident
 // systems: batches, then one onSubmittedWorkDone).
@@ -32,7 +32,7 @@ export function evaluateTargets(results, final, pipelines = []) {
 }
 
 /**
- * Issue 9: where ORT runs the graph alone, ORT -> Cleave -> ORT is no slower than ORT's whole
+ * Where ORT runs the graph alone, ORT -> Cleave -> ORT is no slower than ORT's whole
  * graph; where ORT's whole graph fails, the pipeline runs and verifies.
  * @param {readonly PipelineRecord[]} pipelines @returns {Target[]}
  */
@@ -42,7 +42,7 @@ function pipelineTargets(pipelines) {
     if (p.wholeError || p.r.crashed) {
       return {
         id: 'pipeline-runs',
-        name: `Issue 9: where ORT's whole graph fails, ORT -> Cleave -> ORT runs and verifies (${p.id})`,
+        name: `Where ORT's whole graph fails, ORT -> Cleave -> ORT runs and verifies (${p.id})`,
         goal: 'runs, y verified',
         value: verified
           ? `runs (${p.viaMs?.toPrecision(3)} ms per inference), y verified; ORT's whole graph failed`
@@ -54,7 +54,7 @@ function pipelineTargets(pipelines) {
     const ok = p.ratio !== undefined && verified && p.r.sameBitsAsWhole === true;
     return {
       id: 'pipeline-speed',
-      name: `Issue 9: ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`,
+      name: `ORT -> Cleave -> ORT no slower than ORT's whole graph, GPU-resident (${p.id})`,
       goal: '<= 1.00x, same y',
       value:
         p.ratio === undefined

@@ -1,4 +1,4 @@
-// Per-call CPU cost (issue 9): what one engine.split or engine.encodeSplit call costs in
+// Per-call CPU cost: what one engine.split or engine.encodeSplit call costs in
 // JavaScript, for a decode-step shape that a token-by-token decoder splits once per layer per
 // token. Each variant is one function on one input: aligned (byte 0 of its buffer, each chunk at a
 // 256-byte boundary) or unaligned (the same bytes from byte 4: no views, copies or a gather), in

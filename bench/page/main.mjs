@@ -1,4 +1,4 @@
-// The bench page's entry: every system of issue 4 side by side on ONE device (ONNX Runtime
+// The bench page's entry: every system side by side on ONE device (ONNX Runtime
 // Web's), driven from bench/run.mjs through `window.bench`: split cases, ORT -> Cleave -> ORT
 // pipelines, and the per-call cost of split and encodeSplit.
 

@@ -1,4 +1,4 @@
-// A pipeline case (issue 9): ONNX Runtime Web's whole graph (MatMul -> Split -> attention) against
+// A pipeline case: ONNX Runtime Web's whole graph (MatMul -> Split -> attention) against
 // ORT A (the MatMul, its output left on the GPU) -> Cleave (engine.split of A's output with layout
 // 'separate', each part handed on with toOrtTensor) -> ORT B (the attention). GPU-resident: x goes
 // in as a GPU buffer, y stays on the GPU, nothing is read back in between; all on the page's one

@@ -1,4 +1,4 @@
-// What Cleave's per-split error scopes cost (issue 8). A split of a caller's buffer runs inside
+// What Cleave's per-split error scopes cost. A split of a caller's buffer runs inside
 // pushErrorScope('out-of-memory') + pushErrorScope('validation') and waits for both pops before it
 // resolves, so a GPU error lands on the split that caused it. A split of the engine's own live
 // buffer whose buffers all come from the pool skips them (its commands cannot fail). Measured two

@@ -1,4 +1,4 @@
-// The tile gather kernels at their boundaries (issue 17): every source bit phase against every
+// The tile gather kernels at their boundaries: every source bit phase against every
 // destination phase for each packed type and for uint8 and float16 (float32 takes the word kernel); rows shorter than a word and
 // rows spanning several tiles; tiles cut at binding windows (a plan made for tiny windows, run on
 // the device); outputs of 0 and 1 elements; 65,536 outputs. Every output is compared with a

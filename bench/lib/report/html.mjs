@@ -52,7 +52,7 @@ ${findings(report)
   .map((f) => `<p><b>${esc(f.title)}.</b> ${esc(f.text)}</p>`)
   .join('\n')}
 ${PEERS.map((p) => versusTable(report, p)).join('\n')}
-<h2>Targets (issues 4 and 9)</h2>
+<h2>Targets</h2>
 ${targetsTable(report)}
 <h2>Overview: how many times slower than GPU-resident Cleave</h2>
 <p class="muted">Per case, each system's median wall time divided by GPU-resident Cleave's (log scale; right of 1x: Cleave is faster). Dashed: 3x (the target against ORT) and 1/1.3 (the target against the limits). Faded bars: ORT on its CPU EP, its WebGPU EP having refused the graph.</p>

@@ -271,7 +271,7 @@ export function renderTargets(report) {
   const pipes = report.final
     ? `\nPipelines: Cleave compiled ${report.final.cleavePipelines} on the shared device; live Cleave buffers at the end: ${report.final.liveBuffers}.`
     : '';
-  return `Targets (issues 4 and 9):\n${rows.map((r) => `- ${r.join(' | ')}`).join('\n')}${pipes}`;
+  return `Targets:\n${rows.map((r) => `- ${r.join(' | ')}`).join('\n')}${pipes}`;
 }
 
 /** @param {PipelineResult} r */
