@@ -261,6 +261,8 @@ export interface PageEnv {
 
 export interface FinalState {
   cleavePipelines: number;
+  /** The library's SHADER_VARIANTS: the most pipelines an engine may compile per device. */
+  shaderVariants: number;
   devicePipelines: number;
   liveBuffers: number;
   gpuErrors: string[];

@@ -36,6 +36,7 @@ export type { GpuTensor, HostTensor } from './tensor.js';
 export { MAX_RANK, MAX_STRINGS } from './tensor.js';
 export { MAX_OUTPUTS } from './planner/split.js';
 export { TENSOR_USAGE } from './gpu/usage.js';
+export { SHADER_VARIANTS } from './gpu/pipelines.js';
 export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';
 export type { Strategy } from './planner/gpu.js';

@@ -2,7 +2,7 @@
 // the engines, the copy kernel and the GPU timer every case uses, and the errors the device
 // reports. `init` builds it once per page load; `finish` reads what the whole run left behind.
 
-import { createSplitEngine } from '/dist/cleave.js';
+import { SHADER_VARIANTS, createSplitEngine } from '/dist/cleave.js';
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { GpuTimer, pipelinesOn } from './gpu-probe.mjs';
 import { COPY_WORKGROUP, makeCopyPipeline } from './systems/limits.mjs';
@@ -138,6 +138,7 @@ export async function finish() {
   const s = shared();
   return {
     cleavePipelines: s.engine.stats.pipelinesCreated,
+    shaderVariants: SHADER_VARIANTS,
     devicePipelines: pipelinesOn(s.device),
     liveBuffers: s.engine.stats.liveBuffers,
     gpuErrors: [...s.errors],

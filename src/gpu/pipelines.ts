@@ -14,8 +14,12 @@ interface Kit {
   readonly pipelines: Map<Variant, GPUComputePipeline | Promise<GPUComputePipeline>>;
 }
 
-/** A word width, or the bit-level variant in either bit order. */
-type Variant = Exclude<UnitBits, 1> | 'bits' | 'bits-msb';
+/** The variants: a word width, or the bit-level variant in either bit order. */
+const VARIANTS = [32, 64, 128, 'bits', 'bits-msb'] as const;
+type Variant = (typeof VARIANTS)[number];
+
+/** The most compute pipelines an engine compiles on one device, whatever it splits: one per shader variant. */
+export const SHADER_VARIANTS = VARIANTS.length;
 
 const variantOf = (unit: UnitBits, msbFirst: boolean): Variant => (unit !== 1 ? unit : msbFirst ? 'bits-msb' : 'bits');
 
