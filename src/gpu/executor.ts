@@ -1,9 +1,11 @@
 // The GPU executor: carries out split plans on one device. Every split records and submits its
 // commands synchronously, at the call, inside its own error scopes: the bytes it reads are the ones
-// there when it was called, and a GPU error it causes rejects it alone. Buffers come from the
+// there when it was called, and a GPU error it causes is its own. It rejects the split, except in
+// a caller's steady state (a buffer split here before, outputs from the pool), where the split
+// resolves first and a later error poisons its outputs and goes to `onLate`. Buffers come from the
 // engine's pool and go to the caller under leases; tables and pipelines are cached.
 
-import { check } from '../errors.js';
+import { type SplitError, check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
@@ -20,11 +22,12 @@ import {
   handOutAll,
   leaseFor,
   leaseOn,
+  poison,
   trackBuffer,
 } from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { scoped, throwIfFailed } from './scope.js';
+import { scoped, settleLate, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
@@ -68,11 +71,20 @@ export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly pool: BufferPool;
   private readonly tables: TableCache;
+  /**
+   * Buffers not this engine's whose last split here settled with no GPU error: they are on this
+   * device, and were not destroyed then.
+   */
+  private readonly seen = new WeakSet<GPUBuffer>();
 
-  /** `guard` throws when the engine was destroyed or its device lost (checked again after every wait). */
+  /**
+   * `guard` throws when the engine was destroyed or its device lost (checked again after every
+   * wait); `onLate` hears the GPU error of a split that resolved before its errors were known.
+   */
   constructor(
     readonly device: GPUDevice,
     private readonly guard: (what: string) => void,
+    private readonly onLate: (error: SplitError) => void,
   ) {
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
@@ -120,24 +132,46 @@ export class GpuExecutor {
     )[0]!;
   }
 
-  /** Splits a GPU-resident tensor: recorded and submitted now inside error scopes, then awaited. */
+  /**
+   * Splits a GPU-resident tensor: recorded and submitted now, inside error scopes unless it cannot
+   * fail; then its scopes are awaited, except in a caller's steady state (see `early`).
+   */
   async splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
     const p = this.prepare(req, x);
     if (!p.work) return p.done;
     // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
     // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
-    // inside them.
+    // inside them. A caller's buffer split here before without error is on this device, and with
+    // every output from the pool nothing is allocated: the one error left is the caller having
+    // destroyed it since. Such a split resolves without waiting for its scopes; an error they
+    // report later poisons its outputs and goes to `onLate`.
     const { own = [], shared } = outputBuffers(p.work, req.layout);
-    const safe = p.owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
-    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), !safe);
+    const pooled = this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
+    const early = !p.owned && pooled && this.seen.has(x.buffer);
+    const { value, error } = this.submit(
+      'split',
+      (enc) => this.record(enc, p.work, x.buffer, req.layout),
+      !(p.owned && pooled),
+    );
     for (const b of value.scratch) this.pool.give(b);
+    if (early) {
+      const r = p.result(value.buffers, this.pool);
+      settleLate('split', error, (e) => {
+        this.seen.delete(x.buffer);
+        poison(r.outputs, e);
+        this.onLate(e);
+      });
+      return r;
+    }
     try {
       await throwIfFailed('split', error);
     } catch (e) {
+      this.seen.delete(x.buffer);
       for (const b of value.buffers) this.pool.give(b);
       throw e;
     }
     this.guard('split');
+    if (!p.owned) this.seen.add(x.buffer);
     return p.result(value.buffers, this.pool);
   }
 

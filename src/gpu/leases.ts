@@ -3,9 +3,11 @@
 // released the buffer goes back to its pool, and the lease is over for good. The lease travels in
 // each tensor under a Symbol key, so a spread or reshaped copy carries it too: a copy of a released
 // tensor is refused by every engine, even after the buffer has been reused. Per-tensor release
-// state sits in a private field, which only the object Cleave returned has.
+// state sits in a private field, which only the object Cleave returned has. A lease is poisoned
+// when the split that made it turns out, after it resolved, to have failed on the GPU: its tensors
+// never held the split, so every use of them is refused with that failure (release still works).
 
-import { check, guardRead } from '../errors.js';
+import { SplitError, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor, GpuView } from '../tensor.js';
 
@@ -15,6 +17,8 @@ export interface Lease {
   readonly home: { give(b: GPUBuffer): void } | undefined;
   live: number;
   ended?: boolean;
+  /** The GPU error of the split that made it, known only after that split resolved. */
+  failed?: SplitError;
 }
 
 /**
@@ -144,6 +148,17 @@ export function checkLive(v: GpuView, what: string): void {
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     'input:input.buffer',
   );
+  if (lease?.failed)
+    throw new SplitError(
+      'GPU_ERROR',
+      `${what}: this GPU tensor is an output of a split that failed on the GPU after it resolved, so it never held the split (${lease.failed.message})`,
+      'input:input',
+    );
+}
+
+/** Poisons the leases of a split's outputs: that split failed on the GPU after it resolved. */
+export function poison(outputs: readonly GpuTensor[], error: SplitError): void {
+  for (const t of outputs) (t as unknown as LeasedTensor)[LEASE].failed ??= error;
 }
 
 /**

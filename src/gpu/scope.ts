@@ -1,7 +1,8 @@
 // Blame: the GPU calls of one split run inside their own validation and out-of-memory error
 // scopes, so an error they cause rejects that split, and only it. Scopes catch only calls made
 // while they are open, and `record` is synchronous, so an application's own errors on a shared
-// device (or another split's) never land here.
+// device (or another split's) never land here. A call either awaits its scopes (`throwIfFailed`)
+// or, when it resolved first, hears of their error later (`settleLate`).
 
 import { SplitError } from '../errors.js';
 
@@ -32,6 +33,18 @@ export function scoped<T>(
 /** Rejects with GPU_ERROR when the call's scopes caught an error. */
 export async function throwIfFailed(what: string, error: Promise<string | undefined>): Promise<void> {
   const message = await error;
-  if (message !== undefined)
-    throw new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
+  if (message !== undefined) throw gpuError(what, message);
 }
+
+/**
+ * Calls `fail` with a GPU_ERROR if the call's scopes catch an error, once they settle: for a call
+ * that resolved before its errors were known.
+ */
+export function settleLate(what: string, error: Promise<string | undefined>, fail: (e: SplitError) => void): void {
+  void error.then((message) => {
+    if (message !== undefined) fail(gpuError(`${what} (resolved before its GPU errors were known)`, message));
+  });
+}
+
+const gpuError = (what: string, message: string) =>
+  new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
