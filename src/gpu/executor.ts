@@ -21,13 +21,15 @@ import {
   handOut,
   handOutAll,
   leaseFor,
+  fateOf,
   leaseOn,
-  poison,
+  refuseFailed,
+  settle,
   trackBuffer,
 } from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { scoped, settleLate, throwIfFailed } from './scope.js';
+import { lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
@@ -119,17 +121,19 @@ export class GpuExecutor {
     const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);
+    const fate = fateOf(x, 'download');
     const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
-    return (
-      await this.readBack(
-        'download',
-        staging,
-        error,
-        [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
-        x.dtype,
-        [x.shape],
-      )
-    )[0]!;
+    const [bytes] = await this.readBack(
+      'download',
+      staging,
+      error,
+      [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
+      x.dtype,
+      [x.shape],
+    );
+    // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
+    if (fate && (await fate)) refuseFailed(x, 'download');
+    return bytes!;
   }
 
   /**
@@ -156,9 +160,11 @@ export class GpuExecutor {
     for (const b of value.scratch) this.pool.give(b);
     if (early) {
       const r = p.result(value.buffers, this.pool);
-      settleLate('split', error, (e) => {
+      const fate = lateError('split', error);
+      settle(r.outputs, fate);
+      void fate.then((e) => {
+        if (!e) return;
         this.seen.delete(x.buffer);
-        poison(r.outputs, e);
         this.onLate(e);
       });
       return r;
@@ -200,10 +206,13 @@ export class GpuExecutor {
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => ({
-      outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home),
-      stats,
-    });
+    // Outputs of an input whose own split's errors are still unknown share its fate.
+    const upstream = fateOf(x, 'split');
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => {
+      const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home);
+      if (upstream) settle(outputs, upstream);
+      return { outputs, stats };
+    };
     if (gp.strategy === 'alias') return { done: result([x.buffer], undefined) };
     if (gp.outputs.length === 0) return { done: { outputs: [], stats } };
     if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');

@@ -3,9 +3,10 @@
 // released the buffer goes back to its pool, and the lease is over for good. The lease travels in
 // each tensor under a Symbol key, so a spread or reshaped copy carries it too: a copy of a released
 // tensor is refused by every engine, even after the buffer has been reused. Per-tensor release
-// state sits in a private field, which only the object Cleave returned has. A lease is poisoned
-// when the split that made it turns out, after it resolved, to have failed on the GPU: its tensors
-// never held the split, so every use of them is refused with that failure (release still works).
+// state sits in a private field, which only the object Cleave returned has. A lease is settling
+// while the split that made it (or one upstream of it) resolved before its GPU errors were known,
+// and poisoned if one of them then failed: its tensors never held the split, so every use of them
+// is refused with that failure (release still works).
 
 import { SplitError, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
@@ -17,8 +18,10 @@ export interface Lease {
   readonly home: { give(b: GPUBuffer): void } | undefined;
   live: number;
   ended?: boolean;
-  /** The GPU error of the split that made it, known only after that split resolved. */
+  /** The GPU error of the split that made it (or of one upstream), known only after it resolved. */
   failed?: SplitError;
+  /** While those splits' errors are unknown: settles with the first of them, or undefined. */
+  settling?: Promise<SplitError | undefined>;
 }
 
 /**
@@ -138,8 +141,7 @@ export function handOutAll(
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed).
  */
 export function checkLive(v: GpuView, what: string): void {
-  const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
-  const lease = carried?.buffer === v.buffer ? carried : undefined;
+  const lease = carriedLease(v, what);
   check(
     LeasedTensor.state(v.source) < 2 &&
       !lease?.ended &&
@@ -148,17 +150,55 @@ export function checkLive(v: GpuView, what: string): void {
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     'input:input.buffer',
   );
-  if (lease?.failed)
+  refuse((lease ?? leaseOn(v.buffer))?.failed, what);
+}
+
+/** The lease a tensor carries, when it is for the buffer the tensor names. */
+function carriedLease(v: GpuView, what: string): Lease | undefined {
+  const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
+  return carried?.buffer === v.buffer ? carried : undefined;
+}
+
+/** The lease whose bytes a tensor reads: its own, or, for a tensor made by hand, the buffer's live one. */
+const bytesLease = (v: GpuView, what: string) => carriedLease(v, what) ?? leaseOn(v.buffer);
+
+/** Refuses a tensor whose split (or one upstream) failed on the GPU after it resolved. */
+export function refuseFailed(v: GpuView, what: string): void {
+  refuse(bytesLease(v, what)?.failed, what);
+}
+
+function refuse(failed: SplitError | undefined, what: string): void {
+  if (failed)
     throw new SplitError(
       'GPU_ERROR',
-      `${what}: this GPU tensor is an output of a split that failed on the GPU after it resolved, so it never held the split (${lease.failed.message})`,
+      `${what}: this GPU tensor is an output of a split that failed on the GPU after it resolved, so it never held the split (${failed.message})`,
       'input:input',
     );
 }
 
-/** Poisons the leases of a split's outputs: that split failed on the GPU after it resolved. */
-export function poison(outputs: readonly GpuTensor[], error: SplitError): void {
-  for (const t of outputs) (t as unknown as LeasedTensor)[LEASE].failed ??= error;
+/** The fate of the splits a tensor's bytes depend on, while some of them are unknown. */
+export function fateOf(v: GpuView, what: string): Promise<SplitError | undefined> | undefined {
+  return bytesLease(v, what)?.settling;
+}
+
+/**
+ * The outputs' bytes depend on a split whose GPU errors are unknown: their leases settle with
+ * `fate` too, and an error it brings poisons them.
+ */
+export function settle(outputs: readonly GpuTensor[], fate: Promise<SplitError | undefined>): void {
+  for (const lease of new Set(outputs.map((t) => (t as unknown as LeasedTensor)[LEASE]))) {
+    const before = lease.settling;
+    if (before === fate) continue; // a view sharing the input's lease
+    const after: Promise<SplitError | undefined> = (before ? Promise.all([before, fate]) : fate.then((e) => [e])).then(
+      (errors) => {
+        const error = errors.find((e) => e !== undefined);
+        lease.failed ??= error;
+        if (lease.settling === after) lease.settling = undefined;
+        return error;
+      },
+    );
+    lease.settling = after;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // scopes, so an error they cause rejects that split, and only it. Scopes catch only calls made
 // while they are open, and `record` is synchronous, so an application's own errors on a shared
 // device (or another split's) never land here. A call either awaits its scopes (`throwIfFailed`)
-// or, when it resolved first, hears of their error later (`settleLate`).
+// or, when it resolved first, hears of their error later (`lateError`).
 
 import { SplitError } from '../errors.js';
 
@@ -36,14 +36,11 @@ export async function throwIfFailed(what: string, error: Promise<string | undefi
   if (message !== undefined) throw gpuError(what, message);
 }
 
-/**
- * Calls `fail` with a GPU_ERROR if the call's scopes catch an error, once they settle: for a call
- * that resolved before its errors were known.
- */
-export function settleLate(what: string, error: Promise<string | undefined>, fail: (e: SplitError) => void): void {
-  void error.then((message) => {
-    if (message !== undefined) fail(gpuError(`${what} (resolved before its GPU errors were known)`, message));
-  });
+/** The GPU_ERROR the call's scopes caught, once they settle: for a call that resolved before they did. */
+export function lateError(what: string, error: Promise<string | undefined>): Promise<SplitError | undefined> {
+  return error.then((m) =>
+    m === undefined ? undefined : gpuError(`${what} (resolved before its GPU errors were known)`, m),
+  );
 }
 
 const gpuError = (what: string, message: string) =>
