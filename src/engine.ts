@@ -112,7 +112,7 @@ export async function createSplitEngine(options?: SplitEngineOptions): Promise<S
   check(
     onLate === undefined || typeof onLate === 'function',
     'BAD_OPTIONS',
-    () => `${what}: onLateError must be a function, got ${show(onLate)}`,
+    () => `${what}: onLateError must be a function`,
     'engine:onLateError',
   );
   check(
@@ -340,14 +340,12 @@ class Engine implements SplitEngine {
   private usable(what: string): void {
     this.alive(what);
     const [first] = this.late;
-    check(
-      first === undefined,
-      'GPU_ERROR',
-      () =>
-        `${what}: refused until engine.acknowledge(): ${this.late.length} split(s) resolved, then failed on the GPU, ` +
-        `and their outputs never held the split; the first: ${first!.message}`,
-      'engine:engine',
-    );
+    if (first)
+      throw new SplitError(
+        'GPU_ERROR',
+        `${what}: refused until engine.acknowledge(): ${first.message}`,
+        'engine:engine',
+      );
   }
 
   /** Throws when this engine was destroyed or its device lost (checked again after every wait). */

@@ -23,13 +23,13 @@ import {
   leaseFor,
   fateOf,
   leaseOn,
-  refuseFailed,
+  poisoned,
   settle,
   trackBuffer,
 } from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { lateError, scoped, throwIfFailed } from './scope.js';
+import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
@@ -51,6 +51,8 @@ export interface SplitResult<T> {
 }
 
 type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
+
+const VALIDATION: readonly GPUErrorFilter[] = ['validation'];
 
 /** A resident split after planning: finished (views, or no outputs), or work to record. */
 type Prepared =
@@ -132,7 +134,8 @@ export class GpuExecutor {
       [x.shape],
     );
     // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
-    if (fate && (await fate)) refuseFailed(x, 'download');
+    const failed = await fate;
+    if (failed) throw poisoned('download', failed);
     return bytes!;
   }
 
@@ -152,11 +155,9 @@ export class GpuExecutor {
     const { own = [], shared } = outputBuffers(p.work, req.layout);
     const pooled = this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
     const early = !p.owned && pooled && this.seen.has(x.buffer);
-    const { value, error } = this.submit(
-      'split',
-      (enc) => this.record(enc, p.work, x.buffer, req.layout),
-      !(p.owned && pooled),
-    );
+    // Nothing allocated: an out-of-memory error cannot happen, and only validation is scoped.
+    const scopes = p.owned && pooled ? [] : early ? VALIDATION : BOTH;
+    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), scopes);
     for (const b of value.scratch) this.pool.give(b);
     if (early) {
       const r = p.result(value.buffers, this.pool);
@@ -246,11 +247,11 @@ export class GpuExecutor {
     this.pool.destroy();
   }
 
-  /** One command buffer, recorded and submitted (inside the call's own error scopes unless `scopes` is false). */
+  /** One command buffer, recorded and submitted inside the call's own error scopes (`scopes`). */
   private submit<T>(
     what: string,
     record: (enc: GPUCommandEncoder) => T,
-    scopes = true,
+    scopes = BOTH,
   ): { value: T; error: Promise<string | undefined> } {
     return scoped(
       this.device,

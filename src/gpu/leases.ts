@@ -138,67 +138,40 @@ export function handOutAll(
 
 /**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
- * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed).
+ * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
+ * and one whose split failed on the GPU after it resolved.
  */
 export function checkLive(v: GpuView, what: string): void {
-  const lease = carriedLease(v, what);
+  const lease = leaseOf(v, what);
   check(
-    LeasedTensor.state(v.source) < 2 &&
-      !lease?.ended &&
-      (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
+    LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
     'RELEASED',
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     'input:input.buffer',
   );
-  refuse((lease ?? leaseOn(v.buffer))?.failed, what);
+  if (lease?.failed) throw poisoned(what, lease.failed);
 }
 
-/** The lease a tensor carries, when it is for the buffer the tensor names. */
-function carriedLease(v: GpuView, what: string): Lease | undefined {
+/** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */
+function leaseOf(v: GpuView, what: string): Lease | undefined {
   const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
-  return carried?.buffer === v.buffer ? carried : undefined;
+  return carried?.buffer === v.buffer ? carried : leaseOn(v.buffer);
 }
 
-/** The lease whose bytes a tensor reads: its own, or, for a tensor made by hand, the buffer's live one. */
-const bytesLease = (v: GpuView, what: string) => carriedLease(v, what) ?? leaseOn(v.buffer);
+/** The refusal of a tensor whose split (or one upstream) failed on the GPU after it resolved. */
+export const poisoned = (what: string, e: SplitError) =>
+  new SplitError('GPU_ERROR', `${what}: this tensor's split failed on the GPU after it resolved: ${e.message}`);
 
-/** Refuses a tensor whose split (or one upstream) failed on the GPU after it resolved. */
-export function refuseFailed(v: GpuView, what: string): void {
-  refuse(bytesLease(v, what)?.failed, what);
-}
-
-function refuse(failed: SplitError | undefined, what: string): void {
-  if (failed)
-    throw new SplitError(
-      'GPU_ERROR',
-      `${what}: this GPU tensor is an output of a split that failed on the GPU after it resolved, so it never held the split (${failed.message})`,
-      'input:input',
-    );
-}
-
-/** The fate of the splits a tensor's bytes depend on, while some of them are unknown. */
+/** The first GPU error of the splits a tensor's bytes depend on, while some of them are unknown. */
 export function fateOf(v: GpuView, what: string): Promise<SplitError | undefined> | undefined {
-  return bytesLease(v, what)?.settling;
+  return leaseOf(v, what)?.settling;
 }
 
-/**
- * The outputs' bytes depend on a split whose GPU errors are unknown: their leases settle with
- * `fate` too, and an error it brings poisons them.
- */
+/** The outputs' bytes depend on a split whose GPU errors are unknown: an error `fate` brings poisons them. */
 export function settle(outputs: readonly GpuTensor[], fate: Promise<SplitError | undefined>): void {
-  for (const lease of new Set(outputs.map((t) => (t as unknown as LeasedTensor)[LEASE]))) {
-    const before = lease.settling;
-    if (before === fate) continue; // a view sharing the input's lease
-    const after: Promise<SplitError | undefined> = (before ? Promise.all([before, fate]) : fate.then((e) => [e])).then(
-      (errors) => {
-        const error = errors.find((e) => e !== undefined);
-        lease.failed ??= error;
-        if (lease.settling === after) lease.settling = undefined;
-        return error;
-      },
-    );
-    lease.settling = after;
-  }
+  for (const lease of new Set(outputs.map((t) => (t as unknown as LeasedTensor)[LEASE])))
+    if (lease.settling !== fate)
+      lease.settling = (lease.settling?.then((e) => e ?? fate) ?? fate).then((e) => (lease.failed ??= e));
 }
 
 /**

@@ -6,20 +6,20 @@
 
 import { SplitError } from '../errors.js';
 
-/** Runs `record` inside its own scopes (or none, when `scopes` is false); exceptions become SplitErrors. */
+/** Both scopes: a call that may allocate, or whose input may be another device's. */
+export const BOTH: readonly GPUErrorFilter[] = ['out-of-memory', 'validation'];
+
+/** Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors. */
 export function scoped<T>(
   device: GPUDevice,
   record: () => T,
-  scopes = true,
+  scopes = BOTH,
 ): { value: T; error: Promise<string | undefined> } {
-  if (scopes) {
-    device.pushErrorScope('out-of-memory');
-    device.pushErrorScope('validation');
-  }
+  for (const f of scopes) device.pushErrorScope(f);
   // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
   const pop = () =>
-    (scopes ? Promise.all([device.popErrorScope(), device.popErrorScope()]) : Promise.resolve([null, null])).then(
-      ([v, o]) => (v ?? o)?.message,
+    Promise.all(scopes.map(() => device.popErrorScope())).then(
+      (errors) => errors.find((e) => e)?.message,
       () => undefined,
     );
   try {
@@ -38,10 +38,8 @@ export async function throwIfFailed(what: string, error: Promise<string | undefi
 
 /** The GPU_ERROR the call's scopes caught, once they settle: for a call that resolved before they did. */
 export function lateError(what: string, error: Promise<string | undefined>): Promise<SplitError | undefined> {
-  return error.then((m) =>
-    m === undefined ? undefined : gpuError(`${what} (resolved before its GPU errors were known)`, m),
-  );
+  return error.then((m) => (m === undefined ? undefined : gpuError(what, m, 'after it resolved, ')));
 }
 
-const gpuError = (what: string, message: string) =>
-  new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
+const gpuError = (what: string, message: string, late = '') =>
+  new SplitError('GPU_ERROR', `${what}: ${late}the GPU refused this call's commands: ${message}`);
