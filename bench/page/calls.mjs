@@ -59,6 +59,8 @@ export async function runCallCost(spec, settings) {
   const options = { axis: spec.axis, parts: spec.parts };
   const variants = [
     splitVariant(s.engine, x.owned, options, { aligned: true, owner: 'engine' }),
+    // The same copies as a caller's aligned buffer gets: the like-for-like engine-owned split.
+    splitVariant(s.engine, x.owned, { ...options, alias: 'none' }, { aligned: true, owner: 'engine' }),
     splitVariant(s.engine, x.caller, options, { aligned: true, owner: 'caller' }),
     splitVariant(s.engine, x.ownedAt4, options, { aligned: false, owner: 'engine' }),
     splitVariant(s.engine, x.callerAt4, options, { aligned: false, owner: 'caller' }),
@@ -148,7 +150,7 @@ const variant = (how, x, once, round) => ({
 
 /**
  * engine.split: each call awaited and its outputs released, on the clock; the GPU work drained every chunk, off it.
- * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number }} options
+ * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number, alias?: 'none' }} options
  * @param {{ aligned: boolean, owner: 'engine' | 'caller' }} how @returns {Variant}
  */
 function splitVariant(engine, x, options, how) {
