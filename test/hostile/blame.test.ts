@@ -12,6 +12,7 @@ import {
   type GpuTensor,
   type HostTensor,
   type SplitEngine,
+  type SplitEngineOptions,
   SplitError,
   createSplitEngine,
 } from '../../src/index.js';
@@ -284,6 +285,16 @@ describe("a caller's buffer split before (steady state): the split resolves befo
     for (const o of outs) e.release(o);
   }
 
+  /** Runs `fn` on a fresh engine on `device`, destroyed after. */
+  async function withEngine(fn: (e: SplitEngine) => Promise<void>, options: SplitEngineOptions = {}): Promise<void> {
+    const e = await createSplitEngine({ ...options, device });
+    try {
+      await fn(e);
+    } finally {
+      e.destroy();
+    }
+  }
+
   /** The engine's first late error, once it arrives. */
   async function lateOf(e: SplitEngine): Promise<SplitError> {
     await vi.waitFor(() => expect(e.lateErrors.length).toBeGreaterThan(0), { timeout: 10_000, interval: 2 });
@@ -291,8 +302,7 @@ describe("a caller's buffer split before (steady state): the split resolves befo
   }
 
   test('destroyed after its first split: the next split resolves, its outputs are refused with the GPU error, the engine refuses calls until acknowledge()', async () => {
-    const C = await createSplitEngine({ device });
-    try {
+    await withEngine(async (C) => {
       for (const [name, options] of cases) {
         heard.length = 0;
         device.pushErrorScope('validation'); // the application's own scope, open around it all
@@ -372,51 +382,45 @@ describe("a caller's buffer split before (steady state): the split resolves befo
         await new Promise((r) => setTimeout(r, 20));
         expect(heard, "Cleave's GPU error reached the application's uncapturederror listener").toEqual([]);
       }
-    } finally {
-      C.destroy();
-    }
+    });
   });
 
   test('with onLateError: the callback hears each late error once, the outputs are refused, the engine goes on', async () => {
     const got: SplitError[] = [];
-    const D = await createSplitEngine({ device, onLateError: (e) => got.push(e) });
-    try {
-      const t = callerTensor(device, x);
-      await exactSplit(D, t, cases[0][1]);
-      t.buffer.destroy();
-      const outs = await D.split(t, cases[0][1]);
-      await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 10_000, interval: 2 });
-      expect(got[0]!.code).toBe('GPU_ERROR');
-      expect(D.lateErrors).toEqual([]);
-      await expect(D.download(outs[0]!)).rejects.toMatchObject({
-        code: 'GPU_ERROR',
-        message: `download: this tensor's split failed on the GPU after it resolved: ${got[0]!.message}`,
-      });
-      for (const o of outs) D.release(o);
-      await exactSplit(D, callerTensor(device, x), cases[0][1]);
-      expect(got).toHaveLength(1);
-    } finally {
-      D.destroy();
-    }
+    await withEngine(
+      async (D) => {
+        const t = callerTensor(device, x);
+        await exactSplit(D, t, cases[0][1]);
+        t.buffer.destroy();
+        const outs = await D.split(t, cases[0][1]);
+        await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 10_000, interval: 2 });
+        expect(got[0]!.code).toBe('GPU_ERROR');
+        expect(D.lateErrors).toEqual([]);
+        await expect(D.download(outs[0]!)).rejects.toMatchObject({
+          code: 'GPU_ERROR',
+          message: `download: this tensor's split failed on the GPU after it resolved: ${got[0]!.message}`,
+        });
+        for (const o of outs) D.release(o);
+        await exactSplit(D, callerTensor(device, x), cases[0][1]);
+        expect(got).toHaveLength(1);
+      },
+      { onLateError: (e) => got.push(e) },
+    );
   });
 
   test('a buffer of another device is never seen: every split of it waits and rejects', async () => {
-    const C = await createSplitEngine({ device });
-    try {
+    await withEngine(async (C) => {
       const t = callerTensor(foreign, x);
       for (let i = 0; i < 3; i++) {
         await expect(C.split(t, cases[0][1])).rejects.toMatchObject({ code: 'GPU_ERROR', message: /^split: the GPU/ });
         await exactSplit(C, callerTensor(device, x), cases[0][1]); // a valid control between them
       }
       expect(C.lateErrors).toEqual([]);
-    } finally {
-      C.destroy();
-    }
+    });
   });
 
   test('a seen buffer, destroyed, split into outputs the pool holds no buffers for: it waits and rejects', async () => {
-    const C = await createSplitEngine({ device });
-    try {
+    await withEngine(async (C) => {
       const t = callerTensor(device, x);
       await exactSplit(C, t, cases[0][1]);
       t.buffer.destroy();
@@ -426,8 +430,6 @@ describe("a caller's buffer split before (steady state): the split resolves befo
       });
       expect(C.lateErrors).toEqual([]);
       await exactSplit(C, callerTensor(device, x), cases[0][1]);
-    } finally {
-      C.destroy();
-    }
+    });
   });
 });
