@@ -83,6 +83,8 @@ export interface CallCounts {
   mapAsyncs: number;
   /** pushErrorScope calls (absent in runs saved before they were counted). */
   errorScopes?: number;
+  /** Error-scope pops still unsettled when the call resolved: it did not wait for them (absent in older runs). */
+  scopesPending?: number;
 }
 
 /** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */

@@ -27,6 +27,12 @@ export interface SplitEngineOptions {
   readonly backend?: 'auto' | Backend;
   /** Force a GPU strategy where the plan allows it; 'auto' (default) lets the planner choose. */
   readonly strategy?: 'auto' | Strategy;
+  /**
+   * Hears the GPU error (`GPU_ERROR`) of a split that resolved before its GPU errors were known (a
+   * caller's buffer split again, then found destroyed): its outputs are refused from then on. Without
+   * it, such errors collect in `lateErrors` and the engine refuses its calls until `acknowledge()`.
+   */
+  readonly onLateError?: (error: SplitError) => void;
 }
 
 /** Split lengths along `axis` (default 0), or a number of equal parts with a smaller tail. */
@@ -81,6 +87,14 @@ export interface SplitEngine {
   release(x: GpuTensor | undefined): void;
   /** Frees every buffer the engine created, and its device if it created that too. */
   destroy(): void;
+  /**
+   * GPU errors of splits that resolved before their GPU errors were known, oldest first, not yet
+   * acknowledged (always empty with `onLateError`). While there is one, every call but `release`,
+   * `destroy` and `acknowledge` rejects with `GPU_ERROR`.
+   */
+  readonly lateErrors: readonly SplitError[];
+  /** Returns `lateErrors` and clears them: the engine takes calls again. */
+  acknowledge(): SplitError[];
   readonly stats: EngineStats;
 }
 
@@ -90,10 +104,17 @@ type Out = { readonly layout?: unknown; readonly alias?: unknown };
 
 export async function createSplitEngine(options?: SplitEngineOptions): Promise<SplitEngine> {
   const what = 'createSplitEngine';
-  const o = readOptions(options, what, ['device', 'backend', 'strategy'], 'engine');
+  const o = readOptions(options, what, ['device', 'backend', 'strategy', 'onLateError'], 'engine');
   const want = readChoice(o.backend, BACKENDS, 'auto', what, 'engine:backend');
   const strategy = readChoice(o.strategy, STRATEGIES, 'auto', what, 'engine:strategy');
   const given = o.device as GPUDevice | undefined;
+  const onLate = o.onLateError as SplitEngineOptions['onLateError'];
+  check(
+    onLate === undefined || typeof onLate === 'function',
+    'BAD_OPTIONS',
+    () => `${what}: onLateError must be a function`,
+    'engine:onLateError',
+  );
   check(
     given === undefined || (isA(given, 'GPUDevice', ['createBuffer']) && want !== 'cpu'),
     'BAD_OPTIONS',
@@ -112,7 +133,7 @@ export async function createSplitEngine(options?: SplitEngineOptions): Promise<S
       () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`,
       'engine:backend',
     );
-    return new Engine(undefined, undefined, false, strategy, found.reason);
+    return new Engine(undefined, undefined, false, strategy, found.reason, onLate);
   }
   await warmUp(found.device);
   const info = found.adapterInfo;
@@ -122,6 +143,7 @@ export async function createSplitEngine(options?: SplitEngineOptions): Promise<S
     !given,
     strategy,
     undefined,
+    onLate,
   );
 }
 
@@ -132,6 +154,7 @@ class Engine implements SplitEngine {
   private lost: string | undefined;
   /** Of the split that finished last. */
   private last: SplitStats = CPU_STATS;
+  private late: SplitError[] = [];
 
   constructor(
     readonly device: GPUDevice | undefined,
@@ -139,15 +162,32 @@ class Engine implements SplitEngine {
     private readonly ownsDevice: boolean,
     private readonly strategy: 'auto' | Strategy,
     readonly fallbackReason: string | undefined,
+    private readonly onLateError: SplitEngineOptions['onLateError'],
   ) {
     this.backend = device ? 'webgpu' : 'cpu';
-    this.gpu = device && new GpuExecutor(device, (what) => this.usable(what));
+    this.gpu =
+      device &&
+      new GpuExecutor(
+        device,
+        (what) => this.alive(what),
+        (e) => (this.onLateError ? this.onLateError(e) : this.late.push(e)),
+      );
     // Methods taken off the engine (`const { split } = engine`) still work.
-    for (const m of ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy'] as const)
-      this[m] = this[m].bind(this) as never;
+    const methods = ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy', 'acknowledge'] as const;
+    for (const m of methods) this[m] = this[m].bind(this) as never;
     void device?.lost.then((info) => {
       this.lost = info.message || info.reason;
     });
+  }
+
+  get lateErrors(): readonly SplitError[] {
+    return [...this.late];
+  }
+
+  acknowledge(): SplitError[] {
+    const late = this.late;
+    this.late = [];
+    return late;
   }
 
   get stats(): EngineStats {
@@ -296,8 +336,20 @@ class Engine implements SplitEngine {
     return r.outputs;
   }
 
-  /** Throws when this engine was destroyed or its device lost: the one check every call (and every resumed wait) makes. */
+  /** Throws when this engine was destroyed, its device lost, or a late GPU error is unacknowledged: the one check every call makes. */
   private usable(what: string): void {
+    this.alive(what);
+    const [first] = this.late;
+    if (first)
+      throw new SplitError(
+        'GPU_ERROR',
+        `${what}: refused until engine.acknowledge(): ${first.message}`,
+        'engine:engine',
+      );
+  }
+
+  /** Throws when this engine was destroyed or its device lost (checked again after every wait). */
+  private alive(what: string): void {
     check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
     check(
       this.lost === undefined,

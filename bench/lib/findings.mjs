@@ -182,6 +182,8 @@ export function callCostRows(records) {
       chunk: r.chunk,
       input: `${x.aligned ? 'aligned' : 'unaligned'} (byte ${x.byteOffset}), ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
       scopes: x.gpuCalls?.errorScopes === undefined ? undefined : x.gpuCalls.errorScopes > 0,
+      /** Whether the call waited for its scopes' pops (runs saved before this was counted always did). */
+      awaited: !x.gpuCalls?.scopesPending,
     })),
   );
 }

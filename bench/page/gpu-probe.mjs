@@ -72,8 +72,22 @@ export async function countCalls(fn) {
     writeBuffers: 0,
     mapAsyncs: 0,
     errorScopes: 0,
+    scopesPending: 0,
+  };
+  /** Pops not yet settled. */
+  const pending = new Set();
+  const pop = DEV.popErrorScope;
+  DEV.popErrorScope = function () {
+    const p = pop.call(this);
+    pending.add(p);
+    const done = () => pending.delete(p);
+    p.then(done, done);
+    return p;
   };
   const undo = [
+    () => {
+      DEV.popErrorScope = pop;
+    },
     around(DEV, 'pushErrorScope', () => {
       c.errorScopes++;
     }),
@@ -107,7 +121,9 @@ export async function countCalls(fn) {
     }),
   ];
   try {
-    return [await fn(), c];
+    const value = await fn();
+    c.scopesPending = pending.size;
+    return [value, c];
   } finally {
     for (const u of undo) u();
   }

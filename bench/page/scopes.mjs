@@ -1,6 +1,7 @@
 // What Cleave's per-split error scopes cost. A split of a caller's buffer runs inside
-// pushErrorScope('out-of-memory') + pushErrorScope('validation') and waits for both pops before it
-// resolves, so a GPU error lands on the split that caused it. A split of the engine's own live
+// pushErrorScope('out-of-memory') + pushErrorScope('validation'), so a GPU error lands on the split
+// that caused it; it waits for both pops before it resolves the first time the engine sees that
+// buffer, and not after (the loop here is that steady state). A split of the engine's own live
 // buffer whose buffers all come from the pool skips them (its commands cannot fail). Measured two
 // ways, in alternating order on the shared device: the case's GPU-resident split with an
 // engine-owned input (an upload) against the same bytes in a caller's buffer, and a loop of empty

@@ -1,9 +1,11 @@
 // The GPU executor: carries out split plans on one device. Every split records and submits its
 // commands synchronously, at the call, inside its own error scopes: the bytes it reads are the ones
-// there when it was called, and a GPU error it causes rejects it alone. Buffers come from the
+// there when it was called, and a GPU error it causes is its own. It rejects the split, except in
+// a caller's steady state (a buffer split here before, outputs from the pool), where the split
+// resolves first and a later error poisons its outputs and goes to `onLate`. Buffers come from the
 // engine's pool and go to the caller under leases; tables and pipelines are cached.
 
-import { check } from '../errors.js';
+import { type SplitError, check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
@@ -19,12 +21,15 @@ import {
   handOut,
   handOutAll,
   leaseFor,
+  fateOf,
   leaseOn,
+  poisoned,
+  settle,
   trackBuffer,
 } from './leases.js';
 import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { scoped, throwIfFailed } from './scope.js';
+import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
@@ -47,6 +52,8 @@ export interface SplitResult<T> {
 
 type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
 
+const VALIDATION: readonly GPUErrorFilter[] = ['validation'];
+
 /** A resident split after planning: finished (views, or no outputs), or work to record. */
 type Prepared =
   | { readonly work?: undefined; readonly done: SplitResult<GpuTensor> }
@@ -68,11 +75,20 @@ export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly pool: BufferPool;
   private readonly tables: TableCache;
+  /**
+   * Buffers not this engine's whose last split here settled with no GPU error: they are on this
+   * device, and were not destroyed then.
+   */
+  private readonly seen = new WeakSet<GPUBuffer>();
 
-  /** `guard` throws when the engine was destroyed or its device lost (checked again after every wait). */
+  /**
+   * `guard` throws when the engine was destroyed or its device lost (checked again after every
+   * wait); `onLate` hears the GPU error of a split that resolved before its errors were known.
+   */
   constructor(
     readonly device: GPUDevice,
     private readonly guard: (what: string) => void,
+    private readonly onLate: (error: SplitError) => void,
   ) {
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
@@ -107,37 +123,62 @@ export class GpuExecutor {
     const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);
+    const fate = fateOf(x, 'download');
     const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
-    return (
-      await this.readBack(
-        'download',
-        staging,
-        error,
-        [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
-        x.dtype,
-        [x.shape],
-      )
-    )[0]!;
+    const [bytes] = await this.readBack(
+      'download',
+      staging,
+      error,
+      [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
+      x.dtype,
+      [x.shape],
+    );
+    // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
+    const failed = await fate;
+    if (failed) throw poisoned('download', failed);
+    return bytes!;
   }
 
-  /** Splits a GPU-resident tensor: recorded and submitted now inside error scopes, then awaited. */
+  /**
+   * Splits a GPU-resident tensor: recorded and submitted now, inside error scopes unless it cannot
+   * fail; then its scopes are awaited, except in a caller's steady state (see `early`).
+   */
   async splitResident(req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
     const p = this.prepare(req, x);
     if (!p.work) return p.done;
     // Commands on this engine's own live buffers, all taken from the pool, cannot fail: they skip
     // the error scopes' round trip (most of a small split's time in a browser). Anything else runs
-    // inside them.
+    // inside them. A caller's buffer split here before without error is on this device, and with
+    // every output from the pool nothing is allocated: the one error left is the caller having
+    // destroyed it since. Such a split resolves without waiting for its scopes; an error they
+    // report later poisons its outputs and goes to `onLate`.
     const { own = [], shared } = outputBuffers(p.work, req.layout);
-    const safe = p.owned && this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
-    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), !safe);
+    const pooled = this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
+    const early = !p.owned && pooled && this.seen.has(x.buffer);
+    // Nothing allocated: an out-of-memory error cannot happen, and only validation is scoped.
+    const scopes = p.owned && pooled ? [] : early ? VALIDATION : BOTH;
+    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), scopes);
     for (const b of value.scratch) this.pool.give(b);
+    if (early) {
+      const r = p.result(value.buffers, this.pool);
+      const fate = lateError('split', error);
+      settle(r.outputs, fate);
+      void fate.then((e) => {
+        if (!e) return;
+        this.seen.delete(x.buffer);
+        this.onLate(e);
+      });
+      return r;
+    }
     try {
       await throwIfFailed('split', error);
     } catch (e) {
+      this.seen.delete(x.buffer);
       for (const b of value.buffers) this.pool.give(b);
       throw e;
     }
     this.guard('split');
+    if (!p.owned) this.seen.add(x.buffer);
     return p.result(value.buffers, this.pool);
   }
 
@@ -166,10 +207,13 @@ export class GpuExecutor {
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
     const stats = statsOf(gp, req.layout === 'separate');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => ({
-      outputs: handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home),
-      stats,
-    });
+    // Outputs of an input whose own split's errors are still unknown share its fate.
+    const upstream = fateOf(x, 'split');
+    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => {
+      const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home);
+      if (upstream) settle(outputs, upstream);
+      return { outputs, stats };
+    };
     if (gp.strategy === 'alias') return { done: result([x.buffer], undefined) };
     if (gp.outputs.length === 0) return { done: { outputs: [], stats } };
     if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
@@ -203,11 +247,11 @@ export class GpuExecutor {
     this.pool.destroy();
   }
 
-  /** One command buffer, recorded and submitted (inside the call's own error scopes unless `scopes` is false). */
+  /** One command buffer, recorded and submitted inside the call's own error scopes (`scopes`). */
   private submit<T>(
     what: string,
     record: (enc: GPUCommandEncoder) => T,
-    scopes = true,
+    scopes = BOTH,
   ): { value: T; error: Promise<string | undefined> } {
     return scoped(
       this.device,

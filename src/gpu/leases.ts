@@ -3,9 +3,12 @@
 // released the buffer goes back to its pool, and the lease is over for good. The lease travels in
 // each tensor under a Symbol key, so a spread or reshaped copy carries it too: a copy of a released
 // tensor is refused by every engine, even after the buffer has been reused. Per-tensor release
-// state sits in a private field, which only the object Cleave returned has.
+// state sits in a private field, which only the object Cleave returned has. A lease is settling
+// while the split that made it (or one upstream of it) resolved before its GPU errors were known,
+// and poisoned if one of them then failed: its tensors never held the split, so every use of them
+// is refused with that failure (release still works).
 
-import { check, guardRead } from '../errors.js';
+import { SplitError, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor, GpuView } from '../tensor.js';
 
@@ -15,6 +18,10 @@ export interface Lease {
   readonly home: { give(b: GPUBuffer): void } | undefined;
   live: number;
   ended?: boolean;
+  /** The GPU error of the split that made it (or of one upstream), known only after it resolved. */
+  failed?: SplitError;
+  /** While those splits' errors are unknown: settles with the first of them, or undefined. */
+  settling?: Promise<SplitError | undefined>;
 }
 
 /**
@@ -131,19 +138,40 @@ export function handOutAll(
 
 /**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
- * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed).
+ * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
+ * and one whose split failed on the GPU after it resolved.
  */
 export function checkLive(v: GpuView, what: string): void {
-  const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
-  const lease = carried?.buffer === v.buffer ? carried : undefined;
+  const lease = leaseOf(v, what);
   check(
-    LeasedTensor.state(v.source) < 2 &&
-      !lease?.ended &&
-      (lease !== undefined || !current.has(v.buffer) || leaseOn(v.buffer) !== undefined),
+    LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
     'RELEASED',
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     'input:input.buffer',
   );
+  if (lease?.failed) throw poisoned(what, lease.failed);
+}
+
+/** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */
+function leaseOf(v: GpuView, what: string): Lease | undefined {
+  const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
+  return carried?.buffer === v.buffer ? carried : leaseOn(v.buffer);
+}
+
+/** The refusal of a tensor whose split (or one upstream) failed on the GPU after it resolved. */
+export const poisoned = (what: string, e: SplitError) =>
+  new SplitError('GPU_ERROR', `${what}: this tensor's split failed on the GPU after it resolved: ${e.message}`);
+
+/** The first GPU error of the splits a tensor's bytes depend on, while some of them are unknown. */
+export function fateOf(v: GpuView, what: string): Promise<SplitError | undefined> | undefined {
+  return leaseOf(v, what)?.settling;
+}
+
+/** The outputs' bytes depend on a split whose GPU errors are unknown: an error `fate` brings poisons them. */
+export function settle(outputs: readonly GpuTensor[], fate: Promise<SplitError | undefined>): void {
+  for (const lease of new Set(outputs.map((t) => (t as unknown as LeasedTensor)[LEASE])))
+    if (lease.settling !== fate)
+      lease.settling = (lease.settling?.then((e) => e ?? fate) ?? fate).then((e) => (lease.failed ??= e));
 }
 
 /**

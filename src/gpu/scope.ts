@@ -1,24 +1,25 @@
 // Blame: the GPU calls of one split run inside their own validation and out-of-memory error
 // scopes, so an error they cause rejects that split, and only it. Scopes catch only calls made
 // while they are open, and `record` is synchronous, so an application's own errors on a shared
-// device (or another split's) never land here.
+// device (or another split's) never land here. A call either awaits its scopes (`throwIfFailed`)
+// or, when it resolved first, hears of their error later (`lateError`).
 
 import { SplitError } from '../errors.js';
 
-/** Runs `record` inside its own scopes (or none, when `scopes` is false); exceptions become SplitErrors. */
+/** Both scopes: a call that may allocate, or whose input may be another device's. */
+export const BOTH: readonly GPUErrorFilter[] = ['out-of-memory', 'validation'];
+
+/** Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors. */
 export function scoped<T>(
   device: GPUDevice,
   record: () => T,
-  scopes = true,
+  scopes = BOTH,
 ): { value: T; error: Promise<string | undefined> } {
-  if (scopes) {
-    device.pushErrorScope('out-of-memory');
-    device.pushErrorScope('validation');
-  }
+  for (const f of scopes) device.pushErrorScope(f);
   // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
   const pop = () =>
-    (scopes ? Promise.all([device.popErrorScope(), device.popErrorScope()]) : Promise.resolve([null, null])).then(
-      ([v, o]) => (v ?? o)?.message,
+    Promise.all(scopes.map(() => device.popErrorScope())).then(
+      (errors) => errors.find((e) => e)?.message,
       () => undefined,
     );
   try {
@@ -32,6 +33,13 @@ export function scoped<T>(
 /** Rejects with GPU_ERROR when the call's scopes caught an error. */
 export async function throwIfFailed(what: string, error: Promise<string | undefined>): Promise<void> {
   const message = await error;
-  if (message !== undefined)
-    throw new SplitError('GPU_ERROR', `${what}: the GPU refused this call's commands: ${message}`);
+  if (message !== undefined) throw gpuError(what, message);
 }
+
+/** The GPU_ERROR the call's scopes caught, once they settle: for a call that resolved before they did. */
+export function lateError(what: string, error: Promise<string | undefined>): Promise<SplitError | undefined> {
+  return error.then((m) => (m === undefined ? undefined : gpuError(what, m, 'after it resolved, ')));
+}
+
+const gpuError = (what: string, message: string, late = '') =>
+  new SplitError('GPU_ERROR', `${what}: ${late}the GPU refused this call's commands: ${message}`);

@@ -6,14 +6,17 @@
 // application's scopes or listener. These tests provoke GPU errors on purpose, so they hold their
 // own devices instead of gpuTest's scoped fixture.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import {
   type FixedDType,
   type GpuTensor,
   type HostTensor,
   type SplitEngine,
+  type SplitEngineOptions,
+  SplitError,
   createSplitEngine,
 } from '../../src/index.js';
+import { toOrtTensor } from '../../src/ort.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { TENSOR_USAGE, align4 } from '../helpers/dtypes.js';
@@ -49,6 +52,8 @@ afterAll(() => {
 });
 
 const x = randomTensor('float32', [4, 64], rng(1)) as HostTensor<'float32'>;
+/** toOrtTensor's namespace: hands back what it was given (ORT itself is not needed to refuse a tensor). */
+const ORT_LIKE = { Tensor: { fromGpuBuffer: (b: GPUBuffer, o: object) => ({ gpuBuffer: b, ...o }) } };
 const y = randomTensor('int16', [6, 10], rng(2)) as HostTensor<'int16'>;
 
 /** The tensor's bytes in a buffer of `dev` that the caller owns. */
@@ -261,5 +266,170 @@ describe("encodeSplit records into the caller's encoder", () => {
     for (const t of outs) A.release(t);
     await expectAllExact(goodSplits());
     expect(heard).toEqual([]);
+  });
+});
+
+describe("a caller's buffer split before (steady state): the split resolves before its GPU errors are known", () => {
+  const cases = [
+    ['gather', { axis: 1, sizes: [1, 63] }],
+    ['copies', { axis: 0, parts: 4 }],
+    ['separate', { axis: 1, parts: 2, layout: 'separate' }],
+  ] as const;
+  const parts = (o: (typeof cases)[number][1]) =>
+    'sizes' in o ? o.sizes : Array<number>(o.parts).fill(x.shape[o.axis]! / o.parts);
+
+  /** Splits `t` on `e`, checks the outputs exactly and releases them. */
+  async function exactSplit(e: SplitEngine, t: GpuTensor, options: (typeof cases)[number][1]): Promise<void> {
+    const outs = await e.split(t, options);
+    expect(splitProblem(await downloadAll(e, outs), x, options.axis, parts(options))).toBeUndefined();
+    for (const o of outs) e.release(o);
+  }
+
+  /** Runs `fn` on a fresh engine on `device`, destroyed after. */
+  async function withEngine(fn: (e: SplitEngine) => Promise<void>, options: SplitEngineOptions = {}): Promise<void> {
+    const e = await createSplitEngine({ ...options, device });
+    try {
+      await fn(e);
+    } finally {
+      e.destroy();
+    }
+  }
+
+  /** The engine's first late error, once it arrives. */
+  async function lateOf(e: SplitEngine): Promise<SplitError> {
+    await vi.waitFor(() => expect(e.lateErrors.length).toBeGreaterThan(0), { timeout: 10_000, interval: 2 });
+    return e.lateErrors[0]!;
+  }
+
+  test('destroyed after its first split: the next split resolves, its outputs are refused with the GPU error, the engine refuses calls until acknowledge()', async () => {
+    await withEngine(async (C) => {
+      for (const [name, options] of cases) {
+        heard.length = 0;
+        device.pushErrorScope('validation'); // the application's own scope, open around it all
+        const t = callerTensor(device, x);
+        await exactSplit(C, t, options); // first split of this buffer: waits for its scopes
+        await exactSplit(C, t, options); // seen before: resolves at once, exact
+        const before = goodSplits();
+        t.buffer.destroy();
+        const outs = await C.split(t, options); // resolves: its GPU error is not known yet
+        expect(
+          outs.map((o) => o.shape[options.axis]),
+          name,
+        ).toEqual(parts(options));
+        const after = goodSplits();
+        const error = await lateOf(C);
+        expect(error).toBeInstanceOf(SplitError);
+        expect([error.code, error.subject], name).toEqual(['GPU_ERROR', undefined]);
+        expect(error.message, name).toMatch(/^split: after it resolved, the GPU refused this call's commands: /);
+        expect(error.message, name).toMatch(/destroyed/i);
+        expect(C.lateErrors, name).toEqual([error]);
+
+        // Its outputs never held the split: every use of them, or of a copy, on any engine, is refused.
+        const refusedAs = (what: string) => ({
+          code: 'GPU_ERROR',
+          message: `${what}: this tensor's split failed on the GPU after it resolved: ${error.message}`,
+        });
+        for (const o of outs) {
+          await expect(B.download(o), name).rejects.toMatchObject(refusedAs('download'));
+          await expect(B.download({ ...o }), name).rejects.toMatchObject(refusedAs('download'));
+          await expect(B.split(o, { axis: 0, parts: 1 }), name).rejects.toMatchObject(refusedAs('split'));
+          expect(() => B.encodeSplit(device.createCommandEncoder(), o, { axis: 0, parts: 1 }), name).toThrow(
+            expect.objectContaining(refusedAs('split')),
+          );
+          if (o.byteOffset === 0)
+            expect(() => toOrtTensor(ORT_LIKE, o), name).toThrow(expect.objectContaining(refusedAs('toOrtTensor')));
+        }
+        // A tensor made by hand over the same buffer reads the same stale bytes: refused too.
+        const byHand = { dtype: 'uint8', shape: [4], buffer: outs[0]!.buffer, byteOffset: 0, byteLength: 4 } as const;
+        await expect(B.download(byHand as GpuTensor), name).rejects.toMatchObject(refusedAs('download'));
+
+        // The engine refuses every call but release until the error is acknowledged.
+        const refusing = {
+          code: 'GPU_ERROR',
+          subject: { kind: 'engine', name: 'engine' },
+          message: expect.stringMatching(
+            /^\w+: refused until engine\.acknowledge\(\): split: after it resolved, the GPU refused/,
+          ),
+        };
+        await expect(C.split(y, { axis: 1, sizes: [3, 7] })).rejects.toMatchObject(refusing);
+        await expect(
+          C.run({ op: 'Split', opset: 18, inputs: [y], attrs: { axis: 1, num_outputs: 2 } }),
+        ).rejects.toMatchObject(refusing);
+        expect(() => C.upload(x)).toThrow(expect.objectContaining(refusing));
+        const gx = B.upload(x);
+        await expect(C.download(gx)).rejects.toMatchObject(refusing);
+        expect(() => C.encodeSplit(device.createCommandEncoder(), gx, { axis: 1, parts: 2 })).toThrow(
+          expect.objectContaining(refusing),
+        );
+        B.release(gx);
+        for (const o of outs) C.release(o); // release works
+        await expect(B.download(outs[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
+        expect(C.acknowledge()).toEqual([error]);
+        expect(C.lateErrors).toEqual([]);
+
+        // The destroyed buffer is forgotten: its next split waits for its scopes and rejects.
+        const again = await settle(C.split(t, options));
+        expect(describeOutcome(again), name).toBe('GPU_ERROR');
+        expect((again as { message: string }).message, name).toMatch(/^split: the GPU refused/);
+        expect(C.lateErrors).toEqual([]);
+        // The engine goes on exactly, its pool's buffers (the failed outputs' among them) included.
+        await exactSplit(C, callerTensor(device, x), options);
+        await expectAllExact(before);
+        await expectAllExact(after);
+        const appScope = await device.popErrorScope();
+        expect(appScope?.message ?? null, "Cleave's GPU error reached the application's error scope").toBeNull();
+        await device.queue.onSubmittedWorkDone();
+        await new Promise((r) => setTimeout(r, 20));
+        expect(heard, "Cleave's GPU error reached the application's uncapturederror listener").toEqual([]);
+      }
+    });
+  });
+
+  test('with onLateError: the callback hears each late error once, the outputs are refused, the engine goes on', async () => {
+    const got: SplitError[] = [];
+    await withEngine(
+      async (D) => {
+        const t = callerTensor(device, x);
+        await exactSplit(D, t, cases[0][1]);
+        t.buffer.destroy();
+        const outs = await D.split(t, cases[0][1]);
+        await vi.waitFor(() => expect(got).toHaveLength(1), { timeout: 10_000, interval: 2 });
+        expect(got[0]!.code).toBe('GPU_ERROR');
+        expect(D.lateErrors).toEqual([]);
+        await expect(D.download(outs[0]!)).rejects.toMatchObject({
+          code: 'GPU_ERROR',
+          message: `download: this tensor's split failed on the GPU after it resolved: ${got[0]!.message}`,
+        });
+        for (const o of outs) D.release(o);
+        await exactSplit(D, callerTensor(device, x), cases[0][1]);
+        expect(got).toHaveLength(1);
+      },
+      { onLateError: (e) => got.push(e) },
+    );
+  });
+
+  test('a buffer of another device is never seen: every split of it waits and rejects', async () => {
+    await withEngine(async (C) => {
+      const t = callerTensor(foreign, x);
+      for (let i = 0; i < 3; i++) {
+        await expect(C.split(t, cases[0][1])).rejects.toMatchObject({ code: 'GPU_ERROR', message: /^split: the GPU/ });
+        await exactSplit(C, callerTensor(device, x), cases[0][1]); // a valid control between them
+      }
+      expect(C.lateErrors).toEqual([]);
+    });
+  });
+
+  test('a seen buffer, destroyed, split into outputs the pool holds no buffers for: it waits and rejects', async () => {
+    await withEngine(async (C) => {
+      const t = callerTensor(device, x);
+      await exactSplit(C, t, cases[0][1]);
+      t.buffer.destroy();
+      await expect(C.split(t, { axis: 1, parts: 8 })).rejects.toMatchObject({
+        code: 'GPU_ERROR',
+        message: /^split: the GPU/,
+      });
+      expect(C.lateErrors).toEqual([]);
+      await exactSplit(C, callerTensor(device, x), cases[0][1]);
+    });
   });
 });

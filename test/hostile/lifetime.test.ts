@@ -337,6 +337,53 @@ describe('released tensors and their copies are refused by every engine', () => 
   });
 });
 
+describe('outputs used before their split is known to have failed on the GPU', () => {
+  gpuTest(
+    "a caller's buffer split before, destroyed, split again: its outputs used at once (download, split on either engine, a view, encodeSplit) are refused or share the failure",
+    async (g) => {
+      const late: SplitError[] = [];
+      const e = await g.engine({ onLateError: (error) => late.push(error) });
+      const e2 = await g.engine();
+      const x = randomTensor('float32', [4, 64], rng(31)) as HostTensor<'float32'>;
+      const buffer = g.device.createBuffer({ size: x.data.byteLength, usage: 0x80 | 0x4 | 0x8 });
+      g.device.queue.writeBuffer(buffer, 0, x.data);
+      const t = { dtype: 'float32', shape: [4, 64], buffer, byteOffset: 0, byteLength: x.data.byteLength } as const;
+      const options = { axis: 1, sizes: [1, 63] };
+      const first = await e.split(t, options); // waits for its scopes: the engine has now seen the buffer
+      expect(splitProblem(await downloadAll(e, first), x, 1, [1, 63])).toBeUndefined();
+      for (const o of first) e.release(o);
+      buffer.destroy();
+      const outs = await e.split(t, options); // resolves before its GPU error is known
+      // Used at once, before the error is known:
+      const download = e.download(outs[1]!);
+      const derived = [
+        e.split(outs[1]!, { axis: 0, parts: 2 }), // the engine's own buffer: no scopes
+        e2.split(outs[1]!, { axis: 0, parts: 2 }), // another engine's buffer: waits for its scopes, which pass
+        e.split(outs[1]!, { axis: 0, parts: 1 }), // a view, on the same lease
+      ];
+      const enc = g.device.createCommandEncoder();
+      const encoded = e.encodeSplit(enc, outs[1]!, { axis: 0, parts: 2 });
+      g.device.queue.submit([enc.finish()]);
+      const stale = {
+        code: 'GPU_ERROR',
+        message: expect.stringMatching(
+          /^\w+: this tensor's split failed on the GPU after it resolved: split: after it resolved, /,
+        ),
+      };
+      await expect(download, 'the download waits for the split it reads').rejects.toMatchObject(stale);
+      expect(late.map((l) => l.code)).toEqual(['GPU_ERROR']);
+      const all = [...(await Promise.all(derived)).flat(), ...encoded];
+      expect(all).toHaveLength(7);
+      for (const o of all) await expect(e2.download(o)).rejects.toMatchObject(stale);
+      expect(late).toHaveLength(1); // reported once, by the engine whose split failed
+      expect([e.lateErrors, e2.lateErrors]).toEqual([[], []]);
+      for (const o of [...all, ...outs]) e.release(o);
+      const control = await e2.split(e2.upload(x), { axis: 1, sizes: [1, 63] });
+      expect(splitProblem(await downloadAll(e2, control), x, 1, [1, 63])).toBeUndefined();
+    },
+  );
+});
+
 describe("a tensor released by another engine goes home to its own engine's pool", () => {
   gpuTest(
     "B.release(A.upload(x)): A's live buffers stay, A reuses the buffer, B keeps nothing; A and B refuse it after",
@@ -588,7 +635,7 @@ describe('policies (item 9)', () => {
 
 describe('engine methods taken off the engine', () => {
   gpuTest(
-    'const { split, run, upload, download, encodeSplit, release, destroy } = engine: each works as a method does',
+    'const { split, run, upload, download, encodeSplit, release, destroy, acknowledge } = engine: each works as a method does',
     async (g) => {
       const e = await g.engine();
       const { split, upload, download, release, run, encodeSplit } = e;
@@ -614,6 +661,8 @@ describe('engine methods taken off the engine', () => {
       expect((await refusal(() => other.split(x, { parts: 2 }), 'a destroyed engine')).code, 'destroy').toBe(
         'RELEASED',
       );
+      const { acknowledge } = e;
+      expect(acknowledge(), 'acknowledge').toEqual([]);
     },
   );
 });

@@ -1,6 +1,12 @@
 // Compile-time tier: wrong calls must fail to compile. Checked by `npm run typecheck` (part of
 // `npm test`); each @ts-expect-error fails the build if the line below it ever compiles.
-import { type GpuTensor, type HostTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+import {
+  type GpuTensor,
+  type HostTensor,
+  type SplitEngine,
+  type SplitError,
+  createSplitEngine,
+} from '../../src/index.js';
 
 export async function typeChecks(engine: SplitEngine): Promise<void> {
   // @ts-expect-error int64 data travels in a BigInt64Array
@@ -35,6 +41,16 @@ export async function typeChecks(engine: SplitEngine): Promise<void> {
 
   // @ts-expect-error backend is one of 'auto' | 'webgpu' | 'cpu'
   await createSplitEngine({ backend: 'webgl' });
+  const late: SplitError[] = [];
+  const heard = await createSplitEngine({ onLateError: (e) => late.push(e) });
+  const errors: readonly SplitError[] = heard.lateErrors;
+  const cleared: SplitError[] = heard.acknowledge();
+  // @ts-expect-error lateErrors is read-only: acknowledge() clears it
+  heard.lateErrors = [];
+  // @ts-expect-error onLateError takes a function of a SplitError
+  await createSplitEngine({ onLateError: true });
+  void errors;
+  void cleared;
 }
 
 export async function runIsTypedByItsDataInput(engine: SplitEngine): Promise<void> {

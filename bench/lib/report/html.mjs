@@ -189,11 +189,11 @@ function callCostSection(report) {
 <p class="muted">Median over rounds, [fastest–slowest round]. split: the call, awaiting it and releasing its outputs ("before it returns": the synchronous part). encodeSplit: the call alone; the encoders are submitted and the outputs released outside the clock. Error scopes: counted on one call.</p>
 ${plainTable(
   ['function', 'input', 'plan', 'error scopes', 'µs per call', 'range', 'before it returns', 'calls'],
-  rows.map(({ row: x, input, scopes }) => [
+  rows.map(({ row: x, input, scopes, awaited }) => [
     x.fn,
     input,
     planText(x.stats),
-    scopes === undefined ? '-' : scopes ? 'yes, awaited' : 'no',
+    scopes === undefined ? '-' : scopes ? (awaited ? 'yes, awaited' : 'yes, not awaited') : 'no',
     x.error ? `failed: ${x.error}` : ms(x.us?.median),
     x.us ? `${ms(x.us.min)}–${ms(x.us.max)}` : '',
     ms(x.syncUs?.median),

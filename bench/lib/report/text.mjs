@@ -131,9 +131,9 @@ function pipelineSentence(p) {
 function callCostSentence(rows) {
   const first = /** @type {(typeof rows)[number]} */ (rows[0]);
   const each = rows.map(
-    ({ row: x, input, scopes }) =>
+    ({ row: x, input, scopes, awaited }) =>
       `${x.fn} of an input ${input}: ${ms(x.us?.median)} µs (${planText(x.stats)}, ` +
-      `${scopes === undefined ? 'error scopes not counted' : scopes ? 'inside error scopes, awaited' : 'no error scopes'}` +
+      `${scopes === undefined ? 'error scopes not counted' : scopes ? `inside error scopes, ${awaited ? 'awaited' : 'settling after it resolved'}` : 'no error scopes'}` +
       `${x.syncUs ? `; ${ms(x.syncUs.median)} µs of it before the call returns its promise` : ''})${x.error ? ` [${x.error}]` : ''}`,
   );
   return (
@@ -238,11 +238,11 @@ export function renderCallCosts(report) {
   const rows = callCostRows(report.callCosts);
   if (!rows.length) return '';
   const head = [['function', 'input', 'plan', 'error scopes', 'µs per call', '[min-max]', 'sync µs', 'calls']];
-  const body = rows.map(({ row: x, input, scopes }) => [
+  const body = rows.map(({ row: x, input, scopes, awaited }) => [
     x.fn,
     input,
     planText(x.stats),
-    scopes === undefined ? '-' : scopes ? 'yes (awaited)' : 'no',
+    scopes === undefined ? '-' : scopes ? (awaited ? 'yes (awaited)' : 'yes (not awaited)') : 'no',
     x.error ? 'ERR' : ms(x.us?.median),
     x.us ? `${ms(x.us.min)}-${ms(x.us.max)}` : '-',
     ms(x.syncUs?.median),
@@ -250,7 +250,7 @@ export function renderCallCosts(report) {
   ]);
   return (
     'Per-call cost: µs of JavaScript per call, median over rounds. split: call, await, release the outputs ("sync": before the call returns);\n' +
-    'encodeSplit: the call alone. error scopes: whether the call pushed error scopes (counted on one call).\n\n' +
+    'encodeSplit: the call alone. error scopes: whether the call pushed error scopes, and waited for them before it resolved (seen on one call).\n\n' +
     table([...head, ...body])
   );
 }
