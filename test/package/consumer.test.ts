@@ -31,7 +31,7 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // keeps its error messages: the whole API measured 50,155 B minified and 17,964 B gzip here (2026-11-22), and
 // scripts/size-floor.mjs, building the same page with every message removed, still measures 40,939 B and 14,495 B gzip.
 // So this tier reports the budget, checks that the floor is still above it (the README's "Known limits" says so), and
-// guards against growth past today's size plus ~5%. Raised on 2026-11-24 by issue 18 item 2 (a caller's buffer split in
+// guards against growth past today's size plus ~5%. Raised on 2026-11-24 by the steady-state split of a caller's buffer (a caller's buffer split in
 // steady state resolves before its GPU errors are known: poisoned leases, onLateError / lateErrors / acknowledge), which
 // took the whole API from 52,014 / 18,691 B to 53,335 / 19,114 B: the ceiling moved by that growth, rounded up.
 const BUDGET = { minified: 40_000, gzip: 12_000 };
