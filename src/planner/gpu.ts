@@ -5,7 +5,7 @@
 import { check } from '../errors.js';
 import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
 import type { SplitPlan } from './split.js';
-import { type Dispatch, type Region, type UnitBits, align, align4, planDispatches } from './dispatch.js';
+import { type Dispatch, type Region, type UnitBits, align4, planDispatches } from './dispatch.js';
 
 /** Device numbers the layout depends on. */
 export interface GpuLimits {
@@ -82,83 +82,93 @@ export const ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS = 1024;
 /** Most row copies in one split: past it, encoding the commands costs more than the shader. */
 export const MAX_ROW_COPIES = 1 << 16;
 
-/** A region of the input (in bits) on its way to output `output`, before the output's place is known. */
-type Run = Omit<Region, 'dst'> & { readonly output: number };
-
-/** Each non-empty output as a region of the input, in bits; a chunk whose rows are back to back is one row. */
-function regionsOf(plan: SplitPlan, srcByteOffset: number): Run[] {
-  const bits = elementBits(plan.dtype as FixedDType);
+/**
+ * Each non-empty output as a region of the input (in bits) written at its place in the output
+ * buffer, `owner[k]` the output of region k. This runs per output of every call: one loop, no
+ * closure, one object per output and per region.
+ */
+function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number) {
+  const dtype = plan.dtype as FixedDType;
+  const bits = elementBits(dtype);
   const rowBits = plan.axisLen * plan.inner * bits;
-  const runs: Run[] = [];
-  for (let i = 0; i < plan.sizes.length; i++) {
-    const rowLen = plan.sizes[i]! * plan.inner * bits;
-    if (rowLen === 0 || plan.outer === 0) continue;
-    const single = plan.outer === 1 || rowLen === rowBits;
-    const src = srcByteOffset * 8 + plan.starts[i]! * plan.inner * bits;
-    // A single row's stride is its own length, so strides never constrain word widths or copies.
-    const total = rowLen * plan.outer;
-    runs.push(
-      single
-        ? { output: i, src, rowLen: total, srcStride: total, rows: 1 }
-        : { output: i, src, rowLen, srcStride: rowBits, rows: plan.outer },
+  const { outer, inner, sizes, starts } = plan;
+  const outputs = new Array<OutputSlot>(sizes.length);
+  const regions: Region[] = [];
+  const owner: number[] = [];
+  let [end, at] = [0, 0];
+  // What depends on an output's length alone, kept from the last output: equal parts compute it once.
+  let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] !== size) {
+      size = sizes[i]!;
+      byteLength = byteLengthOf(dtype, outer * size * inner);
+      padded = Math.ceil(byteLength / alignment) * alignment;
+      // A single row's stride is its own length, so strides never constrain word widths or copies.
+      strided = !(outer === 1 || size * inner * bits === rowBits);
+      rowLen = strided ? size * inner * bits : size * inner * bits * outer;
+    }
+    // `at` is aligned, so the next output's place is at + padded: no division per output.
+    outputs[i] = { byteOffset: at, byteLength };
+    end = at + byteLength;
+    const dst = at * 8;
+    at += padded;
+    if (rowLen === 0 || outer === 0) continue;
+    const src = srcByteOffset * 8 + starts[i]! * inner * bits;
+    regions.push(
+      strided
+        ? { src, dst, rowLen, srcStride: rowBits, rows: outer }
+        : { src, dst, rowLen, srcStride: rowLen, rows: 1 },
     );
+    owner.push(i);
   }
-  return runs;
+  return { outputs, end, regions, owner };
 }
 
 export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
   const dtype = plan.dtype as FixedDType;
-  const outBytes = plan.sizes.map((s) => byteLengthOf(dtype, plan.outer * s * plan.inner));
   const want = opts.strategy ?? 'auto';
-  const runs = regionsOf(plan, opts.srcByteOffset);
-  const contiguous = runs.every((r) => r.rows === 1);
+  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment);
+  // What each strategy asks of every region, in one loop with no closure. `residues` ORs every
+  // offset, length and stride modulo 128: a word width u | 128 divides them all iff u divides it.
+  let [contiguous, viewable, copyable, commands, minRowLen, residues] = [true, true, true, 0, Infinity, 0];
+  for (const r of l.regions) {
+    contiguous &&= r.rows === 1;
+    viewable &&= r.src % (limits.alignment * 8) === 0 && r.rowLen % 8 === 0;
+    const res = (r.src % 128) | (r.rowLen % 128) | (r.srcStride % 128);
+    copyable &&= res % 32 === 0;
+    residues |= res | (r.dst % 128);
+    commands += r.rows;
+    minRowLen = Math.min(minRowLen, r.rowLen);
+  }
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
-  if (
-    contiguous &&
-    opts.allowAlias &&
-    (want === 'auto' || want === 'alias') &&
-    runs.every((r) => r.src % (limits.alignment * 8) === 0 && r.rowLen % 8 === 0)
-  ) {
-    const outputs = outBytes.map((n) => ({ byteOffset: opts.srcByteOffset, byteLength: n }));
-    for (const r of runs) outputs[r.output] = { byteOffset: r.src / 8, byteLength: outBytes[r.output]! };
+  if (contiguous && viewable && opts.allowAlias && (want === 'auto' || want === 'alias')) {
+    const outputs = l.outputs.map((o) => ({ byteOffset: opts.srcByteOffset, byteLength: o.byteLength }));
+    for (let k = 0; k < l.regions.length; k++) {
+      const o = l.owner[k]!;
+      outputs[o] = { byteOffset: l.regions[k]!.src / 8, byteLength: outputs[o]!.byteLength };
+    }
     return { strategy: 'alias', outputs };
   }
 
-  const outputs: OutputSlot[] = [];
-  let end = 0;
-  for (const n of outBytes) {
-    const at = align(end, limits.alignment);
-    outputs.push({ byteOffset: at, byteLength: n });
-    end = at + n;
-  }
-  const bufferBytes = align4(end);
+  const { outputs, regions } = l;
+  const bufferBytes = align4(l.end);
   check(
     bufferBytes <= limits.maxBufferBytes,
     'TOO_LARGE',
     () =>
       `split: the outputs need a ${bufferBytes}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`,
   );
-  // Plain literals of one shape (no spread): this runs per output of every call.
-  const regions: Region[] = runs.map((r) => ({
-    src: r.src,
-    dst: outputs[r.output]!.byteOffset * 8,
-    rowLen: r.rowLen,
-    srcStride: r.srcStride,
-    rows: r.rows,
-  }));
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
-  const copyable = runs.every((r) => r.src % 32 === 0 && r.rowLen % 32 === 0 && r.srcStride % 32 === 0);
-  const commands = runs.reduce((n, r) => n + r.rows, 0);
   const copyWins = contiguous
     ? commands <= MAX_COPY_COMMANDS
-    : commands <= MAX_ROW_COPIES && runs.every((r) => r.rowLen >= limits.rowCopyMinBytes * 8);
-  if (runs.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
-    return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(runs, outputs) };
+    : commands <= MAX_ROW_COPIES && minRowLen >= limits.rowCopyMinBytes * 8;
+  if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
+    return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, l.owner) };
   }
 
-  const unitBits = chooseUnit(regions, limits.alignment);
+  const unitBits = chooseUnit(residues, limits.alignment);
   const srcEnd = opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
   return {
     strategy: 'gather',
@@ -170,30 +180,19 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   };
 }
 
-function byteCopies(runs: readonly Run[], outputs: readonly OutputSlot[]): ByteCopy[] {
+function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteCopy[] {
   const copies: ByteCopy[] = [];
-  for (const r of runs) {
+  regions.forEach((r, k) => {
     const size = r.rowLen / 8;
     for (let row = 0; row < r.rows; row++) {
-      copies.push({
-        output: r.output,
-        src: (r.src + row * r.srcStride) / 8,
-        dst: outputs[r.output]!.byteOffset + row * size,
-        size,
-      });
+      copies.push({ output: owner[k]!, src: (r.src + row * r.srcStride) / 8, dst: r.dst / 8 + row * size, size });
     }
-  }
+  });
   return copies;
 }
 
-/** The widest word that divides every offset, length and stride (window bases are aligned); else bits. */
-function chooseUnit(regions: readonly Region[], alignment: number): UnitBits {
-  for (const u of [128, 64, 32] as const) {
-    if (
-      (alignment * 8) % u === 0 &&
-      regions.every((r) => r.src % u === 0 && r.dst % u === 0 && r.rowLen % u === 0 && r.srcStride % u === 0)
-    )
-      return u;
-  }
+/** The widest word dividing every offset, length and stride (`residues`, see planGpu; windows are aligned); else bits. */
+function chooseUnit(residues: number, alignment: number): UnitBits {
+  for (const u of [128, 64, 32] as const) if ((alignment * 8) % u === 0 && residues % u === 0) return u;
   return 1;
 }

@@ -86,18 +86,21 @@ export function planSplit(
     () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`,
     subjects.sizes,
   );
-  // Plain loops: this runs per call, and 4096-output splits are a case we care about.
-  const clean = new Array<number>(sizes.length);
-  const starts = new Array<number>(sizes.length);
+  // Plain loops, no closure per length: this runs per call, and 4096-output splits are a case we care about.
+  const n = sizes.length;
+  const clean = new Array<number>(n);
+  const starts = new Array<number>(n);
   let sum = 0;
-  for (let i = 0; i < sizes.length; i++) {
+  for (let i = 0; i < n; i++) {
     const s = sizes[i];
-    check(
-      typeof s === 'number' && Number.isSafeInteger(s) && s >= 0,
-      'BAD_SIZE',
-      () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
-      subjects.sizes,
-    );
+    // The message's closure is made only for a bad length, not once per length.
+    if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0))
+      check(
+        false,
+        'BAD_SIZE',
+        () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
+        subjects.sizes,
+      );
     clean[i] = s + 0; // -0 never reaches a shape
     starts[i] = sum;
     sum += s;
@@ -118,8 +121,27 @@ export function planSplit(
     inner: product(shape.slice(ax + 1)),
     sizes: clean,
     starts,
-    outputShapes: clean.map((s) => shape.map((d, i) => (i === ax ? s : d))),
+    outputShapes: outputShapesOf(shape, ax, clean),
   };
+}
+
+/**
+ * Output shapes, frozen: outputs of one length share one array (4096 equal parts build one shape,
+ * not 4096), and since none can be written, no caller can change another output's shape.
+ */
+function outputShapesOf(shape: readonly number[], ax: number, sizes: readonly number[]): (readonly number[])[] {
+  const out = new Array<readonly number[]>(sizes.length);
+  let last: readonly number[] | undefined;
+  for (let i = 0; i < sizes.length; i++) {
+    const s = sizes[i]!;
+    if (last === undefined || last[ax] !== s) {
+      const dims = [...shape];
+      dims[ax] = s;
+      last = Object.freeze(dims);
+    }
+    out[i] = last;
+  }
+  return out;
 }
 
 function product(xs: readonly number[]): number {
