@@ -75,7 +75,10 @@ export interface SplitEngine {
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
-  /** Records a split of a GPU tensor into your encoder; outputs are valid once you submit it. Copies unless `alias` says otherwise. */
+  /**
+   * Records a split of a GPU tensor into your encoder; outputs are valid once you submit it. Copies unless `alias` says
+   * otherwise.
+   */
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
@@ -336,7 +339,10 @@ class Engine implements SplitEngine {
     return r.outputs;
   }
 
-  /** Throws when this engine was destroyed, its device lost, or a late GPU error is unacknowledged: the one check every call makes. */
+  /**
+   * Throws when this engine was destroyed, its device lost, or a late GPU error is unacknowledged: the one check every
+   * call makes.
+   */
   private usable(what: string): void {
     this.alive(what);
     const [first] = this.late;

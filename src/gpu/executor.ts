@@ -65,7 +65,10 @@ type Prepared =
       readonly result: (buffers: readonly GPUBuffer[], home: Lease['home']) => SplitResult<GpuTensor>;
     };
 
-/** The output buffers a split takes: one per output with layout 'separate', and the shared one unless a separate copy needs none. */
+/**
+ * The output buffers a split takes: one per output with layout 'separate', and the shared one unless a separate copy
+ * needs none.
+ */
 function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
   const own = layout === 'separate' ? gp.outputs.map((o) => align4(o.byteLength)) : undefined;
   return own && gp.strategy === 'copy' ? { own } : { own, shared: gp.bufferBytes };

@@ -9,7 +9,9 @@ import { SplitError } from '../errors.js';
 /** Both scopes: a call that may allocate, or whose input may be another device's. */
 export const BOTH: readonly GPUErrorFilter[] = ['out-of-memory', 'validation'];
 
-/** Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors. */
+/**
+ * Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors.
+ */
 export function scoped<T>(
   device: GPUDevice,
   record: () => T,

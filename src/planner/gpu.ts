@@ -191,7 +191,9 @@ function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteC
   return copies;
 }
 
-/** The widest word dividing every offset, length and stride (`residues`, see planGpu; windows are aligned); else bits. */
+/**
+ * The widest word dividing every offset, length and stride (`residues`, see planGpu; windows are aligned); else bits.
+ */
 function chooseUnit(residues: number, alignment: number): UnitBits {
   for (const u of [128, 64, 32] as const) if ((alignment * 8) % u === 0 && residues % u === 0) return u;
   return 1;
