@@ -178,3 +178,38 @@ export const CALL_COSTS = [
     note: 'a decode step: [1, 1, 3 x 4096] float32 into Q, K, V',
   },
 ];
+
+// Decode loops: a decoder step with a KV cache, run for a whole sequence of steps. ORT's whole graph
+// the usual ONNX way (MatMul -> Split -> Concat of past and new K/V into present K/V -> attention,
+// past/present fed back each step) against ORT A (MatMul) -> Cleave (engine.split of qkv with
+// `into`: q into a buffer of its own, K and V into slot t.. of caches [1, heads, T, d], strided) ->
+// ORT B (attention over the whole caches), and the same with B's session created with ORT's
+// enableGraphCapture. One timed iteration is the whole sequence, caches cleared first; every
+// step's y and the final caches are checked against a reference in doubles, bit for bit.
+//   id           unique name (matched by --cases like a case's; `--cases '^decode'` runs only these)
+//   width        D: x is [1, S, D]
+//   heads        H; headDim: d (qkv is [1, S, 3 H d])
+//   prefill      tokens of a first step (S = prefill), before the decode steps; 0 or absent: none
+//   decodeSteps  steps of one token (S = 1); the caches hold every token: T = prefill + decodeSteps
+//   quick        part of `--quick`
+/** @type {readonly import('./types.js').DecodeSpec[]} */
+export const DECODES = [
+  {
+    id: 'decode-s1-d64-h4x16',
+    width: 64,
+    heads: 4,
+    headDim: 16,
+    decodeSteps: 32,
+    quick: true,
+    note: 'decode: 32 steps of one token (S = 1), caches of T = 32 slots',
+  },
+  {
+    id: 'decode-s128-d64-h4x16',
+    width: 64,
+    heads: 4,
+    headDim: 16,
+    prefill: 128,
+    decodeSteps: 32,
+    note: 'prefill: one step of 128 tokens (S = 128), then 32 steps of one token, caches of T = 160 slots',
+  },
+];

@@ -25,15 +25,17 @@ import {
   renderTargets,
   renderThroughput,
 } from './lib/report/text.mjs';
+import { decodeFailures, decodeLine, renderDecodes } from './lib/report/decode.mjs';
+import { resolveDecode, selectDecodes } from './lib/decode.mjs';
 
-/** @import { BenchCase, BenchPipeline, CallCostRecord, CallCostSpec, CaseRecord, PageEnv, PipelineRecord, Report, Settings, SystemResult } from './types.js' */
-/** @typedef {{ cases: readonly BenchCase[], pipelines: readonly BenchPipeline[], callCosts: readonly CallCostSpec[] }} Selected */
+/** @import { BenchCase, BenchDecode, BenchPipeline, CallCostRecord, CallCostSpec, CaseRecord, DecodeRecord, PageEnv, PipelineRecord, Report, Settings, SystemResult } from './types.js' */
+/** @typedef {{ cases: readonly BenchCase[], pipelines: readonly BenchPipeline[], callCosts: readonly CallCostSpec[], decodes: readonly BenchDecode[] }} Selected */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `usage: npm run bench [-- options]
   --quick          shorter timing, and (without --cases) the cases marked quick: under a minute
-  --cases REGEX    only the cases whose id matches REGEX (ids are in bench/cases.mjs)
+  --cases REGEX    only the cases whose id matches REGEX (ids are in bench/cases.mjs; '^decode': the decode loops)
   --budget MS      timing budget per system per case (default 1500, quick 150)
   --out DIR        where results go (default bench/results)
   --browser PATH   Chromium to run (default $PUPPETEER_EXECUTABLE_PATH or /usr/bin/chromium)
@@ -165,6 +167,7 @@ function printReport(report) {
     renderTable(report),
     renderThroughput(report),
     renderPipelines(report),
+    renderDecodes(report),
     renderCallCosts(report),
     renderTargets(report),
   ])
@@ -200,7 +203,7 @@ async function openPage(browser, url) {
  * or from the error when the item killed the page), its progress line and the errors to print.
  * @template T, R
  * @typedef {object} Kind
- * @property {'runCase' | 'runPipeline' | 'runCallCost'} method
+ * @property {'runCase' | 'runPipeline' | 'runCallCost' | 'runDecode'} method
  * @property {(item: T, result: any) => R} record
  * @property {(item: T, crashed: string) => R} crashed
  * @property {(r: R) => string} line
@@ -233,6 +236,24 @@ const CALL_COST_KIND = {
     ...r.rows.flatMap((x) => (x.error ? [x.error] : [])),
     ...(r.gpuErrors ?? []).map((e) => `GPU error: ${e}`),
   ],
+};
+
+/** @type {Kind<BenchDecode, DecodeRecord>} */
+const DECODE_KIND = {
+  method: 'runDecode',
+  record: (p, r) => ({ decode: p, ...r }),
+  crashed: (p, crashed) => ({
+    decode: p,
+    id: p.id,
+    systems: {},
+    afterTiming: {},
+    pairedRatio: {},
+    jsCost: {},
+    notes: [],
+    crashed,
+  }),
+  line: decodeLine,
+  errors: (r) => [...decodeFailures(r), ...errorsOf(r)],
 };
 
 /**
@@ -287,7 +308,7 @@ async function runAll(browser, url, work, settings) {
     url,
     ...(await openPage(browser, url)),
     done: 0,
-    total: work.cases.length + work.pipelines.length + work.callCosts.length,
+    total: work.cases.length + work.pipelines.length + work.callCosts.length + work.decodes.length,
   });
   const a = s.env.adapter;
   log(
@@ -295,9 +316,10 @@ async function runAll(browser, url, work, settings) {
   );
   const results = await runEach(s, work.cases, CASE_KIND, settings);
   const pipelines = await runEach(s, work.pipelines, PIPELINE_KIND, settings);
+  const decodes = await runEach(s, work.decodes, DECODE_KIND, settings);
   const callCosts = await runEach(s, work.callCosts, CALL_COST_KIND, settings);
   const final = await s.page.evaluate(() => window.bench.finish());
-  return { results, pipelines, callCosts, env: s.env, final };
+  return { results, pipelines, callCosts, decodes, env: s.env, final };
 }
 
 /** @param {Args} args */
@@ -308,10 +330,12 @@ async function run(args) {
   const { buildModels, selectCases } = await import('./lib/resolve-cases.mjs');
   const selected = selectCases({ quick: args.quick, filter: args.filter });
   const { cases, callCosts } = selected;
-  if (cases.length + selected.pipelines.length + callCosts.length === 0) fail('no case matches');
+  const decodeSpecs = selectDecodes({ quick: args.quick, filter: args.filter });
+  if (cases.length + selected.pipelines.length + callCosts.length + decodeSpecs.length === 0) fail('no case matches');
   const settings = settingsFor(args);
   const started = new Date();
   const { models, pipelines } = buildModels(cases, selected.pipelines);
+  const decodes = decodeSpecs.map((p) => resolveDecode(p, models));
   const server = await serve({
     root: ROOT,
     headers: ISOLATED,
@@ -333,10 +357,10 @@ async function run(args) {
   let measured;
   try {
     log(
-      `cleave bench: ${cases.length} case(s), ${pipelines.length} pipeline(s), ${callCosts.length} per-call cost case(s)${args.quick ? ' (quick)' : ''}, ` +
+      `cleave bench: ${cases.length} case(s), ${pipelines.length} pipeline(s), ${decodes.length} decode loop(s), ${callCosts.length} per-call cost case(s)${args.quick ? ' (quick)' : ''}, ` +
         `${await browser.version()}, serving ${server.url}`,
     );
-    measured = await runAll(browser, server.url, { cases, pipelines, callCosts }, settings);
+    measured = await runAll(browser, server.url, { cases, pipelines, callCosts, decodes }, settings);
   } finally {
     await browser.close();
     await server.close();
@@ -348,7 +372,7 @@ async function run(args) {
 async function render(file) {
   const report = /** @type {Report} */ (JSON.parse(await readFile(file, 'utf8')));
   // Judged again with today's code: a target added or reworded since the run shows as it reads now.
-  report.targets = evaluateTargets(report.results, report.final, report.pipelines);
+  report.targets = evaluateTargets(report.results, report.final, report.pipelines, report.decodes);
   const htmlPath = join(dirname(file), 'report.html');
   await writeFile(htmlPath, renderHtml(report));
   printReport(report);
@@ -358,7 +382,7 @@ async function render(file) {
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.render) return render(args.render);
-  const { started, settings, results, pipelines, callCosts, env, final } = await run(args);
+  const { started, settings, results, pipelines, callCosts, decodes, env, final } = await run(args);
   /** @type {Report} */
   const report = {
     startedAt: started.toISOString(),
@@ -377,10 +401,11 @@ async function main() {
     },
     env: /** @type {PageEnv} */ (env),
     final,
-    targets: evaluateTargets(results, final, pipelines),
+    targets: evaluateTargets(results, final, pipelines, decodes),
     results,
     pipelines,
     callCosts,
+    decodes,
   };
   await mkdir(args.out, { recursive: true });
   const jsonPath = join(args.out, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
@@ -389,6 +414,14 @@ async function main() {
   await writeFile(htmlPath, renderHtml(report));
   printReport(report);
   log(`\nwrote ${jsonPath}\nwrote ${htmlPath}\nbench took ${report.seconds.toFixed(0)} s`);
+  // A decode loop that does not match the reference bit for bit (or does not run) fails the run.
+  const decodeFailed = decodes.flatMap(decodeFailures);
+  if (decodeFailed.length) {
+    console.error(
+      `\nbench: DECODE LOOP FAILED (${decodeFailed.length}):\n${decodeFailed.map((f) => `  ${f}`).join('\n')}`,
+    );
+    process.exitCode = 1;
+  }
 }
 
 main().catch((e) => {

@@ -203,6 +203,66 @@ export interface PipelineRecord extends PipelineResult {
   pipeline: BenchPipeline;
 }
 
+/** The systems of a decode loop: ORT's whole graph (past/present K/V), ORT A -> Cleave `into` the caches -> ORT B, and the same with B's session captured (ORT's enableGraphCapture). */
+export type DecodeKey = 'ort-whole' | 'cleave-pipeline' | 'cleave-capture';
+
+/** One decode loop of bench/cases.mjs (its fields are documented there). */
+export interface DecodeSpec {
+  readonly id: string;
+  readonly width: number;
+  readonly heads: number;
+  readonly headDim: number;
+  readonly prefill?: number;
+  readonly decodeSteps: number;
+  readonly quick?: boolean;
+  readonly note?: string;
+}
+
+/** A decode loop resolved by bench/lib/decode.mjs. */
+export interface BenchDecode extends DecodeSpec {
+  /** Tokens of each step, in order. */
+  readonly steps: readonly number[];
+  /** T: cache slots, the sequence's tokens. */
+  readonly tokens: number;
+  /** Served at /model/<name>: models A, B and the whole graph for each step size. */
+  readonly models: readonly { readonly seq: number; readonly a: string; readonly b: string; readonly whole: string }[];
+  /** Served at /model/<name>: x [T, D]; the reference: y [T, H d], then the caches k and v [H, T, d], float32 bytes. */
+  readonly files: { readonly x: string; readonly ref: string };
+  /** The largest sum of |terms| of any dot product (below 2^24: float32 exact in any order). */
+  readonly maxTermSum: number;
+}
+
+/** What Cleave's calls cost in JavaScript in one step (µs, performance.now around engine.split), medians over the timed sequences. */
+export interface DecodeJsCost {
+  /** Until engine.split returned its promise. */
+  syncUs: Summary;
+  /** Until the promise resolved. */
+  callUs: Summary;
+}
+
+export interface DecodeResult {
+  id: string;
+  /** wall: ms per sequence (per step: divide by the steps). */
+  systems: Partial<Record<DecodeKey, SystemResult>>;
+  /** A second check of every step's y and the final caches, after timing: undefined when it passed. */
+  afterTiming: Partial<Record<DecodeKey, string | undefined>>;
+  /** Each Cleave system's time over the whole graph's, batch by batch within each rep. */
+  pairedRatio: Partial<Record<DecodeKey, Summary>>;
+  jsCost: Partial<Record<DecodeKey, DecodeJsCost>>;
+  /** ORT's own words when it refused enableGraphCapture (at session creation or at a run). */
+  captureError?: string | undefined;
+  notes: string[];
+  reps?: number;
+  crashed?: string;
+  gpuErrors?: string[];
+  deviceLost?: string | undefined;
+  seconds?: number;
+}
+
+export interface DecodeRecord extends DecodeResult {
+  decode: BenchDecode;
+}
+
 /** One per-call cost case of bench/cases.mjs (its fields are documented there). */
 export interface CallCostSpec {
   readonly id: string;
@@ -298,6 +358,8 @@ export interface Report {
   /** Absent in runs saved before pipelines and per-call costs were measured. */
   pipelines?: PipelineRecord[] | undefined;
   callCosts?: CallCostRecord[] | undefined;
+  /** Absent in runs saved before decode loops were measured. */
+  decodes?: DecodeRecord[] | undefined;
 }
 
 export interface BenchApi {
@@ -305,6 +367,7 @@ export interface BenchApi {
   runCase(c: BenchCase, s: Settings): Promise<CaseResult>;
   runPipeline(p: BenchPipeline, s: Settings): Promise<PipelineResult>;
   runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
+  runDecode(p: BenchDecode, s: Settings): Promise<DecodeResult>;
   finish(): Promise<FinalState>;
 }
 

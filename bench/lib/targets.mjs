@@ -5,17 +5,19 @@
 
 import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
 import { near1 } from './report/format.mjs';
+import { decodeFailures, decodeRows } from './report/decode.mjs';
 
-/** @import { CaseRecord, FinalState, PipelineRecord, Target } from '../types.js' */
+/** @import { CaseRecord, DecodeRecord, FinalState, PipelineRecord, Target } from '../types.js' */
 
 /** @param {number} x */
 const x2 = (x) => `${x.toFixed(2)}x`;
 
 /**
  * @param {readonly CaseRecord[]} results @param {FinalState | undefined} final @param {readonly PipelineRecord[]} [pipelines]
+ * @param {readonly DecodeRecord[]} [decodes]
  * @returns {Target[]}
  */
-export function evaluateTargets(results, final, pipelines = []) {
+export function evaluateTargets(results, final, pipelines = [], decodes = []) {
   return [
     runsTarget(results),
     versusOrtTarget(results),
@@ -25,6 +27,7 @@ export function evaluateTargets(results, final, pipelines = []) {
     ...tinyTargets(results),
     pipelinesTarget(results, final),
     ...pipelineTargets(pipelines),
+    ...decodeTargets(decodes),
   ];
 }
 
@@ -67,6 +70,46 @@ function pipelineTargets(pipelines) {
             ]
           : []),
         ...(p.gpuRatio === undefined ? [] : [`GPU time: ${x2(p.gpuRatio)} the whole graph's`]),
+      ],
+    };
+  });
+}
+
+/**
+ * Each decode loop: ORT A -> Cleave (into the KV caches) -> ORT B no slower per step than ORT's whole
+ * graph, every step's y and the final caches bit for bit; the graph-capture row beside it.
+ * @param {readonly DecodeRecord[]} decodes @returns {Target[]}
+ */
+function decodeTargets(decodes) {
+  return decodeRows(decodes).map((d) => {
+    const [w, c, g] = d.systems;
+    const fails = decodeFailures(d.r);
+    const S = d.r.decode.prefill ? `S = ${d.r.decode.prefill} then 1` : 'S = 1';
+    return {
+      id: 'decode-speed',
+      name: `Decode loop (${S}): ORT -> Cleave into the KV caches -> ORT no slower per step than ORT's whole graph (${d.id})`,
+      goal: '<= 1.00x, bit for bit',
+      value:
+        c?.ratio === undefined
+          ? `not measured${fails.length ? ' (failed)' : ''}`
+          : `${near1(c.ratio)} (pipeline ${c.stepMs?.toPrecision(3)} ms per step, whole graph ${w?.stepMs?.toPrecision(3)} ms)`,
+      met: c?.ratio === undefined ? (fails.length ? false : null) : fails.length === 0 && c.ratio <= 1,
+      ratio: c?.ratio,
+      details: [
+        ...(c?.paired
+          ? [`batch by batch: median ${near1(c.paired.median)}, ${x2(c.paired.min)} to ${x2(c.paired.max)}`]
+          : []),
+        ...(c?.js
+          ? [
+              `JavaScript in Cleave's part: ${c.js.callUs.median.toFixed(1)} µs per step (${c.js.syncUs.median.toFixed(1)} µs before it returned)`,
+            ]
+          : []),
+        d.r.captureError
+          ? `B with enableGraphCapture: ORT refused: ${d.r.captureError}`
+          : g?.ratio !== undefined
+            ? `B with enableGraphCapture: ${near1(g.ratio)} the whole graph's (${g.stepMs?.toPrecision(3)} ms per step)`
+            : `B with enableGraphCapture: ${g?.s?.error ?? 'not measured'}`,
+        ...fails.map((f) => `FAILED: ${f}`),
       ],
     };
   });

@@ -6,6 +6,7 @@ import { finish, init } from './context.mjs';
 import { runCase } from './case.mjs';
 import { runCallCost } from './calls.mjs';
 import { runPipeline } from './pipeline.mjs';
+import { runDecode } from './decode.mjs';
 
-window.bench = { init, runCase, runPipeline, runCallCost, finish };
+window.bench = { init, runCase, runPipeline, runCallCost, runDecode, finish };
 window.benchReady = true;

@@ -5,6 +5,7 @@
 import { PEERS, callCostRows, pipelineRows, throughput, versusPeer } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, esc, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
 import { caseChart, gpuMarker, overviewChart } from './svg.mjs';
+import { decodeSection, renderDecodes } from './decode.mjs';
 import {
   GBPS_RULE,
   adapterSentence,
@@ -58,6 +59,7 @@ ${targetsTable(report)}
 <p class="muted">Per case, each system's median wall time divided by GPU-resident Cleave's (log scale; right of 1x: Cleave is faster). Dashed: 3x (the target against ORT) and 1/1.3 (the target against the limits). Faded bars: ORT on its CPU EP, its WebGPU EP having refused the graph.</p>
 ${overviewChart(report)}
 ${pipelinesSection(report)}
+${decodeSection(report)}
 ${callCostSection(report)}
 <h2>Throughput (GB/s)</h2>
 <p class="muted">${esc(GBPS_RULE)}. Absolute figures depend on the adapter named above.</p>
@@ -72,6 +74,7 @@ ${report.results.map(caseBlock).join('\n')}
       renderTable(report),
       renderThroughput(report),
       renderPipelines(report),
+      renderDecodes(report),
       renderCallCosts(report),
       renderTargets(report),
     ]

@@ -12,6 +12,7 @@ import {
   versusPeer,
 } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, gbps, ms, near1, planText, shortShape, times } from './format.mjs';
+import { decodeFindings } from './decode.mjs';
 
 /** @import { BenchCase, CallCostResult, CaseResult, PipelineResult, Report } from '../../types.js' */
 
@@ -42,6 +43,7 @@ export function findings(report) {
     out.push({ title: `${p.case.case.dtype} against ${p.peer?.case.dtype ?? 'its peer'}`, text: packedSentence(p) });
   for (const s of scopeCosts(report.results)) out.push({ title: 'Error scopes', text: scopeSentence(s) });
   for (const p of pipelineRows(report.pipelines)) out.push({ title: `Pipeline ${p.id}`, text: pipelineSentence(p) });
+  out.push(...decodeFindings(report));
   const calls = callCostRows(report.callCosts);
   if (calls.length) out.push({ title: 'Per-call cost', text: callCostSentence(calls) });
   return out;
