@@ -224,8 +224,14 @@ export interface BenchDecode extends DecodeSpec {
   readonly steps: readonly number[];
   /** T: cache slots, the sequence's tokens. */
   readonly tokens: number;
-  /** Served at /model/<name>: models A, B and the whole graph for each step size. */
-  readonly models: readonly { readonly seq: number; readonly a: string; readonly b: string; readonly whole: string }[];
+  /** Served at /model/<name>: models A, B and the whole graph for each step size, and B ending in a Reshape (the graph-capture probe's). */
+  readonly models: readonly {
+    readonly seq: number;
+    readonly a: string;
+    readonly b: string;
+    readonly bFlat: string;
+    readonly whole: string;
+  }[];
   /** Served at /model/<name>: x [T, D]; the reference: y [T, H d], then the caches k and v [H, T, d], float32 bytes. */
   readonly files: { readonly x: string; readonly ref: string };
   /** The largest sum of |terms| of any dot product (below 2^24: float32 exact in any order). */
@@ -251,6 +257,8 @@ export interface DecodeResult {
   jsCost: Partial<Record<DecodeKey, DecodeJsCost>>;
   /** ORT's own words when it refused enableGraphCapture (at session creation or at a run). */
   captureError?: string | undefined;
+  /** What the graph-capture probes saw, one sentence each: B ending in a Reshape, and B with y pre-allocated (fetches). */
+  captureProbes?: string[] | undefined;
   notes: string[];
   reps?: number;
   crashed?: string;

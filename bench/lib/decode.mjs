@@ -51,10 +51,14 @@ export function resolveDecode(p, files) {
   const seqs = [...new Set(steps)];
   const models = seqs.map((seq) => {
     const m = decodeModels(shape, w, seq);
-    const names = { seq, a: `${p.id}-s${seq}-a`, b: `${p.id}-s${seq}-b`, whole: `${p.id}-s${seq}-whole` };
-    files.set(names.a, m.a);
-    files.set(names.b, m.b);
-    files.set(names.whole, m.whole);
+    const names = {
+      seq,
+      a: `${p.id}-s${seq}-a`,
+      b: `${p.id}-s${seq}-b`,
+      bFlat: `${p.id}-s${seq}-bflat`,
+      whole: `${p.id}-s${seq}-whole`,
+    };
+    for (const k of /** @type {const} */ (['a', 'b', 'bFlat', 'whole'])) files.set(names[k], m[k]);
     return names;
   });
   const refBytes = new Uint8Array(ref.y.byteLength + ref.k.byteLength + ref.v.byteLength);

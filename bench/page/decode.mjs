@@ -7,8 +7,9 @@
 //                    t.. of the caches K, V [1, H, T, d] (strided destinations) -> ORT B (attention over
 //                    the whole caches). The caches are cleared at the start of each sequence.
 //   cleave-capture   the same, B's sessions created with ORT's enableGraphCapture (its inputs q and the
-//                    caches, and its output y, are the same buffers every step). When ORT refuses, its
-//                    words are kept and reported.
+//                    caches are the same buffers every step; y is ORT's). When ORT refuses, its words
+//                    are kept and reported. Probes beside the loop try graph capture on B ending in a
+//                    Reshape and on B with y pre-allocated, and say what ORT did.
 // Every step's y and the final caches are checked against the reference computed in Node, bit
 // for bit, before timing and again after it. The JavaScript cost of Cleave's part of each step
 // (fromOrtTensor and engine.split, performance.now around them) is recorded in the timed sequences.
@@ -40,7 +41,7 @@ const { fromOrtTensor } = await import(ORT_HELPERS);
  * @property {GPUDevice} device
  * @property {Tensor[]} xs
  * @property {number[]} starts
- * @property {Map<number, { a: Uint8Array, b: Uint8Array, whole: Uint8Array }>} models
+ * @property {Map<number, { a: Uint8Array, b: Uint8Array, bFlat: Uint8Array, whole: Uint8Array }>} models
  * @property {{ y: Uint32Array, k: Uint32Array, v: Uint32Array }} ref
  */
 
@@ -91,12 +92,15 @@ export async function runDecode(p, settings) {
     await d.sys.run?.close?.();
     d.destroy?.();
   }
+  progress(`${p.id}: probing graph capture`);
+  const captureProbes = await probeCapture(loop).catch((e) => [`the probe failed: ${msg(e)}`]);
   for (const x of loop.xs) x.dispose();
   await s.device.queue.onSubmittedWorkDone();
   return {
     id: p.id,
     ...outcome(systems, slots),
     afterTiming,
+    captureProbes,
     notes: notesOf(p),
     reps,
     gpuErrors: [...s.errors],
@@ -110,8 +114,8 @@ async function prepare(p, device) {
   const [xBytes, refBytes] = await Promise.all([p.files.x, p.files.ref].map(fetchModel));
   const models = new Map();
   for (const m of p.models) {
-    const [a, b, whole] = await Promise.all([m.a, m.b, m.whole].map(fetchModel));
-    models.set(m.seq, { a, b, whole });
+    const [a, b, bFlat, whole] = await Promise.all([m.a, m.b, m.bFlat, m.whole].map(fetchModel));
+    models.set(m.seq, { a, b, bFlat, whole });
   }
   const hd = p.heads * p.headDim;
   const starts = p.steps.map((_, i) => p.steps.slice(0, i).reduce((a, b) => a + b, 0));
@@ -219,6 +223,7 @@ function notesOf(p) {
   return [
     `one timed iteration is the whole sequence of ${p.steps.length} steps (${p.prefill ? `one of ${p.prefill} tokens, then ` : ''}${p.decodeSteps} of one token); per-step times are its time over ${p.steps.length}`,
     `Cleave: engine.split(qkv viewed as [1, S, 3, ${H}, ${d}], { axis: 2, sizes: [1, 1, 1], into }): q into [1, ${H}, S, ${d}], K and V into slot t.. of caches [1, ${H}, ${T}, ${d}] (strides [${H * T * d}, ${d}, 0, ${T * d}, 1]); the caches are cleared (clearBuffer) at the start of each sequence, inside the clock`,
+    `B reads q and the caches from the same buffers every step and returns y [1, S, ${H}, ${d}] (the whole graph's y [1, S, ${H * d}]: the same bytes); with graph capture too, y is left to ORT (a pre-allocated y is what the second probe tries)`,
     `every step's y and the final caches checked against the reference (doubles, in Node) bit for bit, before timing and after it; largest sum of |terms| of any dot product ${p.maxTermSum} (< 2^24: float32 exact)`,
   ];
 }
@@ -380,9 +385,7 @@ async function cleaveSystem(loop, capture) {
   const per = new Map(
     [...loop.models.keys()].map((S) => {
       const q = buffer(H * S * d * 4);
-      const y = capture ? buffer(S * hd * 4) : undefined;
-      const feeds = { q: tensorOf(q, [1, H, S, d]), ...caches };
-      return [S, { q, y, feeds, fetches: y ? { y: tensorOf(y, [1, S, hd]) } : undefined }];
+      return [S, { q, feeds: { q: tensorOf(q, [1, H, S, d]), ...caches } }];
     }),
   );
   const js = { sync: /** @type {number[]} */ ([]), call: /** @type {number[]} */ ([]) };
@@ -415,9 +418,7 @@ async function cleaveSystem(loop, capture) {
     qkv.dispose();
     const bs = sessionFor(b.map, S);
     try {
-      return /** @type {Tensor | undefined} */ (
-        (e.fetches ? await bs.run(e.feeds, e.fetches) : await bs.run(e.feeds))['y']
-      );
+      return /** @type {Tensor} */ ((await bs.run(e.feeds))['y']);
     } catch (err) {
       if (capture) captureError ??= `session.run with enableGraphCapture failed: ${msg(err)}`;
       throw err;
@@ -433,15 +434,9 @@ async function cleaveSystem(loop, capture) {
     const cost = { sync: 0, call: 0 };
     for (let i = 0; i < p.steps.length; i++) {
       const y = await step(i, cost);
-      const S = /** @type {number} */ (p.steps[i]);
-      if (ys) {
-        const yb = per.get(S)?.y;
-        const bytes = yb
-          ? await readBuffer(device, yb, 0, S * hd * 4)
-          : /** @type {Float32Array} */ (await y?.getData());
-        ys.set(bitsOf(bytes), /** @type {number} */ (loop.starts[i]) * hd);
-      }
-      if (!capture) y?.dispose();
+      if (ys)
+        ys.set(bitsOf(/** @type {Float32Array} */ (await y.getData())), /** @type {number} */ (loop.starts[i]) * hd);
+      y.dispose();
     }
     if (!ys) {
       js.sync.push((cost.sync * 1000) / p.steps.length);
@@ -476,4 +471,97 @@ async function cleaveSystem(loop, capture) {
       return { y, k: await read(kCache), v: await read(vCache) };
     },
   };
+}
+
+/**
+ * What ORT Web does with graph capture beyond the B the loop times, seen in this run, on the
+ * largest step: B ending in the whole graph's Reshape (y [1, S, H d]), and B with y pre-allocated
+ * (fetches). Each: a captured session against a plain one, on the same small-integer inputs, run three
+ * times; a sentence each.
+ * @param {Loop} loop @returns {Promise<string[]>}
+ */
+async function probeCapture(loop) {
+  const { p, device } = loop;
+  const { heads: H, headDim: d, tokens: T } = p;
+  const S = Math.max(...loop.models.keys());
+  const m = /** @type {NonNullable<ReturnType<typeof loop.models.get>>} */ (loop.models.get(S));
+  /** @type {GPUBuffer[]} */
+  const owned = [];
+  /** @param {number} n @param {number} seed */
+  const filled = (n, seed) => {
+    const b = createBuffer(device, { size: n * 4, usage: STORAGE, mappedAtCreation: true });
+    const f = new Float32Array(b.getMappedRange());
+    for (let i = 0, s = seed; i < n; i++) f[i] = (((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) >>> 8) % 3) - 1;
+    b.unmap();
+    owned.push(b);
+    return b;
+  };
+  const tensorOf = (/** @type {GPUBuffer} */ x, /** @type {number[]} */ dims) =>
+    ort.Tensor.fromGpuBuffer(x, { dataType: 'float32', dims });
+  const feeds = {
+    q: tensorOf(filled(H * S * d, 1), [1, H, S, d]),
+    k_cache: tensorOf(filled(H * T * d, 2), [1, H, T, d]),
+    v_cache: tensorOf(filled(H * T * d, 3), [1, H, T, d]),
+  };
+  const yBuffer = filled(S * H * d, 4);
+  try {
+    return [
+      await probeOne(`B ending in Transpose -> Reshape (y [1, ${S}, ${H * d}])`, m.bFlat, feeds, undefined, device),
+      await probeOne(
+        `B with y pre-allocated (fetches, y [1, ${S}, ${H}, ${d}])`,
+        m.b,
+        feeds,
+        tensorOf(yBuffer, [1, S, H, d]),
+        device,
+      ),
+    ].map((x) => `graph capture probe, S = ${S}: ${x}`);
+  } finally {
+    owned.forEach((b) => b.destroy());
+  }
+}
+
+/**
+ * One probe: the plain session's y, then the captured session's, three runs, each after a run of the
+ * plain session (as the loop runs A between B's runs); ORT's words where it throws.
+ * @param {string} label @param {Uint8Array} model @param {Record<string, Tensor>} feeds @param {Tensor | undefined} y  pre-allocated
+ * @param {GPUDevice} device
+ */
+async function probeOne(label, model, feeds, y, device) {
+  const plain = await openSession(model, { ortDevice: device }, true);
+  if (!plain.session) return `${label}: the plain session failed: ${plain.error}`;
+  const out = /** @type {Tensor} */ ((await plain.session.run(feeds))['y']);
+  const ref = bitsOf(/** @type {Float32Array} */ (await out.getData())).slice();
+  out.dispose();
+  const captured = await openCaptured(model, device);
+  if (!captured.session) {
+    await plain.session.release();
+    return `${label}: ORT refused: ${captured.error}`;
+  }
+  const runs = [];
+  try {
+    for (let r = 1; r <= 3; r++) {
+      let got;
+      try {
+        /** @type {Tensor} */ ((await plain.session.run(feeds))['y']).dispose();
+        const t = /** @type {Tensor} */ (
+          (y ? await captured.session.run(feeds, { y }) : await captured.session.run(feeds))['y']
+        );
+        got = y
+          ? bitsOf(await readBuffer(device, y.gpuBuffer, 0, ref.length * 4))
+          : bitsOf(/** @type {Float32Array} */ (await t.getData()));
+        if (!y) t.dispose();
+      } catch (e) {
+        runs.push(`run ${r} threw: ${msg(e)}`);
+        break;
+      }
+      const differ = ref.reduce((n, u, i) => n + (u === got[i] ? 0 : 1), 0);
+      runs.push(
+        `run ${r} ${differ ? `differs from the plain session's y in ${differ} of ${ref.length} values` : "gives the plain session's y bit for bit"}`,
+      );
+    }
+  } finally {
+    await captured.session.release();
+    await plain.session.release();
+  }
+  return `${label}: ${runs.join('; ')}`;
 }

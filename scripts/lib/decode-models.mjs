@@ -28,21 +28,25 @@ export const tokensOf = (p) => p.steps.reduce((a, b) => a + b, 0);
 const f32 = (name, shape) => ({ name, dtype: /** @type {const} */ ('float32'), ...(shape ? { shape } : {}) });
 
 /**
- * Attention without softmax over caches k, v [1, H, L, d] for queries q [1, H, S, d]:
- * y [1, S, H * d] = heads of (q · kᵀ) · v, concatenated.
- * @param {string} q @param {string} k @param {string} v @param {string} y @returns {NodeProto[]}
+ * Attention without softmax over caches k, v [1, H, L, d] for queries q [1, H, S, d]: the heads
+ * of (q · kᵀ) · v side by side, y [1, S, H, d], or with `flat` reshaped to [1, S, H d] (the same
+ * bytes). B ends without the Reshape: ORT Web 1.30 with enableGraphCapture returned wrong values for
+ * a graph ending in MatMul -> MatMul -> Transpose -> Reshape when S > 1 (seen 2026-11-24; the bench
+ * probes it each run with bFlat), and B is the same model with graph capture and without.
+ * @param {string} q @param {string} k @param {string} v @param {string} y @param {boolean} flat @returns {NodeProto[]}
  */
-const attendNodes = (q, k, v, y) => [
+const attendNodes = (q, k, v, y, flat) => [
   node('Transpose', [k], ['kt'], { perm: [0, 1, 3, 2] }),
   node('MatMul', [q, 'kt'], ['scores']),
   node('MatMul', ['scores', v], ['o']),
-  node('Transpose', ['o'], ['o_t'], { perm: [0, 2, 1, 3] }),
-  node('Reshape', ['o_t', 'y_shape'], [y]),
+  ...(flat
+    ? [node('Transpose', ['o'], ['o_t'], { perm: [0, 2, 1, 3] }), node('Reshape', ['o_t', 'y_shape'], [y])]
+    : [node('Transpose', ['o'], [y], { perm: [0, 2, 1, 3] })]),
 ];
 
 /**
  * The models of one step of S tokens: A (x -> qkv), B (attention over the caches, which Cleave
- * filled) and the whole graph (past K/V in, present K/V out; their length is left open in the model).
+ * filled; y [1, S, H, d]) and the whole graph (y [1, S, H d]) (past K/V in, present K/V out; their length is left open in the model).
  * @param {DecodeShape} p @param {Float32Array} w  [D, 3 H d] @param {number} S
  */
 export function decodeModels(p, w, S) {
@@ -70,7 +74,15 @@ export function decodeModels(p, w, S) {
     b: buildModel({
       name: 'decode_b',
       opset: 18,
-      nodes: attendNodes('q', 'k_cache', 'v_cache', 'y'),
+      nodes: attendNodes('q', 'k_cache', 'v_cache', 'y', false),
+      inputs: [f32('q', [1, H, S, d]), f32('k_cache', [1, H, T, d]), f32('v_cache', [1, H, T, d])],
+      outputs: [f32('y', [1, S, H, d])],
+    }),
+    // B ending in the whole graph's Reshape: the bench's probe of graph capture runs it.
+    bFlat: buildModel({
+      name: 'decode_b_flat',
+      opset: 18,
+      nodes: attendNodes('q', 'k_cache', 'v_cache', 'y', true),
       initializers: [yShape],
       inputs: [f32('q', [1, H, S, d]), f32('k_cache', [1, H, T, d]), f32('v_cache', [1, H, T, d])],
       outputs: [f32('y', [1, S, hd])],
@@ -86,7 +98,7 @@ export function decodeModels(p, w, S) {
         ...toHeads('v_flat', 'v_new'),
         node('Concat', ['past_k', 'k_new'], ['present_k'], { axis: 2 }),
         node('Concat', ['past_v', 'v_new'], ['present_v'], { axis: 2 }),
-        ...attendNodes('q', 'present_k', 'present_v', 'y'),
+        ...attendNodes('q', 'present_k', 'present_v', 'y', true),
       ],
       initializers: [weights, yShape, heads],
       inputs: [f32('x', [1, S, D]), f32('past_k'), f32('past_v')],

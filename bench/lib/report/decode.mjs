@@ -77,6 +77,9 @@ const captureText = (r) =>
       ? 'ORT accepted enableGraphCapture for B: measured'
       : `graph capture: ${r.systems['cleave-capture']?.error ?? 'not run'}`;
 
+/** @param {DecodeResult} r */
+const probesText = (r) => (r.captureProbes ?? []).map((x) => ` ${x.replace(/\.$/, '')}.`).join('');
+
 /** The decode loops in words, for the findings. @param {Report} report @returns {{ title: string, text: string }[]} */
 export function decodeFindings(report) {
   return decodeRows(report.decodes).map((d) => {
@@ -88,7 +91,7 @@ export function decodeFindings(report) {
       text:
         `${d.steps} steps (${p.prefill ? `${p.prefill} tokens, then ` : ''}${p.decodeSteps} of one token), D ${p.width}, ${p.heads} heads of ${p.headDim}, caches of ${p.tokens} slots; ms per step, medians over ${d.r.reps ?? '?'} interleaved reps of the whole sequence. ` +
         `ORT's whole graph ${ms(w?.stepMs)} ms; ORT A -> Cleave -> ORT B ${ms(c?.stepMs)} ms (${ratioCell(c)} the whole graph's); with graph capture ${ms(g?.stepMs)} ms (${ratioCell(g)}). ` +
-        `JavaScript in Cleave's part per step: ${jsCell(c)} µs (${planText(c?.s?.stats)}). ${captureText(d.r)}. ` +
+        `JavaScript in Cleave's part per step: ${jsCell(c)} µs (${planText(c?.s?.stats)}). ${captureText(d.r)}.${probesText(d.r)} ` +
         (fails.length
           ? `FAILED: ${fails.join('; ')}.`
           : "Every step's y and the final caches of every system equal the reference bit for bit, before and after timing."),
@@ -133,7 +136,7 @@ export function renderDecodes(report) {
     'the batch-by-batch ratios). Cleave JS: µs per step inside fromOrtTensor + engine.split until it resolved (sync: until it returned). bit for bit:\n' +
     "every step's y and the final caches against the reference, before and after timing.\n\n" +
     [line(head), widths.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].join('\n') +
-    rows.map((d) => `\n${d.id}: ${captureText(d.r)}`).join('')
+    rows.map((d) => `\n${d.id}: ${captureText(d.r)}.${probesText(d.r)}`).join('')
   );
 }
 
@@ -177,5 +180,5 @@ export function decodeSection(report) {
   return `<h2>Decode loops: ORT → Cleave into the KV caches → ORT against ORT's whole graph</h2>
 <p class="muted">One timed iteration is the whole sequence; ms per step is its median over the steps, wall (GPU time), interleaved reps. Paired: the median of the batch-by-batch ratios. Every step's y and the final caches are checked against a reference in doubles, bit for bit, before and after timing.</p>
 <div class="scroll"><table>${row('th', head)}${body.map((r) => row('td', r)).join('')}</table></div>
-<ul class="msgs">${rows.map((d) => `<li><b>${esc(d.id)}</b>: ${esc(captureText(d.r))}. ${esc(d.r.notes.join('; '))}${decodeFailures(d.r).length ? ` <span class="errtext">FAILED: ${esc(decodeFailures(d.r).join('; '))}</span>` : ''}</li>`).join('')}</ul>`;
+<ul class="msgs">${rows.map((d) => `<li><b>${esc(d.id)}</b>: ${esc(captureText(d.r))}.${esc(probesText(d.r))} ${esc(d.r.notes.join('; '))}${decodeFailures(d.r).length ? ` <span class="errtext">FAILED: ${esc(decodeFailures(d.r).join('; '))}</span>` : ''}</li>`).join('')}</ul>`;
 }
