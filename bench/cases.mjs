@@ -200,7 +200,6 @@ export const DECODES = [
     heads: 4,
     headDim: 16,
     decodeSteps: 32,
-    quick: true,
     note: 'decode: 32 steps of one token (S = 1), caches of T = 32 slots',
   },
   {
@@ -211,5 +210,14 @@ export const DECODES = [
     prefill: 128,
     decodeSteps: 32,
     note: 'prefill: one step of 128 tokens (S = 128), then 32 steps of one token, caches of T = 160 slots',
+  },
+  {
+    id: 'decode-p128-d64-h4x16',
+    width: 64,
+    heads: 4,
+    headDim: 16,
+    prefill: 128,
+    decodeSteps: 0,
+    note: 'the prefill step alone: one step of 128 tokens into caches of T = 128 slots (the loop above, less its decode steps)',
   },
 ];

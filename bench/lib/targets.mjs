@@ -5,7 +5,7 @@
 
 import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
 import { near1 } from './report/format.mjs';
-import { decodeFailures, decodeRows } from './report/decode.mjs';
+import { decodeFailures, decodeRows, stepsText } from './report/decode.mjs';
 
 /** @import { CaseRecord, DecodeRecord, FinalState, PipelineRecord, Target } from '../types.js' */
 
@@ -84,7 +84,7 @@ function decodeTargets(decodes) {
   return decodeRows(decodes).map((d) => {
     const [w, c, g] = d.systems;
     const fails = decodeFailures(d.r);
-    const S = d.r.decode.prefill ? `S = ${d.r.decode.prefill} then 1` : 'S = 1';
+    const S = stepsText(d.r.decode);
     return {
       id: 'decode-speed',
       name: `Decode loop (${S}): ORT -> Cleave into the KV caches -> ORT no slower per step than ORT's whole graph (${d.id})`,

@@ -79,7 +79,9 @@ export async function runDecode(p, settings) {
   for (const d of systems) slots.push(await verifyLoop(d, loop, 'before timing'));
   // The recorded (checking) sequences are not Cleave's cost in a loop: only the timed ones count.
   for (const d of systems) if (d.js) [d.js.sync.length, d.js.call.length] = [0, 0];
-  const reps = await measureAll(slots, settings, p.id, s.timer);
+  // As many reps as a pipeline's: a sequence takes long, and the systems differ by little.
+  const minReps = Math.max(settings.minReps, settings.pipelineMinReps);
+  const reps = await measureAll(slots, { ...settings, minReps }, p.id, s.timer);
   /** @type {Partial<Record<DecodeKey, string | undefined>>} */
   const afterTiming = {};
   for (const [i, d] of systems.entries()) {
@@ -221,7 +223,7 @@ function notesOf(p) {
     d = p.headDim,
     T = p.tokens;
   return [
-    `one timed iteration is the whole sequence of ${p.steps.length} steps (${p.prefill ? `one of ${p.prefill} tokens, then ` : ''}${p.decodeSteps} of one token); per-step times are its time over ${p.steps.length}`,
+    `one timed iteration is the whole sequence of ${p.steps.length} step(s) (${p.steps.length > 1 && p.prefill ? `one of ${p.prefill} tokens, then ${p.decodeSteps} of one token` : `${p.prefill || 1} token(s) each`}); per-step times are its time over ${p.steps.length}`,
     `Cleave: engine.split(qkv viewed as [1, S, 3, ${H}, ${d}], { axis: 2, sizes: [1, 1, 1], into }): q into [1, ${H}, S, ${d}], K and V into slot t.. of caches [1, ${H}, ${T}, ${d}] (strides [${H * T * d}, ${d}, 0, ${T * d}, 1]); the caches are cleared (clearBuffer) at the start of each sequence, inside the clock`,
     `B reads q and the caches from the same buffers every step and returns y [1, S, ${H}, ${d}] (the whole graph's y [1, S, ${H * d}]: the same bytes); with graph capture too, y is left to ORT (a pre-allocated y is what the second probe tries)`,
     `every step's y and the final caches checked against the reference (doubles, in Node) bit for bit, before timing and after it; largest sum of |terms| of any dot product ${p.maxTermSum} (< 2^24: float32 exact)`,

@@ -15,6 +15,13 @@ export const DECODE_SYSTEMS = [
   { key: 'cleave-capture', label: 'the same, B with enableGraphCapture' },
 ];
 
+/** The steps in words: '32 steps of one token', 'a step of 128 tokens, then 32 of one token'. @param {import('../../types.js').DecodeSpec} p */
+export function stepsText(p) {
+  const ones = `${p.decodeSteps} ${p.prefill ? '' : 'steps '}of one token`;
+  if (!p.prefill) return ones;
+  return p.decodeSteps ? `a step of ${p.prefill} tokens, then ${ones}` : `one step of ${p.prefill} tokens`;
+}
+
 /** A system's ms per step: its ms per sequence over the steps. @param {SystemResult | undefined} s @param {number} steps */
 const perStep = (s, steps) => (s?.ok && s.wall ? s.wall.median / steps : undefined);
 
@@ -89,7 +96,7 @@ export function decodeFindings(report) {
     return {
       title: `Decode loop ${d.id}`,
       text:
-        `${d.steps} steps (${p.prefill ? `${p.prefill} tokens, then ` : ''}${p.decodeSteps} of one token), D ${p.width}, ${p.heads} heads of ${p.headDim}, caches of ${p.tokens} slots; ms per step, medians over ${d.r.reps ?? '?'} interleaved reps of the whole sequence. ` +
+        `${stepsText(p)}, D ${p.width}, ${p.heads} heads of ${p.headDim}, caches of ${p.tokens} slots; ms per step, medians over ${d.r.reps ?? '?'} interleaved reps of the whole sequence. ` +
         `ORT's whole graph ${ms(w?.stepMs)} ms; ORT A -> Cleave -> ORT B ${ms(c?.stepMs)} ms (${ratioCell(c)} the whole graph's); with graph capture ${ms(g?.stepMs)} ms (${ratioCell(g)}). ` +
         `JavaScript in Cleave's part per step: ${jsCell(c)} µs (${planText(c?.s?.stats)}). ${captureText(d.r)}.${probesText(d.r)} ` +
         (fails.length
@@ -118,7 +125,9 @@ export function renderDecodes(report) {
     const [w, c, g] = d.systems;
     return [
       d.id,
-      `${d.steps} (${d.r.decode.prefill ? `${d.r.decode.prefill}+` : ''}${d.r.decode.decodeSteps}x1)`,
+      [d.r.decode.prefill, ...(d.r.decode.decodeSteps ? [`${d.r.decode.decodeSteps}x1`] : [])]
+        .filter(Boolean)
+        .join(' + '),
       w ? stepCell(w) : '-',
       c ? stepCell(c) : '-',
       ratioCell(c),
