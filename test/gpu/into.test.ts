@@ -291,3 +291,50 @@ describe('into: other calls', () => {
     },
   );
 });
+
+describe('into: with the other output options', () => {
+  gpuTest("layout 'separate': engine-placed outputs get buffers of their own, destinations are written", async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('uint16', [3, 10], rng(11)) as HostTensor<'uint16'>;
+    const gx = e.upload(x);
+    const before = noise(64, rng(12));
+    const dst = bufferOf(g.device, before);
+    const into: Into<'uint16'> = { dtype: 'uint16', shape: [3, 4], buffer: dst, byteOffset: 4, strides: [6, 1] };
+    const outs = await e.split(gx, {
+      axis: 1,
+      sizes: [3, 4, 3],
+      layout: 'separate',
+      into: [undefined, into, undefined],
+    });
+    const ref = referenceSplit(x, 1, [3, 4, 3]) as Uint8Array[];
+    expect(outs[0]!.buffer).not.toBe(outs[2]!.buffer);
+    expect([outs[0]!.byteOffset, outs[2]!.byteOffset]).toEqual([0, 0]);
+    for (const i of [0, 2])
+      expect(firstMismatch(bitsOf(await e.download(outs[i]!)) as Uint8Array, ref[i]!)).toBeUndefined();
+    expect(
+      firstMismatch(await readBuffer(g.device, dst), scatter(before, ref[1]!, 'uint16', [3, 4], 4, [6, 1])),
+    ).toBeUndefined();
+    for (const o of outs) e.release(o);
+    e.release(gx);
+    dst.destroy();
+  });
+
+  gpuTest(
+    "a destination in a buffer Cleave made: the output holds that buffer's lease until released too",
+    async (g) => {
+      const e = await g.engine();
+      const x = randomTensor('float32', [2, 8], rng(13)) as HostTensor<'float32'>;
+      const gx = e.upload(x);
+      const holder = e.upload(randomTensor('float32', [16], rng(14)) as HostTensor<'float32'>);
+      const into: Into<'float32'> = { dtype: 'float32', shape: [2, 4], buffer: holder.buffer, byteOffset: 0 };
+      const outs = await e.split(gx, { axis: 1, sizes: [4, 4], into: [into, undefined] });
+      e.release(holder);
+      // The holder's buffer is still leased by outs[0]: it reads the split's bytes, not a reused buffer's.
+      const other = e.upload(randomTensor('float32', [16], rng(15)) as HostTensor<'float32'>);
+      expect(other.buffer).not.toBe(holder.buffer);
+      const ref = referenceSplit(x, 1, [4, 4]) as Uint8Array[];
+      expect(firstMismatch(bitsOf(await e.download(outs[0]!)) as Uint8Array, ref[0]!)).toBeUndefined();
+      for (const o of [...outs, other, gx]) e.release(o);
+    },
+  );
+});
