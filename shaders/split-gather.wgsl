@@ -140,6 +140,19 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     var row = k / t.row_len;
     var col = k - row * t.row_len;
     var s = t.src + row * t.src_stride + col;
+    // The usual group: its GROUP words inside one row and inside the tile. Each word is then one
+    // funnel shift of two neighbouring source words: GROUP + 1 loads for the group.
+    if (w * 32u >= t.dst && col + GROUP * 32u <= t.row_len && w + GROUP <= t.last) {
+      let i = s >> 5u;
+      let sh = s & 31u;
+      var a = load(i);
+      for (var j = 0u; j < GROUP; j++) {
+        let b = load(i + j + 1u);
+        dst_bits[w + j] = stream_word((a >> sh) | ((b << 1u) << (31u - sh)));
+        a = b;
+      }
+      continue;
+    }
     for (var j = w; j < min(w + GROUP, t.last); j++) {
       let base = j * 32u;
       let lo = max(base, t.dst);
