@@ -22,6 +22,8 @@ const INDEPENDENT = new Set([
   'test/ops/golden.test.ts',
   'test/ops/ort-diff.test.ts',
   'test/planner/dtypes.test.ts',
+  'test/gpu/kernels.test.ts',
+  'test/gpu/into.test.ts',
 ]);
 
 const DIFF = 'test/gpu/differential.test.ts';
@@ -31,6 +33,8 @@ const GOLDEN = 'test/ops/golden.test.ts';
 const ORT = 'test/ops/ort-diff.test.ts';
 const PLANNER = 'test/planner/planner.test.ts';
 const OUTPUTS = 'test/gpu/outputs.test.ts';
+const KERNELS = 'test/gpu/kernels.test.ts';
+const INTO = 'test/gpu/into.test.ts';
 
 /** Each fault: where, what it breaks, the exact text replaced (it must occur once), and the files to run. */
 const FAULTS = [
@@ -38,17 +42,25 @@ const FAULTS = [
     id: 'planner-last-start',
     what: 'the last output starts one element early',
     file: 'src/planner/split.ts',
-    find: 'starts[i] = sum;',
-    replace: 'starts[i] = i === sizes.length - 1 && sum > 0 ? sum - 1 : sum;',
+    find: 'starts.push(sum);',
+    replace: 'starts.push(i === n - 1 && sum > 0 ? sum - 1 : sum);',
     tests: [DIFF, GEN, GOLDEN],
   },
   {
-    id: 'planner-dispatch-threads',
-    what: 'a dispatch counts threads rounding down: the last words of a region are never copied',
+    id: 'planner-tile-short',
+    what: "a geometry's last tile ends one position early: its last word is never written",
     file: 'src/planner/dispatch.ts',
-    find: 'threads += Math.ceil(words / WORDS_PER_THREAD);',
-    replace: 'threads += Math.floor(words / WORDS_PER_THREAD);',
-    tests: [DIFF, GEN, PACKED],
+    find: 'last: Math.min(last, p + TILE_POSITIONS)',
+    replace: 'last: Math.min(last - 1, p + TILE_POSITIONS)',
+    tests: [DIFF, GEN, KERNELS],
+  },
+  {
+    id: 'planner-into-stride',
+    what: "a destination's rows are written back to back, its strides ignored",
+    file: 'src/planner/gpu.ts',
+    find: 'dstStride: rd * bits,',
+    replace: 'dstStride: rowLen * bits,',
+    tests: [INTO, 'test/planner/into.test.ts'],
   },
   {
     id: 'planner-alias-align',
@@ -67,26 +79,42 @@ const FAULTS = [
     tests: [GOLDEN, ORT, PLANNER],
   },
   {
-    id: 'shader-words-stride',
-    what: 'gather_words reads rows at the destination stride',
+    id: 'shader-words-wrap',
+    what: "gather_words skips the source's gap between rows: every row after a tile's first reads early",
     file: 'shaders/split-gather.wgsl',
-    find: 'src[r.src + c * r.src_step + row * r.src_stride + col]',
-    replace: 'src[r.src + c * r.src_step + row * r.row_len + col]',
+    find: '      s += s_wrap;',
+    replace: '',
     tests: [DIFF, GEN, GOLDEN],
   },
   {
     id: 'shader-bits-mask',
-    what: 'read_bits leaves the bits past n unmasked',
+    what: "gather_bits leaves a piece's bits past its length unmasked (tails not zeroed, rows bleed)",
     file: 'shaders/split-gather.wgsl',
-    find: 'if (n < 32u) { v &= (1u << n) - 1u; }',
-    replace: '',
-    tests: [DIFF, GEN, PACKED],
+    find: 'value |= (read32(s) & low_bits(n)) << (p - base);',
+    replace: 'value |= read32(s) << (p - base);',
+    tests: [DIFF, GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-fast-shift',
+    what: "gather_bits' one-row groups shift the upper source word one bit too far",
+    file: 'shaders/split-gather.wgsl',
+    find: 'stream_word((a >> sh) | ((b << 1u) << (31u - sh)))',
+    replace: 'stream_word((a >> sh) | (b << (31u - sh)))',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-keep-tail',
+    what: "gather_bits zeroes the bits after a caller's destination (its neighbours' bytes)",
+    file: 'shaders/split-gather.wgsl',
+    find: 'if (hi < base + 32u && params.keep_tail != 0u) {',
+    replace: 'if (false) {',
+    tests: [INTO, 'test/hostile/into.test.ts'],
   },
   {
     id: 'shader-msb-order',
     what: 'gather_bits ignores the MSB-first order of uint1',
     file: 'shaders/split-gather.wgsl',
-    find: 'if (params.msb_first != 0u) { return flip_bytes(x); }',
+    find: 'if (MSB_FIRST) { return flip_bytes(x); }',
     replace: '',
     tests: [DIFF, GEN, PACKED],
   },

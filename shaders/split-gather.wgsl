@@ -8,6 +8,7 @@ alias Word = u32;
 struct Params {
   tile_base: u32,   // first tile of this dispatch in `tiles`
   tile_count: u32,  // tiles of this dispatch: one workgroup each (the grid is rounded up past it)
+  keep_tail: u32,   // gather_bits: 1 keeps the bits after a tile's end (a caller's buffer), 0 zeroes them
 }
 
 // One workgroup's work, relative to the bound windows: `rows` rows of `row_len`, row r read from
@@ -120,7 +121,8 @@ const GROUP = 4u;
 // Every word takes the same loop: software adapters (SwiftShader) run a branch that any lane takes
 // for every lane, so a separate fast path for words inside a row measured slower (1.7x on the
 // uint1 case with 301-bit rows). Bits after a tile's end are zeroed (an output's last byte ends in
-// zeros); bits before its start (a previous dispatch's, when a region is cut at a window) are kept.
+// zeros), or kept in a caller's buffer (`keep_tail`, the bytes after its destination); bits before
+// its start (a previous dispatch's, when a region is cut at a window) are kept.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
@@ -138,6 +140,19 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     var row = k / t.row_len;
     var col = k - row * t.row_len;
     var s = t.src + row * t.src_stride + col;
+    // The usual group: its GROUP words inside one row and inside the tile. Each word is then one
+    // funnel shift of two neighbouring source words: GROUP + 1 loads for the group.
+    if (w * 32u >= t.dst && col + GROUP * 32u <= t.row_len && w + GROUP <= t.last) {
+      let i = s >> 5u;
+      let sh = s & 31u;
+      var a = load(i);
+      for (var j = 0u; j < GROUP; j++) {
+        let b = load(i + j + 1u);
+        dst_bits[w + j] = stream_word((a >> sh) | ((b << 1u) << (31u - sh)));
+        a = b;
+      }
+      continue;
+    }
     for (var j = w; j < min(w + GROUP, t.last); j++) {
       let base = j * 32u;
       let lo = max(base, t.dst);
@@ -155,8 +170,16 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
           s = t.src + row * t.src_stride;
         }
       }
+      // Bits outside [lo, hi) that stay: before a tile's start, and after its end in a caller's buffer.
+      var keep = 0u;
       if (lo > base) {
-        value |= stream_word(dst_bits[j]) & low_bits(lo - base);
+        keep = low_bits(lo - base);
+      }
+      if (hi < base + 32u && params.keep_tail != 0u) {
+        keep |= ~low_bits(hi - base);
+      }
+      if (keep != 0u) {
+        value |= stream_word(dst_bits[j]) & keep;
       }
       dst_bits[j] = stream_word(value);
     }
@@ -164,7 +187,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
 }
 
 // gather_bits for rows that each start a destination word: row r's word j takes the 32 bits from
-// src + r * src_stride + 32 j, its tail past row_len zeroed.
+// src + r * src_stride + 32 j, its tail past row_len zeroed (kept in a caller's buffer).
 fn gather_rows(t: Tile, lid: u32) {
   let words = (t.row_len + 31u) / 32u;
   let step_rows = WORKGROUP_SIZE / words;
@@ -174,8 +197,12 @@ fn gather_rows(t: Tile, lid: u32) {
   var col = k - row * words;
   while (k < t.last) {
     let n = min(32u, t.row_len - col * 32u);
-    let value = read32(t.src + row * t.src_stride + col * 32u) & low_bits(n);
-    dst_bits[t.dst / 32u + row * (t.dst_stride / 32u) + col] = stream_word(value);
+    let at = t.dst / 32u + row * (t.dst_stride / 32u) + col;
+    var value = read32(t.src + row * t.src_stride + col * 32u) & low_bits(n);
+    if (n < 32u && params.keep_tail != 0u) {
+      value |= stream_word(dst_bits[at]) & ~low_bits(n);
+    }
+    dst_bits[at] = stream_word(value);
     k += WORKGROUP_SIZE;
     row += step_rows;
     col += step_cols;

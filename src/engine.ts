@@ -5,6 +5,7 @@
 import { SplitError, asInt, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
 import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, readTensor } from './tensor.js';
+import { type Into, readInto } from './into.js';
 import { isA } from './gpu/webgpu-object.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
@@ -41,11 +42,16 @@ export type SplitOptions =
   | { readonly axis?: number; readonly parts: number; readonly sizes?: never };
 
 /** Where GPU outputs go; for GPU-resident inputs only. */
-export interface OutputOptions {
+export interface OutputOptions<D extends FixedDType = FixedDType> {
   /** 'shared' (default): one buffer, outputs at aligned offsets. 'separate': a buffer per output, at offset 0. */
   readonly layout?: 'shared' | 'separate';
   /** Outputs as views of the input: 'owned' (default) when this engine owns it, 'any', or 'none' (always copy). */
   readonly alias?: 'owned' | 'any' | 'none';
+  /**
+   * One entry per output: write it at this destination (a place in your buffer, strided if you
+   * say so), or `undefined` to let the engine place it. With any destination, no output is a view.
+   */
+  readonly into?: readonly (Into<D> | undefined)[];
 }
 
 export interface EngineStats extends SplitStats {
@@ -71,7 +77,7 @@ export interface SplitEngine {
   readonly fallbackReason: string | undefined;
   // The host form comes last: a call that matches neither form reports the last one's error, and
   // a host tensor with a widened dtype (`dtype: string`, or `number[]` data) is the usual mistake.
-  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions): Promise<GpuTensor<D>[]>;
+  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions<D>): Promise<GpuTensor<D>[]>;
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
@@ -82,7 +88,7 @@ export interface SplitEngine {
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions,
+    options: SplitOptions & OutputOptions<D>,
   ): GpuTensor<D>[];
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
@@ -103,7 +109,7 @@ export interface SplitEngine {
 
 const BACKENDS = ['auto', 'webgpu', 'cpu'] as const;
 const STRATEGIES = ['auto', 'alias', 'copy', 'gather'] as const;
-type Out = { readonly layout?: unknown; readonly alias?: unknown };
+type Out = { readonly layout?: unknown; readonly alias?: unknown; readonly into?: unknown };
 
 export async function createSplitEngine(options?: SplitEngineOptions): Promise<SplitEngine> {
   const what = 'createSplitEngine';
@@ -197,7 +203,7 @@ class Engine implements SplitEngine {
     return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
   }
 
-  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions): Promise<GpuTensor<D>[]>;
+  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions<D>): Promise<GpuTensor<D>[]>;
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
     const [view, plan, out] = this.splitArguments('split', x, options);
@@ -212,14 +218,14 @@ class Engine implements SplitEngine {
       r.plan,
       r.data,
       r.outputShapes,
-      readOptions(options, 'run', ['layout', 'alias']),
+      readOptions(options, 'run', ['layout', 'alias', 'into']),
     )) as NodeOutputs<N>;
   }
 
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions,
+    options: SplitOptions & OutputOptions<D>,
   ): GpuTensor<D>[] {
     const gpu = this.requireGpu('encodeSplit');
     check(
@@ -230,7 +236,7 @@ class Engine implements SplitEngine {
     );
     const [view, plan, out] = this.splitArguments('encodeSplit', x, options);
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const r = gpu.encodeResident(this.request(plan, plan.outputShapes, out, 'none'), view, encoder);
+    const r = gpu.encodeResident(this.request(plan, view, plan.outputShapes, out, 'none'), view, encoder);
     this.last = r.stats;
     return r.outputs as GpuTensor<D>[];
   }
@@ -272,7 +278,7 @@ class Engine implements SplitEngine {
     this.usable(what);
     const view = readTensor(x, `${what}: input`);
     requireInputUsage(view, what);
-    const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias']);
+    const o = readOptions(options, what, ['axis', 'sizes', 'parts', 'layout', 'alias', 'into']);
     check(
       (o.sizes === undefined) !== (o.parts === undefined),
       'BAD_OPTIONS',
@@ -302,6 +308,7 @@ class Engine implements SplitEngine {
 
   private request(
     plan: SplitPlan,
+    x: TensorView,
     shapes: SplitRequest['shapes'],
     out: Out,
     alias: SplitRequest['alias'],
@@ -312,6 +319,7 @@ class Engine implements SplitEngine {
       strategy: this.strategy,
       layout: readChoice(out.layout, ['shared', 'separate'] as const, 'shared', 'split', 'option:layout'),
       alias: readChoice(out.alias, ['owned', 'any', 'none'] as const, alias, 'split', 'option:alias'),
+      into: x.kind === 'gpu' ? readInto(out.into, x, shapes, plan.outputShapes, plan.axis, 'split') : undefined,
     };
   }
 
@@ -322,13 +330,13 @@ class Engine implements SplitEngine {
     shapes: SplitRequest['shapes'],
     out: Out,
   ): Promise<AnyTensor[]> {
-    const req = this.request(plan, shapes, out, 'owned');
     check(
-      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined),
+      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined && out.into === undefined),
       'BAD_OPTIONS',
-      () => 'split: layout and alias place GPU outputs; a host input gives host outputs',
-      'option:layout',
+      () => 'split: layout, alias and into place GPU outputs; a host input gives host outputs',
+      out.into === undefined ? 'option:layout' : 'option:into',
     );
+    const req = this.request(plan, x, shapes, out, 'owned');
     const r =
       x.kind === 'gpu'
         ? await this.requireGpu('split').splitResident(req, x)

@@ -33,6 +33,7 @@ export {
   packedValue,
 } from './dtype.js';
 export type { GpuTensor, HostTensor } from './tensor.js';
+export type { Into } from './into.js';
 export { MAX_RANK, MAX_STRINGS } from './tensor.js';
 export { MAX_OUTPUTS } from './planner/split.js';
 export { TENSOR_USAGE } from './gpu/usage.js';

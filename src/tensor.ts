@@ -30,6 +30,11 @@ export type GpuTensor<D extends FixedDType = FixedDType> = {
     readonly buffer: GPUBuffer;
     readonly byteOffset: number;
     readonly byteLength: number;
+    /**
+     * Element strides, on an output written at a strided destination (`into`) only: such a tensor
+     * describes a view inside a larger one, and no call takes it as input.
+     */
+    readonly strides?: readonly number[];
   };
 }[D];
 
@@ -224,6 +229,18 @@ function gpuView(
     () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`,
     at,
   );
+  const strides = o.strides;
+  check(
+    strides === undefined ||
+      (Array.isArray(strides) &&
+        strides.length === shape.length &&
+        shape.every((n, k) => n < 2 || strides[k] === shape.slice(k + 1).reduce((a, b) => a * b, 1))),
+    'BAD_INPUT',
+    () =>
+      `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
+      'pass the whole tensor it lies in',
+    at,
+  );
   const offset = asInt(byteOffset, 0);
   check(
     offset !== undefined && offset + want <= size,
@@ -244,6 +261,6 @@ function gpuView(
 }
 
 /** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
-function isGpuBuffer(b: unknown): b is GPUBuffer {
+export function isGpuBuffer(b: unknown): b is GPUBuffer {
   return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
 }

@@ -8,22 +8,31 @@ import { BINDING, LAYOUT } from './layout.js';
 import { gatherBindGroupLayout } from './pipelines.js';
 import type { Table } from './tables.js';
 
-/** Records copy commands; with `separate` buffers each copy lands in its output's own buffer at offset 0. */
+/**
+ * Where a split writes: `targets[0]` the engine's shared output buffer (absent when every output
+ * goes elsewhere), `targets[k]` the k-th buffer of the caller's destinations, and with layout
+ * 'separate' a buffer of its own per engine-placed output (at offset 0).
+ */
+export interface Targets {
+  readonly targets: readonly (GPUBuffer | undefined)[];
+  readonly own?: readonly (GPUBuffer | undefined)[];
+}
+
+/** Records copy commands, each into its output's target buffer. */
 export function encodeCopies(
   enc: GPUCommandEncoder,
   copies: readonly ByteCopy[],
   src: GPUBuffer,
   outputs: readonly OutputSlot[],
-  dst: GPUBuffer | readonly GPUBuffer[],
+  { targets, own }: Targets,
 ): void {
   for (const c of copies) {
-    if (isList(dst)) enc.copyBufferToBuffer(src, c.src, dst[c.output]!, c.dst - outputs[c.output]!.byteOffset, c.size);
-    else enc.copyBufferToBuffer(src, c.src, dst, c.dst, c.size);
+    const o = outputs[c.output]!;
+    if (o.target) enc.copyBufferToBuffer(src, c.src, targets[o.target]!, c.dst, c.size);
+    else if (own) enc.copyBufferToBuffer(src, c.src, own[c.output]!, c.dst - o.byteOffset, c.size);
+    else enc.copyBufferToBuffer(src, c.src, targets[0]!, c.dst, c.size);
   }
 }
-
-// Array.isArray narrows a readonly array union to any[]; this keeps the element type.
-const isList = (dst: GPUBuffer | readonly GPUBuffer[]): dst is readonly GPUBuffer[] => Array.isArray(dst);
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows, a workgroup per tile. */
 export function encodeGather(
@@ -33,7 +42,7 @@ export function encodeGather(
   table: Table,
   pipeline: GPUComputePipeline,
   src: GPUBuffer,
-  dst: GPUBuffer,
+  targets: Targets['targets'],
 ): void {
   const layout = gatherBindGroupLayout(device);
   const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
@@ -54,7 +63,10 @@ export function encodeGather(
             resource: { buffer: table.buffer, offset: table.tilesAt, size: table.tilesSize },
           },
           { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
-          { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
+          {
+            binding: BINDING.dst,
+            resource: { buffer: targets[d.target]!, offset: d.dstWindow[0], size: d.dstWindow[1] },
+          },
         ],
       }),
     );
@@ -64,15 +76,18 @@ export function encodeGather(
   pass.end();
 }
 
-/** Copies each output out of the shared buffer into its own (whole words: gathers zero an output's tail). */
+/**
+ * Copies each engine-placed output out of the shared buffer into its own (whole words: gathers zero
+ * an output's tail).
+ */
 export function encodeUnshare(
   enc: GPUCommandEncoder,
   shared: GPUBuffer,
   outputs: readonly OutputSlot[],
-  own: readonly GPUBuffer[],
+  own: readonly (GPUBuffer | undefined)[],
 ): void {
   outputs.forEach((o, i) => {
-    if (o.byteLength > 0) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, align4(o.byteLength));
+    if (o.byteLength > 0 && !o.target) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, align4(o.byteLength));
   });
 }
 

@@ -11,8 +11,9 @@ import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 import { align4 } from '../planner/dispatch.js';
 import { type GatherPlan, type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
+import type { IntoPlan } from '../into.js';
 import { type SplitStats, statsOf } from '../stats.js';
-import { encodeCopies, encodeGather, encodeUnshare } from './encode.js';
+import { type Targets, encodeCopies, encodeGather, encodeUnshare } from './encode.js';
 import {
   type Lease,
   ScratchHome,
@@ -43,6 +44,8 @@ export interface SplitRequest {
   readonly strategy: Strategy | 'auto';
   readonly layout: 'shared' | 'separate';
   readonly alias: 'owned' | 'any' | 'none';
+  /** The caller's destinations, checked (`readInto`). */
+  readonly into?: IntoPlan;
 }
 
 export interface SplitResult<T> {
@@ -62,16 +65,16 @@ type Prepared =
       /** The input lies in a buffer of this engine's pool. */
       readonly owned: boolean;
       /** The outputs on these buffers, going to `home` when released. */
-      readonly result: (buffers: readonly GPUBuffer[], home: Lease['home']) => SplitResult<GpuTensor>;
+      readonly result: (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']) => SplitResult<GpuTensor>;
     };
 
 /**
- * The output buffers a split takes: one per output with layout 'separate', and the shared one unless a separate copy
- * needs none.
+ * The output buffers a split takes: with layout 'separate', one per output the engine places (0:
+ * none, a caller's destination); the shared one unless a separate copy or the destinations need none.
  */
 function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
-  const own = layout === 'separate' ? gp.outputs.map((o) => align4(o.byteLength)) : undefined;
-  return own && gp.strategy === 'copy' ? { own } : { own, shared: gp.bufferBytes };
+  const own = layout === 'separate' ? gp.outputs.map((o) => (o.target ? 0 : align4(o.byteLength))) : undefined;
+  return (own && gp.strategy === 'copy') || gp.bufferBytes === 0 ? { own } : { own, shared: gp.bufferBytes };
 }
 
 export class GpuExecutor {
@@ -155,20 +158,27 @@ export class GpuExecutor {
     // every output from the pool nothing is allocated: the one error left is the caller having
     // destroyed it since. Such a split resolves without waiting for its scopes; an error they
     // report later poisons its outputs and goes to `onLate`.
+    // The same holds for a caller's destinations (`into`): every one seen before, or all unscoped
+    // only when every buffer is this engine's own, live.
     const { own = [], shared } = outputBuffers(p.work, req.layout);
-    const pooled = this.pool.has(shared === undefined ? own : [...own, shared], TENSOR_USAGE);
-    const early = !p.owned && pooled && this.seen.has(x.buffer);
+    const pooled = this.pool.has(
+      [...own.filter((n) => n > 0), ...(shared === undefined ? [] : [shared])],
+      TENSOR_USAGE,
+    );
+    const theirs = [...(p.owned ? [] : [x.buffer]), ...(req.into?.buffers.filter((b) => !this.ours(b)) ?? [])];
+    const early = theirs.length > 0 && pooled && theirs.every((b) => this.seen.has(b));
     // Nothing allocated: an out-of-memory error cannot happen, and only validation is scoped.
-    const scopes = p.owned && pooled ? [] : early ? VALIDATION : BOTH;
-    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req.layout), scopes);
+    const scopes = theirs.length === 0 && pooled ? [] : early ? VALIDATION : BOTH;
+    const { value, error } = this.submit('split', (enc) => this.record(enc, p.work, x.buffer, req), scopes);
     for (const b of value.scratch) this.pool.give(b);
+    const forget = () => theirs.forEach((b) => this.seen.delete(b));
     if (early) {
       const r = p.result(value.buffers, this.pool);
       const fate = lateError('split', error);
       settle(r.outputs, fate);
       void fate.then((e) => {
         if (!e) return;
-        this.seen.delete(x.buffer);
+        forget();
         this.onLate(e);
       });
       return r;
@@ -176,12 +186,12 @@ export class GpuExecutor {
     try {
       await throwIfFailed('split', error);
     } catch (e) {
-      this.seen.delete(x.buffer);
-      for (const b of value.buffers) this.pool.give(b);
+      forget();
+      for (const b of value.buffers) if (b) this.pool.give(b);
       throw e;
     }
     this.guard('split');
-    if (!p.owned) this.seen.add(x.buffer);
+    for (const b of theirs) this.seen.add(b);
     return p.result(value.buffers, this.pool);
   }
 
@@ -192,12 +202,13 @@ export class GpuExecutor {
   encodeResident(req: SplitRequest, x: GpuView, encoder: GPUCommandEncoder): SplitResult<GpuTensor> {
     const p = this.prepare(req, x);
     if (!p.work) return p.done;
-    const { buffers, scratch, table } = this.record(encoder, p.work, x.buffer, req.layout);
+    const { buffers, scratch, table } = this.record(encoder, p.work, x.buffer, req);
     // The caller submits when it likes: the table's last use is unknown from here on.
     if (table) this.tables.handOver(table);
     if (scratch.length === 0) return p.result(buffers, this.pool);
     // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
-    return p.result(buffers, new ScratchHome(this.pool, scratch, p.work.outputs.length));
+    const placed = p.work.outputs.filter((o) => !o.target).length;
+    return p.result(buffers, new ScratchHome(this.pool, scratch, placed));
   }
 
   /**
@@ -206,14 +217,33 @@ export class GpuExecutor {
    */
   private prepare(req: SplitRequest, x: GpuView): Prepared {
     checkLive(x, 'split');
-    const owned = leaseOn(x.buffer)?.home === this.pool;
+    const owned = this.ours(x.buffer);
+    const { into } = req;
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
-    const gp = planGpu(req.plan, this.limits, { srcByteOffset: x.byteOffset, allowAlias, strategy: req.strategy });
+    const gp = planGpu(req.plan, this.limits, {
+      srcByteOffset: x.byteOffset,
+      allowAlias,
+      strategy: req.strategy,
+      into: into?.places,
+    });
     const stats = statsOf(gp, req.layout === 'separate');
     // Outputs of an input whose own split's errors are still unknown share its fate.
     const upstream = fateOf(x, 'split');
-    const result = (buffers: readonly GPUBuffer[], home: Lease['home']): SplitResult<GpuTensor> => {
-      const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home);
+    const result = (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']): SplitResult<GpuTensor> => {
+      // Outputs at a caller's destination describe it; they hold its lease when Cleave made the buffer.
+      const there = (i: number) => {
+        const d = into!.places[i]!;
+        const t = handOut(
+          leaseFor(into!.buffers[d.target - 1]!, undefined),
+          x.dtype,
+          req.shapes[i]!,
+          d.byteOffset,
+          gp.outputs[i]!.byteLength,
+        );
+        const strides = into!.strides[i];
+        return strides ? Object.assign(t, { strides }) : t;
+      };
+      const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home, there);
       if (upstream) settle(outputs, upstream);
       return { outputs, stats };
     };
@@ -231,9 +261,9 @@ export class GpuExecutor {
     const input = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
     const { value, error } = this.submit('split', (enc) => {
       writePadded(this.device.queue, input, x.bytes);
-      if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, staging);
+      if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, { targets: [staging] });
       const out = this.pool.take(gp.bufferBytes, TENSOR_USAGE);
-      this.gather(enc, gp, input, out);
+      this.gather(enc, gp, input, [out]);
       enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
       return out;
     });
@@ -268,24 +298,30 @@ export class GpuExecutor {
     );
   }
 
-  /**
-   * Records copies or the gather into `enc`; returns the output buffers (one, or one per output),
-   * scratch, and the gather's table.
-   */
-  private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, layout: SplitRequest['layout']) {
-    const sizes = outputBuffers(gp, layout);
-    const own = sizes.own?.map((n) => this.pool.take(n, TENSOR_USAGE));
-    const shared = sizes.shared === undefined ? undefined : this.pool.take(sizes.shared, TENSOR_USAGE);
-    let table: Table | undefined;
-    if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, own || shared!);
-    else table = this.gather(enc, gp, src, shared!);
-    if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
-    return own ? { buffers: own, scratch: shared ? [shared] : [], table } : { buffers: [shared!], scratch: [], table };
+  /** Whether a buffer lies in this engine's pool under a live lease. */
+  private ours(b: GPUBuffer): boolean {
+    return leaseOn(b)?.home === this.pool;
   }
 
-  private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, dst: GPUBuffer): Table {
+  /**
+   * Records copies or the gather into `enc`; returns the output buffers (one, or one per output:
+   * undefined for those at a caller's destination), scratch, and the gather's table.
+   */
+  private record(enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, req: SplitRequest) {
+    const sizes = outputBuffers(gp, req.layout);
+    const own = sizes.own?.map((n) => (n ? this.pool.take(n, TENSOR_USAGE) : undefined));
+    const shared = sizes.shared === undefined ? undefined : this.pool.take(sizes.shared, TENSOR_USAGE);
+    const to: Targets = { targets: [shared, ...(req.into?.buffers ?? [])], own };
+    let table: Table | undefined;
+    if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, to);
+    else table = this.gather(enc, gp, src, to.targets);
+    if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
+    return own ? { buffers: own, scratch: shared ? [shared] : [], table } : { buffers: [shared], scratch: [], table };
+  }
+
+  private gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets['targets']): Table {
     const table = this.tables.get(gp.dispatches);
-    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, dst);
+    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, targets);
     return table;
   }
 

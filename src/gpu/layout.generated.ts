@@ -27,10 +27,11 @@ export const GATHER_LAYOUT = {
     },
   ],
   params: {
-    size: 8,
+    size: 12,
     members: {
       tile_base: 0,
       tile_count: 4,
+      keep_tail: 8,
     },
   },
   tile: {

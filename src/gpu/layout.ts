@@ -9,7 +9,7 @@ import { GATHER_LAYOUT } from './layout.generated.js';
 
 export const LAYOUT = GATHER_LAYOUT;
 
-export const PARAMS_MEMBERS = ['tile_base', 'tile_count'] as const;
+export const PARAMS_MEMBERS = ['tile_base', 'tile_count', 'keep_tail'] as const;
 export type ShaderParams = { readonly [K in (typeof PARAMS_MEMBERS)[number]]: number };
 
 export type Role = 'params' | 'tiles' | 'src' | 'dst';

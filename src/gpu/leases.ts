@@ -8,7 +8,7 @@
 // and poisoned if one of them then failed: its tensors never held the split, so every use of them
 // is refused with that failure (release still works).
 
-import { SplitError, check, guardRead } from '../errors.js';
+import { SplitError, type SubjectKey, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor, GpuView } from '../tensor.js';
 
@@ -119,20 +119,27 @@ export function handOut(
   return new LeasedTensor(dtype, shape, lease.buffer, byteOffset, byteLength, lease) as unknown as GpuTensor;
 }
 
-/** Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer at offset 0. */
+/**
+ * Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer
+ * at offset 0; an output with a `target` (a caller's destination) is made by `elsewhere`.
+ */
 export function handOutAll(
-  outputs: readonly { readonly byteOffset: number; readonly byteLength: number }[],
-  buffers: readonly GPUBuffer[],
+  outputs: readonly { readonly byteOffset: number; readonly byteLength: number; readonly target?: number }[],
+  buffers: readonly (GPUBuffer | undefined)[],
   layout: 'shared' | 'separate',
   shapes: readonly (readonly number[])[],
   dtype: FixedDType,
   home: Lease['home'],
+  elsewhere?: (i: number) => GpuTensor,
 ): GpuTensor[] {
-  const shared = buffers.length === 1 && layout === 'shared' && leaseFor(buffers[0]!, home);
+  const one = buffers.length === 1 && layout === 'shared' && buffers[0];
+  const shared = one && leaseFor(one, home);
   return outputs.map((o, i) =>
-    shared
-      ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
-      : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength),
+    o.target
+      ? elsewhere!(i)
+      : shared
+        ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
+        : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength),
   );
 }
 
@@ -141,13 +148,13 @@ export function handOutAll(
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
  * and one whose split failed on the GPU after it resolved.
  */
-export function checkLive(v: GpuView, what: string): void {
+export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): void {
   const lease = leaseOf(v, what);
   check(
     LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
     'RELEASED',
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
-    'input:input.buffer',
+    subject,
   );
   if (lease?.failed) throw poisoned(what, lease.failed);
 }

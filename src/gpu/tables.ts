@@ -77,7 +77,7 @@ export class TableCache {
     const view = new DataView(bytes.buffer);
     let base = 0;
     dispatches.forEach((d, i) => {
-      encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length });
+      encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length, keep_tail: +(d.target > 0) });
       for (const t of d.tiles) encodeTile(view, tilesAt + base++ * LAYOUT.tile.stride, t);
     });
     return { bytes, slot, tilesAt };

@@ -2,12 +2,16 @@
 // in shader units. One dispatch covers every output when the input and the outputs each fit one
 // binding window; beyond that, one dispatch per window-sized piece of a region.
 
-/** A 2-D strided region in bits: `rows` rows of `rowLen`, read `srcStride` apart, written back to back from `dst`. */
+/**
+ * A 2-D strided region in bits: `rows` rows of `rowLen`, read `srcStride` apart and written
+ * `dstStride` apart (`rowLen`, back to back, unless a caller's destination has strides).
+ */
 export interface Region {
   readonly src: number;
   readonly dst: number;
   readonly rowLen: number;
   readonly srcStride: number;
+  readonly dstStride: number;
   readonly rows: number;
 }
 
@@ -17,13 +21,14 @@ export type UnitBits = 128 | 64 | 32 | 1;
 /**
  * A run of regions in shader units relative to the windows: `count` equal regions `src_step` and
  * `dst_step` apart (4096 equal outputs are one run, not 4096), each `rows` rows of `row_len` read
- * `src_stride` apart and written back to back.
+ * `src_stride` apart and written `dst_stride` apart.
  */
 export interface Run {
   readonly src: number;
   readonly dst: number;
   readonly row_len: number;
   readonly src_stride: number;
+  readonly dst_stride: number;
   readonly rows: number;
   readonly count: number;
   readonly src_step: number;
@@ -52,8 +57,13 @@ export const SHADER_TILE_MEMBERS = [
   'last',
 ] as const;
 
-/** One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup each). */
+/**
+ * One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup
+ * each). `target` is the buffer it writes: 0 the engine's output buffer, k > 0 the k-th distinct
+ * buffer of the caller's destinations (`into`), whose bytes around the outputs are kept.
+ */
 export interface Dispatch {
+  readonly target: number;
   readonly srcWindow: readonly [offset: number, size: number];
   readonly dstWindow: readonly [offset: number, size: number];
   readonly runs: readonly Run[];
@@ -68,24 +78,27 @@ export const align = (x: number, a: number) => Math.ceil(x / a) * a;
 /** A buffer size for `x` bytes: a multiple of 4, at least 4 (WebGPU sizes and copies are in 4-byte words). */
 export const align4 = (x: number) => Math.max(4, align(x, 4));
 
+/** One bit past a region's last row, read from `at` with stride `stride`. */
+const endOf = (r: Region, at: number, stride: number) => at + (r.rows - 1) * stride + r.rowLen;
+
 /**
- * Dispatches for `regions` (in bits) read from input bytes [srcBegin, srcEnd) into an output of
- * `dstEnd` bytes. Offsets inside a window stay below 2^31 shader units so the shader's u32
- * arithmetic never wraps: 2 GiB for words, 256 MiB for the bit variant.
+ * Dispatches for `regions` (in bits) read from input bytes [srcBegin, srcEnd) into bytes
+ * [dstBegin, dstEnd) of buffer `target`. Offsets inside a window stay below 2^31 shader units so
+ * the shader's u32 arithmetic never wraps: 2 GiB for words, 256 MiB for the bit variant.
  */
 export function planDispatches(
   regions: readonly Region[],
-  srcBegin: number,
-  srcEnd: number,
-  dstEnd: number,
+  src: readonly [begin: number, end: number],
+  dst: readonly [begin: number, end: number],
   unit: UnitBits,
   limits: { readonly alignment: number; readonly maxBindingBytes: number },
+  target = 0,
 ): Dispatch[] {
   const a = limits.alignment;
   const span = Math.floor(Math.min(limits.maxBindingBytes, unit === 1 ? 2 ** 28 : 2 ** 31) / a) * a;
-  const srcBase = Math.floor(srcBegin / a) * a;
-  if (align(srcEnd, 4) - srcBase <= span && dstEnd <= span) {
-    return [makeDispatch(regions, srcBase, align(srcEnd, 4), 0, dstEnd, unit)];
+  const [srcBase, dstBase] = [Math.floor(src[0] / a) * a, Math.floor(dst[0] / a) * a];
+  if (align(src[1], 4) - srcBase <= span && align(dst[1], 4) - dstBase <= span) {
+    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target)];
   }
   // One dispatch per tile, each tile a block of rows (or of one row's bits) small enough that its
   // source and destination each fit one window.
@@ -93,19 +106,9 @@ export function planDispatches(
   const out: Dispatch[] = [];
   for (const r of regions) {
     for (const t of tileRegion(r, room, unit)) {
-      const sb = Math.floor(t.src / 8 / a) * a;
-      const db = Math.floor(t.dst / 8 / a) * a;
-      const srcLast = t.src + (t.rows - 1) * t.srcStride + t.rowLen;
-      out.push(
-        makeDispatch(
-          [t],
-          sb,
-          align(Math.ceil(srcLast / 8), 4),
-          db,
-          align(Math.ceil((t.dst + t.rows * t.rowLen) / 8), 4),
-          unit,
-        ),
-      );
+      const [sb, db] = [Math.floor(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];
+      const [se, de] = [Math.ceil(endOf(t, t.src, t.srcStride) / 8), Math.ceil(endOf(t, t.dst, t.dstStride) / 8)];
+      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target));
     }
   }
   return out;
@@ -115,9 +118,15 @@ export function planDispatches(
 export function tileRegion(r: Region, room: number, unit: UnitBits): Region[] {
   const out: Region[] = [];
   if (r.rowLen <= room) {
-    const k = Math.max(1, Math.min(r.rows, Math.floor((room - r.rowLen) / r.srcStride) + 1));
+    const stride = Math.max(r.srcStride, r.dstStride);
+    const k = Math.max(1, Math.min(r.rows, Math.floor((room - r.rowLen) / stride) + 1));
     for (let row = 0; row < r.rows; row += k) {
-      out.push({ ...r, src: r.src + row * r.srcStride, dst: r.dst + row * r.rowLen, rows: Math.min(k, r.rows - row) });
+      out.push({
+        ...r,
+        src: r.src + row * r.srcStride,
+        dst: r.dst + row * r.dstStride,
+        rows: Math.min(k, r.rows - row),
+      });
     }
     return out;
   }
@@ -127,9 +136,10 @@ export function tileRegion(r: Region, room: number, unit: UnitBits): Region[] {
       const rowLen = Math.min(step, r.rowLen - col);
       out.push({
         src: r.src + row * r.srcStride + col,
-        dst: r.dst + row * r.rowLen + col,
+        dst: r.dst + row * r.dstStride + col,
         rowLen,
         srcStride: rowLen,
+        dstStride: rowLen,
         rows: 1,
       });
     }
@@ -145,6 +155,7 @@ function makeDispatch(
   dstBase: number,
   dstEnd: number,
   unit: UnitBits,
+  target: number,
 ): Dispatch {
   const runs: Run[] = [];
   const tiles: ShaderTile[] = [];
@@ -158,6 +169,7 @@ function makeDispatch(
       dst: (r.dst - dstBase * 8) / unit,
       row_len: r.rowLen / unit,
       src_stride: r.srcStride / unit,
+      dst_stride: r.dstStride / unit,
       rows: r.rows,
       count,
       src_step: srcStep / unit,
@@ -167,19 +179,28 @@ function makeDispatch(
     tilesOf(run, unit, tiles);
     i += count;
   }
-  return { srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], runs, tiles };
+  return { target, srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], runs, tiles };
 }
 
 /**
  * Appends a run's tiles. Equal one-row regions are one geometry whose strides are the run's
- * steps; regions of several rows are one geometry each, their rows back to back.
+ * steps; regions of several rows are one geometry each.
  */
 export function tilesOf(run: Run, unit: UnitBits, out: ShaderTile[]): void {
-  const g = { src: run.src, dst: run.dst, row_len: run.row_len, src_stride: run.src_stride, dst_stride: run.row_len };
+  const g = {
+    src: run.src,
+    dst: run.dst,
+    row_len: run.row_len,
+    src_stride: run.src_stride,
+    dst_stride: run.dst_stride,
+  };
   if (run.rows === 1) {
     // A lone row: its strides never matter; equal lone rows: the steps are the strides.
     const rows = run.count;
-    const strided = rows > 1 ? { src_stride: run.src_step, dst_stride: run.dst_step } : { src_stride: run.row_len };
+    const strided =
+      rows > 1
+        ? { src_stride: run.src_step, dst_stride: run.dst_step }
+        : { src_stride: run.row_len, dst_stride: run.row_len };
     cover({ ...g, ...strided, rows }, unit, out);
     return;
   }
@@ -221,6 +242,7 @@ function runLength(regions: readonly Region[], i: number, unit: UnitBits): numbe
       q.rows !== r.rows ||
       q.rowLen !== r.rowLen ||
       q.srcStride !== r.srcStride ||
+      q.dstStride !== r.dstStride ||
       q.src - r.src !== count * srcStep ||
       q.dst - r.dst !== count * dstStep
     )

@@ -23,13 +23,27 @@ export interface GpuLimits {
   readonly rowCopyMinBytes: number;
 }
 
-/** Where an output lies: in the output buffer, or in the input's buffer for `alias`. */
+/**
+ * Where an output lies: in the output buffer, in the input's buffer for `alias`, or, with `target`
+ * k > 0, at the caller's destination in the k-th distinct buffer of `into`.
+ */
 export interface OutputSlot {
   readonly byteOffset: number;
   readonly byteLength: number;
+  readonly target?: number;
 }
 
-/** One copyBufferToBuffer command: `size` bytes into output `output` (dst is in the shared output buffer). */
+/**
+ * A caller's destination for one output (`into`): the `target` buffer (k > 0, the k-th distinct
+ * one), its byte offset, and its strides in elements over the plan's output shape.
+ */
+export interface Destination {
+  readonly target: number;
+  readonly byteOffset: number;
+  readonly strides: readonly number[];
+}
+
+/** One copyBufferToBuffer command: `size` bytes into output `output` (dst is in its target buffer). */
 export interface ByteCopy {
   readonly output: number;
   readonly src: number;
@@ -71,7 +85,12 @@ export interface GpuPlanOptions {
   readonly allowAlias: boolean;
   /** Force a strategy where it is possible; `auto` lets the planner choose. */
   readonly strategy?: Strategy | 'auto';
+  /** Outputs written at the caller's destinations (no views then), one entry per output. */
+  readonly into?: readonly (Destination | undefined)[];
 }
+
+/** Most row geometries one destination may take (a destination's strides may cut an output into many). */
+export const MAX_DESTINATION_REGIONS = 1 << 16;
 
 /** Most copy commands the planner issues for contiguous chunks before one gather dispatch is cheaper. */
 export const MAX_COPY_COMMANDS = 16;
@@ -87,7 +106,7 @@ export const MAX_ROW_COPIES = 1 << 16;
  * buffer, `owner[k]` the output of region k. This runs per output of every call: one loop, no
  * closure, one object per output and per region.
  */
-function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number) {
+function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number, into?: GpuPlanOptions['into']) {
   const dtype = plan.dtype as FixedDType;
   const bits = elementBits(dtype);
   const rowBits = plan.axisLen * plan.inner * bits;
@@ -107,6 +126,12 @@ function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number) {
       strided = !(outer === 1 || size * inner * bits === rowBits);
       rowLen = strided ? size * inner * bits : size * inner * bits * outer;
     }
+    const d = into?.[i];
+    if (d) {
+      outputs[i] = { byteOffset: d.byteOffset, byteLength, target: d.target };
+      if (byteLength > 0) destinationRegions(plan, i, d, srcByteOffset * 8 + starts[i]! * inner * bits, regions, owner);
+      continue;
+    }
     // `at` is aligned, so the next output's place is at + padded: no division per output.
     outputs[i] = { byteOffset: at, byteLength };
     end = at + byteLength;
@@ -116,33 +141,82 @@ function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number) {
     const src = srcByteOffset * 8 + starts[i]! * inner * bits;
     regions.push(
       strided
-        ? { src, dst, rowLen, srcStride: rowBits, rows: outer }
-        : { src, dst, rowLen, srcStride: rowLen, rows: 1 },
+        ? { src, dst, rowLen, srcStride: rowBits, dstStride: rowLen, rows: outer }
+        : { src, dst, rowLen, srcStride: rowLen, dstStride: rowLen, rows: 1 },
     );
     owner.push(i);
   }
   return { outputs, end, regions, owner };
 }
 
+/**
+ * Output i written at a caller's destination, as regions: its dimensions (size, source stride,
+ * destination stride, in elements) without those of size 1, neighbours merged where both sides
+ * are contiguous across them; the innermost, if contiguous on both sides, is the row; the longest
+ * other is the rows; every index of the rest starts a region of its own.
+ */
+function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: number, out: Region[], owner: number[]) {
+  const bits = elementBits(plan.dtype as FixedDType);
+  const dims: [size: number, s: number, d: number][] = [];
+  const srcStrides = plan.shape.map((_, k) => plan.shape.slice(k + 1).reduce((a, b) => a * b, 1));
+  plan.shape.forEach((n, k) => {
+    const size = k === plan.axis ? plan.sizes[i]! : n;
+    if (size === 1) return;
+    const last = dims[dims.length - 1];
+    const [s, t] = [srcStrides[k]!, d.strides[k]!];
+    if (last && last[1] === size * s && last[2] === size * t) dims[dims.length - 1] = [last[0] * size, s, t];
+    else dims.push([size, s, t]);
+  });
+  const inner = dims[dims.length - 1];
+  const rowLen = inner && inner[1] === 1 && inner[2] === 1 ? dims.pop()![0] : 1;
+  let longest = -1;
+  dims.forEach((x, k) => (longest = longest < 0 || x[0] > dims[longest]![0] ? k : longest));
+  const [rows, rs, rd] = longest < 0 ? [1, rowLen, rowLen] : dims.splice(longest, 1)[0]!;
+  const count = dims.reduce((a, x) => a * x[0], 1);
+  check(
+    count <= MAX_DESTINATION_REGIONS,
+    'TOO_LARGE',
+    () => `split: into[${i}]: its strides cut the output into ${count} pieces; at most ${MAX_DESTINATION_REGIONS}`,
+    `option:into[${i}]`,
+  );
+  for (let c = 0; c < count; c++) {
+    // Index c of the remaining dimensions, innermost fastest, as source and destination offsets.
+    let [q, so, dof] = [c, 0, 0];
+    for (let k = dims.length - 1; k >= 0; k--) {
+      const [n, s, t] = dims[k]!;
+      [so, dof, q] = [so + (q % n) * s, dof + (q % n) * t, Math.floor(q / n)];
+    }
+    out.push({
+      src: src + so * bits,
+      dst: d.byteOffset * 8 + dof * bits,
+      rowLen: rowLen * bits,
+      srcStride: rs * bits,
+      dstStride: rd * bits,
+      rows,
+    });
+    owner.push(i);
+  }
+}
+
 export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
   const dtype = plan.dtype as FixedDType;
   const want = opts.strategy ?? 'auto';
-  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment);
+  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment, opts.into);
   // What each strategy asks of every region, in one loop with no closure. `residues` ORs every
   // offset, length and stride modulo 128: a word width u | 128 divides them all iff u divides it.
   let [contiguous, viewable, copyable, commands, minRowLen, residues] = [true, true, true, 0, Infinity, 0];
   for (const r of l.regions) {
     contiguous &&= r.rows === 1;
     viewable &&= r.src % (limits.alignment * 8) === 0 && r.rowLen % 8 === 0;
-    const res = (r.src % 128) | (r.rowLen % 128) | (r.srcStride % 128);
+    const res = (r.src % 128) | (r.rowLen % 128) | (r.srcStride % 128) | (r.dst % 128) | (r.dstStride % 128);
     copyable &&= res % 32 === 0;
-    residues |= res | (r.dst % 128);
+    residues |= res;
     commands += r.rows;
     minRowLen = Math.min(minRowLen, r.rowLen);
   }
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
-  if (contiguous && viewable && opts.allowAlias && (want === 'auto' || want === 'alias')) {
+  if (contiguous && viewable && opts.allowAlias && !opts.into && (want === 'auto' || want === 'alias')) {
     const outputs = l.outputs.map((o) => ({ byteOffset: opts.srcByteOffset, byteLength: o.byteLength }));
     for (let k = 0; k < l.regions.length; k++) {
       const o = l.owner[k]!;
@@ -151,8 +225,9 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     return { strategy: 'alias', outputs };
   }
 
-  const { outputs, regions } = l;
-  const bufferBytes = align4(l.end);
+  const { outputs, regions, owner } = l;
+  // No output of the engine's own (every one at a caller's destination): no output buffer.
+  const bufferBytes = opts.into && outputs.every((o) => o.target) ? 0 : align4(l.end);
   check(
     bufferBytes <= limits.maxBufferBytes,
     'TOO_LARGE',
@@ -165,19 +240,60 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     ? commands <= MAX_COPY_COMMANDS
     : commands <= MAX_ROW_COPIES && minRowLen >= limits.rowCopyMinBytes * 8;
   if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
-    return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, l.owner) };
+    return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, owner) };
   }
 
   const unitBits = chooseUnit(residues, limits.alignment);
-  const srcEnd = opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
+  const src = [opts.srcByteOffset, opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner)];
   return {
     strategy: 'gather',
     outputs,
     bufferBytes,
     unitBits,
     msbFirst: isMsbFirst(plan.dtype),
-    dispatches: planDispatches(regions, opts.srcByteOffset, srcEnd, bufferBytes, unitBits, limits),
+    dispatches: opts.into
+      ? targetDispatches(regions, owner, outputs, src as [number, number], bufferBytes, unitBits, limits)
+      : planDispatches(regions, src as [number, number], [0, bufferBytes], unitBits, limits),
   };
+}
+
+/**
+ * A gather's dispatches when some outputs go to a caller's destinations: one group per target
+ * buffer (the shader binds one output buffer), each over the span its regions write. On the bit
+ * path a strided destination's rows must each start a 4-byte word: a word is then written by one
+ * thread only, and the bytes between rows are kept.
+ */
+function targetDispatches(
+  regions: readonly Region[],
+  owner: readonly number[],
+  outputs: readonly OutputSlot[],
+  src: [number, number],
+  bufferBytes: number,
+  unit: UnitBits,
+  limits: GpuLimits,
+): Dispatch[] {
+  const groups = new Map<number, Region[]>();
+  regions.forEach((r, k) => {
+    const o = owner[k]!;
+    const target = outputs[o]!.target ?? 0;
+    check(
+      unit !== 1 ||
+        !target ||
+        (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
+      'BAD_INPUT',
+      () =>
+        `split: into[${o}]: this split moves bits, not whole 4-byte words, so every row of a strided destination ` +
+        'must start at a multiple of 4 bytes (its row strides in bytes must be multiples of 4); a row starting inside a byte never can',
+      `option:into[${o}]`,
+    );
+    groups.set(target, [...(groups.get(target) ?? []), r]);
+  });
+  return [...groups].flatMap(([target, rs]) => {
+    const [begin, end] = target
+      ? [Math.min(...rs.map((r) => r.dst)), Math.max(...rs.map((r) => r.dst + (r.rows - 1) * r.dstStride + r.rowLen))]
+      : [0, bufferBytes * 8];
+    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
+  });
 }
 
 function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteCopy[] {
@@ -185,7 +301,12 @@ function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteC
   regions.forEach((r, k) => {
     const size = r.rowLen / 8;
     for (let row = 0; row < r.rows; row++) {
-      copies.push({ output: owner[k]!, src: (r.src + row * r.srcStride) / 8, dst: r.dst / 8 + row * size, size });
+      copies.push({
+        output: owner[k]!,
+        src: (r.src + row * r.srcStride) / 8,
+        dst: (r.dst + row * r.dstStride) / 8,
+        size,
+      });
     }
   });
   return copies;

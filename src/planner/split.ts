@@ -88,8 +88,8 @@ export function planSplit(
   );
   // Plain loops, no closure per length: this runs per call, and 4096-output splits are a case we care about.
   const n = sizes.length;
-  const clean = new Array<number>(n);
-  const starts = new Array<number>(n);
+  const clean: number[] = [];
+  const starts: number[] = [];
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const s = sizes[i];
@@ -101,8 +101,8 @@ export function planSplit(
         () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
         subjects.sizes,
       );
-    clean[i] = s + 0; // -0 never reaches a shape
-    starts[i] = sum;
+    clean.push(s + 0); // -0 never reaches a shape
+    starts.push(sum);
     sum += s;
   }
   check(

@@ -142,7 +142,7 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   const staging = device.createBuffer({ size: gp.bufferBytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
   const tables = new TableCache(device, pool);
-  encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, gp.msbFirst), input, out);
+  encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, gp.msbFirst), input, [out]);
   enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(0x1);

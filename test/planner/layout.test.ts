@@ -12,7 +12,7 @@ test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () =
 });
 
 test('pinned layout', () => {
-  expect(LAYOUT.params).toEqual({ size: 8, members: { tile_base: 0, tile_count: 4 } });
+  expect(LAYOUT.params).toEqual({ size: 12, members: { tile_base: 0, tile_count: 4, keep_tail: 8 } });
   expect(LAYOUT.tile).toEqual({
     size: 32,
     stride: 32,

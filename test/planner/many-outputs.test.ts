@@ -53,7 +53,7 @@ describe('layout of many outputs', () => {
     expect(g.bufferBytes).toBe(4095 * 256 + 4);
     expect(g.dispatches).toHaveLength(1);
     expect(g.dispatches[0]!.runs).toEqual([
-      { src: 0, dst: 0, row_len: 1, src_stride: 1, rows: 1, count: 4096, src_step: 1, dst_step: 64 },
+      { src: 0, dst: 0, row_len: 1, src_stride: 1, dst_stride: 1, rows: 1, count: 4096, src_step: 1, dst_step: 64 },
     ]);
   });
 

@@ -224,7 +224,7 @@ describe('planGpu', () => {
   test('equal outputs form one run: 4096 outputs are one shader region', () => {
     const g = as(planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather), 'gather');
     expect(g.dispatches[0]!.runs).toEqual([
-      { src: 0, dst: 0, row_len: 1, src_stride: 4096, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
+      { src: 0, dst: 0, row_len: 1, src_stride: 4096, dst_stride: 1, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
     ]);
     // A different last chunk starts a run of its own.
     const uneven = as(planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather), 'gather');
@@ -259,7 +259,11 @@ describe('planGpu', () => {
   });
 
   test('a row longer than a window is cut into column blocks', () => {
-    const tiles = tileRegion({ src: 0, dst: 0, rowLen: 80_000, srcStride: 160_000, rows: 2 }, 32_768, 32);
+    const tiles = tileRegion(
+      { src: 0, dst: 0, rowLen: 80_000, srcStride: 160_000, dstStride: 80_000, rows: 2 },
+      32_768,
+      32,
+    );
     expect(tiles).toHaveLength(6);
     expect(tiles.every((t) => t.rowLen <= 32_768 && t.rows === 1)).toBe(true);
     expect(tiles.reduce((n, t) => n + t.rowLen, 0)).toBe(160_000);

@@ -1,0 +1,340 @@
+// `into`: outputs written at the caller's destinations, strided views in larger tensors included
+// (a KV cache's slot). The oracle is the tests' own: the reference split's output bits scattered
+// element by element to offset + Σ index·stride over a buffer of random bytes, so every byte a
+// destination does not own must come back unchanged (row gaps, word tails, neighbours).
+import { describe, expect } from 'vitest';
+import type { DType, GpuTensor, HostTensor, Into, SplitEngine } from '../../src/index.js';
+import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
+import { FIXED_REF_DTYPES, REF_TYPES, TENSOR_USAGE, numel } from '../helpers/dtypes.js';
+import { gpuTest } from '../helpers/gpu.js';
+import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
+
+const [MAP_READ, COPY_DST] = [0x1, 0x8];
+
+/** Bits per element from the tests' own table. */
+const widthOf = (d: string) => REF_TYPES[d as keyof typeof REF_TYPES].bits;
+
+const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+
+/** Row-major element strides of a shape. */
+const rowMajor = (shape: readonly number[]) => shape.map((_, k) => numel(shape.slice(k + 1)));
+
+/**
+ * The oracle: `before` with the output's elements (row-major bits in `out`) written at byteOffset
+ * + Σ index·stride elements. uint1 numbers its bits from bit 7 of each byte.
+ */
+function scatter(
+  before: Uint8Array,
+  out: Uint8Array,
+  dtype: string,
+  shape: readonly number[],
+  byteOffset: number,
+  strides: readonly number[],
+): Uint8Array {
+  const w = widthOf(dtype);
+  const msb = dtype === 'uint1';
+  const bit = (k: number) => [Math.floor(k / 8), msb ? 7 - (k % 8) : k % 8] as const;
+  const after = before.slice();
+  const n = numel(shape);
+  for (let e = 0; e < n; e++) {
+    let [q, off] = [e, 0];
+    for (let k = shape.length - 1; k >= 0; k--) {
+      off += (q % shape[k]!) * strides[k]!;
+      q = Math.floor(q / shape[k]!);
+    }
+    for (let b = 0; b < w; b++) {
+      const [sb, ss] = bit(e * w + b);
+      const [db, ds] = bit(byteOffset * 8 + off * w + b);
+      after[db] = (after[db]! & ~(1 << ds)) | (((out[sb]! >> ss) & 1) << ds);
+    }
+  }
+  return after;
+}
+
+async function readBuffer(device: GPUDevice, b: GPUBuffer): Promise<Uint8Array> {
+  const staging = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(MAP_READ);
+  const bytes = new Uint8Array(staging.getMappedRange().slice(0));
+  staging.destroy();
+  return bytes;
+}
+
+function bufferOf(device: GPUDevice, bytes: Uint8Array, usage = TENSOR_USAGE): GPUBuffer {
+  const b = device.createBuffer({ size: Math.max(4, Math.ceil(bytes.length / 4) * 4), usage });
+  device.queue.writeBuffer(b, 0, bytes);
+  return b;
+}
+
+const noise = (n: number, next: () => number) =>
+  Uint8Array.from({ length: Math.ceil(n / 4) * 4 }, () => int(next, 0, 255));
+
+/** Splits `x` with destinations and checks every destination buffer and every engine-placed output. */
+async function expectInto(
+  e: SplitEngine,
+  device: GPUDevice,
+  x: HostTensor,
+  axis: number,
+  sizes: readonly number[],
+  into: readonly (Into | undefined)[],
+  images: Map<GPUBuffer, Uint8Array>,
+): Promise<GpuTensor[]> {
+  const gx = e.upload(x as HostTensor<'float32'>);
+  const outs = await e.split(gx, { axis, sizes, into: into as readonly (Into<'float32'> | undefined)[] });
+  expect(e.stats.strategy, 'GPU work, no views').not.toBe('alias');
+  expect(['copy', 'gather']).toContain(e.stats.strategy);
+  const ref = referenceSplit(x, axis, sizes) as Uint8Array[];
+  const want = new Map(images);
+  into.forEach((d, i) => {
+    if (!d) return;
+    const strides = d.strides ?? rowMajor(d.shape);
+    want.set(d.buffer, scatter(want.get(d.buffer)!, ref[i]!, x.dtype, d.shape, d.byteOffset, strides));
+    // The output describes its destination.
+    expect([outs[i]!.buffer === d.buffer, outs[i]!.byteOffset, outs[i]!.strides]).toEqual([
+      true,
+      d.byteOffset,
+      d.strides,
+    ]);
+  });
+  for (const [b, bytes] of want) {
+    const got = await readBuffer(device, b);
+    expect(firstMismatch(got, bytes), `destination buffer of ${b.size} bytes`).toBeUndefined();
+    images.set(b, got);
+  }
+  for (const [i, o] of outs.entries()) {
+    if (into[i]) continue;
+    const got = await e.download(o);
+    expect(firstMismatch(bitsOf(got) as Uint8Array, ref[i]!), `output ${i}`).toBeUndefined();
+  }
+  for (const o of outs) e.release(o);
+  e.release(gx);
+  return outs;
+}
+
+describe('into: a KV cache', () => {
+  for (const dtype of ['float32', 'float16', 'uint8', 'int4'] as const) {
+    gpuTest(
+      `${dtype}: q placed by the engine, K and V written into slot t of [1, H, T, d] caches, 5 steps`,
+      async (g) => {
+        const e = await g.engine();
+        const [H, T, d] = [3, 8, dtype === 'int4' ? 8 : 4];
+        const bytes = Math.ceil((H * T * d * widthOf(dtype)) / 8);
+        const next = rng(7);
+        const images = new Map<GPUBuffer, Uint8Array>();
+        const [k, v] = [noise(bytes, next), noise(bytes, next)];
+        const [kc, vc] = [bufferOf(g.device, k), bufferOf(g.device, v)];
+        images.set(kc, k).set(vc, v);
+        for (const t of [0, 1, 2, 5, 7]) {
+          const x = randomTensor(dtype, [1, 3 * H, 1, d], next);
+          const slot = (buffer: GPUBuffer): Into => ({
+            dtype,
+            shape: [1, H, 1, d],
+            buffer,
+            byteOffset: (t * d * widthOf(dtype)) / 8,
+            strides: [H * T * d, T * d, d, 1],
+          });
+          await expectInto(e, g.device, x, 1, [H, H, H], [undefined, slot(kc), slot(vc)], images);
+          expect(e.stats.strategy).toBe('gather');
+        }
+        kc.destroy();
+        vc.destroy();
+      },
+    );
+  }
+
+  gpuTest(
+    'prefill: S tokens of [1, S, 3, H, d] into slots t0.. of the caches (a transposed destination)',
+    async (g) => {
+      const e = await g.engine();
+      const [S, H, T, d] = [6, 2, 16, 4];
+      const next = rng(8);
+      const bytes = H * T * d * 4;
+      const images = new Map<GPUBuffer, Uint8Array>();
+      const [k, v] = [noise(bytes, next), noise(bytes, next)];
+      const [kc, vc] = [bufferOf(g.device, k), bufferOf(g.device, v)];
+      images.set(kc, k).set(vc, v);
+      const x = randomTensor('float32', [1, S, 3, H, d], next);
+      const slot = (buffer: GPUBuffer): Into => ({
+        dtype: 'float32',
+        shape: [1, S, 1, H, d],
+        buffer,
+        byteOffset: 3 * d * 4,
+        strides: [H * T * d, d, 0, T * d, 1],
+      });
+      await expectInto(e, g.device, x, 2, [1, 1, 1], [undefined, slot(kc), slot(vc)], images);
+      kc.destroy();
+      vc.destroy();
+    },
+  );
+});
+
+describe('into: generated destinations', () => {
+  // Each destination is a window of a larger tensor (padding on every dimension), its dimensions
+  // in a random order in memory for word types; byte and packed types keep the innermost
+  // dimension contiguous and rows on 4-byte boundaries, as the bit path requires.
+  const cases = ParamsBuilder.start()
+    .combine(
+      'dtype',
+      FIXED_REF_DTYPES.filter((d) => !d.startsWith('complex')),
+    )
+    .combine('seed', [1, 2, 3]).cases;
+  for (const p of cases) {
+    gpuTest(`${p.dtype} #${p.seed}`, async (g) => {
+      const next = rng(hashParams(p));
+      const e = await g.engine({ strategy: p.seed === 3 ? 'copy' : 'auto' });
+      const w = widthOf(p.dtype);
+      const rank = int(next, 1, 4);
+      const shape = Array.from({ length: rank }, () => int(next, 1, 5));
+      const axis = int(next, 0, rank - 1);
+      const sizes = randomSizes(shape[axis]!, int(next, 1, 4), next);
+      const x = randomTensor(p.dtype as DType, shape, next);
+      const buffers = [0, 1].map(() => ({ used: 0, dests: [] as number[] }));
+      const into = sizes.map((s, i): Into | undefined => {
+        if (next() < 0.3) return undefined;
+        const dims = shape.map((n, k) => (k === axis ? s : n));
+        const padded = dims.map((n) => n + int(next, 0, 2));
+        const order = dims.map((_, k) => k);
+        if (w >= 32) order.sort(() => next() - 0.5);
+        // Strides in the padded tensor, `order` from outermost to innermost; rows of 32 bits at least.
+        const strides = new Array<number>(rank);
+        let acc = 1;
+        for (let j = rank - 1; j >= 0; j--) {
+          const k = order[j]!;
+          strides[k] = acc;
+          acc *= padded[k]!;
+          if (w < 32 && j === rank - 1) acc = Math.ceil(acc / (32 / gcd(w, 32))) * (32 / gcd(w, 32));
+        }
+        const b = buffers[int(next, 0, 1)]!;
+        const byteOffset = b.used + 4 * int(next, 0, 2);
+        b.used = byteOffset + Math.ceil((acc * w) / 8 / 4) * 4;
+        b.dests.push(i);
+        return {
+          dtype: p.dtype as 'float32',
+          shape: dims,
+          buffer: undefined as unknown as GPUBuffer,
+          byteOffset,
+          strides,
+        };
+      });
+      const images = new Map<GPUBuffer, Uint8Array>();
+      const gpuBuffers = buffers.map((b) => {
+        const bytes = noise(b.used + 8, next);
+        const buf = bufferOf(g.device, bytes);
+        images.set(buf, bytes);
+        return buf;
+      });
+      const placed = into.map(
+        (d, i) => d && { ...d, buffer: gpuBuffers[buffers.findIndex((b) => b.dests.includes(i))]! },
+      );
+      await expectInto(e, g.device, x, axis, sizes, placed, images);
+      for (const b of gpuBuffers) b.destroy();
+    });
+  }
+});
+
+describe('into: other calls', () => {
+  gpuTest('encodeSplit writes the destinations when the caller submits', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('int32', [4, 6], rng(3)) as HostTensor<'int32'>;
+    const gx = e.upload(x);
+    const before = noise(256, rng(4));
+    const dst = bufferOf(g.device, before);
+    const enc = g.device.createCommandEncoder();
+    const into: Into<'int32'> = { dtype: 'int32', shape: [4, 2], buffer: dst, byteOffset: 16, strides: [5, 1] };
+    const outs = e.encodeSplit(enc, gx, { axis: 1, sizes: [4, 2], into: [undefined, into] });
+    g.device.queue.submit([enc.finish()]);
+    const ref = referenceSplit(x, 1, [4, 2]) as Uint8Array[];
+    expect(
+      firstMismatch(await readBuffer(g.device, dst), scatter(before, ref[1]!, 'int32', [4, 2], 16, [5, 1])),
+    ).toBeUndefined();
+    expect(firstMismatch(bitsOf(await e.download(outs[0]!)) as Uint8Array, ref[0]!)).toBeUndefined();
+    for (const o of outs) e.release(o);
+    e.release(gx);
+    dst.destroy();
+  });
+
+  gpuTest(
+    'run: SplitToSequence without keepdims writes its outputs, the axis dropped, strided in one buffer',
+    async (g) => {
+      const e = await g.engine();
+      const x = randomTensor('float32', [3, 4], rng(5)) as HostTensor<'float32'>;
+      const gx = e.upload(x);
+      const before = noise(64, rng(6));
+      const dst = bufferOf(g.device, before);
+      // Three columns of x, every other element of 20-byte spans of `dst`.
+      const into = [0, 1, 2].map((c): Into<'float32'> => ({
+        dtype: 'float32',
+        shape: [3],
+        buffer: dst,
+        byteOffset: 20 * c,
+        strides: [2],
+      }));
+      const outs = await e.run(
+        {
+          op: 'SplitToSequence',
+          opset: 11,
+          inputs: [gx],
+          attrs: { axis: 1, keepdims: 0 },
+        },
+        { into: [...into, undefined] },
+      );
+      expect(outs.map((o) => o.shape)).toEqual([[3], [3], [3], [3]]);
+      const ref = referenceSplit(x, 1, [1, 1, 1, 1]) as Uint8Array[];
+      let want: Uint8Array = before;
+      for (const c of [0, 1, 2]) want = scatter(want, ref[c]!, 'float32', [3], 20 * c, [2]);
+      expect(firstMismatch(await readBuffer(g.device, dst), want)).toBeUndefined();
+      for (const o of outs) e.release(o);
+      e.release(gx);
+      dst.destroy();
+    },
+  );
+});
+
+describe('into: with the other output options', () => {
+  gpuTest("layout 'separate': engine-placed outputs get buffers of their own, destinations are written", async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('uint16', [3, 10], rng(11)) as HostTensor<'uint16'>;
+    const gx = e.upload(x);
+    const before = noise(64, rng(12));
+    const dst = bufferOf(g.device, before);
+    const into: Into<'uint16'> = { dtype: 'uint16', shape: [3, 4], buffer: dst, byteOffset: 4, strides: [6, 1] };
+    const outs = await e.split(gx, {
+      axis: 1,
+      sizes: [3, 4, 3],
+      layout: 'separate',
+      into: [undefined, into, undefined],
+    });
+    const ref = referenceSplit(x, 1, [3, 4, 3]) as Uint8Array[];
+    expect(outs[0]!.buffer).not.toBe(outs[2]!.buffer);
+    expect([outs[0]!.byteOffset, outs[2]!.byteOffset]).toEqual([0, 0]);
+    for (const i of [0, 2])
+      expect(firstMismatch(bitsOf(await e.download(outs[i]!)) as Uint8Array, ref[i]!)).toBeUndefined();
+    expect(
+      firstMismatch(await readBuffer(g.device, dst), scatter(before, ref[1]!, 'uint16', [3, 4], 4, [6, 1])),
+    ).toBeUndefined();
+    for (const o of outs) e.release(o);
+    e.release(gx);
+    dst.destroy();
+  });
+
+  gpuTest(
+    "a destination in a buffer Cleave made: the output holds that buffer's lease until released too",
+    async (g) => {
+      const e = await g.engine();
+      const x = randomTensor('float32', [2, 8], rng(13)) as HostTensor<'float32'>;
+      const gx = e.upload(x);
+      const holder = e.upload(randomTensor('float32', [16], rng(14)) as HostTensor<'float32'>);
+      const into: Into<'float32'> = { dtype: 'float32', shape: [2, 4], buffer: holder.buffer, byteOffset: 0 };
+      const outs = await e.split(gx, { axis: 1, sizes: [4, 4], into: [into, undefined] });
+      e.release(holder);
+      // The holder's buffer is still leased by outs[0]: it reads the split's bytes, not a reused buffer's.
+      const other = e.upload(randomTensor('float32', [16], rng(15)) as HostTensor<'float32'>);
+      expect(other.buffer).not.toBe(holder.buffer);
+      const ref = referenceSplit(x, 1, [4, 4]) as Uint8Array[];
+      expect(firstMismatch(bitsOf(await e.download(outs[0]!)) as Uint8Array, ref[0]!)).toBeUndefined();
+      for (const o of [...outs, other, gx]) e.release(o);
+    },
+  );
+});
