@@ -203,8 +203,12 @@ export interface PipelineRecord extends PipelineResult {
   pipeline: BenchPipeline;
 }
 
-/** The systems of a decode loop: ORT's whole graph (past/present K/V), ORT A -> Cleave `into` the caches -> ORT B, and the same with B's session captured (ORT's enableGraphCapture). */
-export type DecodeKey = 'ort-whole' | 'cleave-pipeline' | 'cleave-capture';
+/**
+ * The systems of a decode loop: ORT's whole graph (past/present K/V); ORT A -> Cleave `into` the caches -> ORT B
+ * with engine.split, with engine.encodeSplit (an encoder of its own), and with split and B's sessions captured
+ * (ORT's enableGraphCapture).
+ */
+export type DecodeKey = 'ort-whole' | 'cleave-pipeline' | 'cleave-encode' | 'cleave-capture';
 
 /** One decode loop of bench/cases.mjs (its fields are documented there). */
 export interface DecodeSpec {
@@ -240,9 +244,9 @@ export interface BenchDecode extends DecodeSpec {
 
 /** What Cleave's calls cost in JavaScript in one step (µs, performance.now around engine.split), medians over the timed sequences. */
 export interface DecodeJsCost {
-  /** Until engine.split returned its promise. */
+  /** Until engine.split returned its promise (encodeSplit: the same as callUs). */
   syncUs: Summary;
-  /** Until the promise resolved. */
+  /** Until the promise resolved (encodeSplit: the call, with its encoder's creation, finish and submit). */
   callUs: Summary;
 }
 

@@ -82,7 +82,7 @@ function pipelineTargets(pipelines) {
  */
 function decodeTargets(decodes) {
   return decodeRows(decodes).map((d) => {
-    const [w, c, g] = d.systems;
+    const [w, c, e, g] = d.systems;
     const fails = decodeFailures(d.r);
     const S = stepsText(d.r.decode);
     return {
@@ -104,10 +104,13 @@ function decodeTargets(decodes) {
               `JavaScript in Cleave's part: ${c.js.callUs.median.toFixed(1)} µs per step (${c.js.syncUs.median.toFixed(1)} µs before it returned)`,
             ]
           : []),
+        e?.ratio !== undefined
+          ? `with encodeSplit instead: ${near1(e.ratio)} the whole graph's (${e.stepMs?.toPrecision(3)} ms per step${e.js ? `, ${e.js.callUs.median.toFixed(1)} µs of JavaScript in Cleave's calls` : ''})`
+          : `with encodeSplit instead: ${e?.s?.error ?? 'not measured'}`,
         d.r.captureError
           ? `B with enableGraphCapture: ORT refused: ${d.r.captureError}`
           : g?.ratio !== undefined
-            ? `B with enableGraphCapture: ${near1(g.ratio)} the whole graph's (${g.stepMs?.toPrecision(3)} ms per step)`
+            ? `split, B with enableGraphCapture: ${near1(g.ratio)} the whole graph's (${g.stepMs?.toPrecision(3)} ms per step)`
             : `B with enableGraphCapture: ${g?.s?.error ?? 'not measured'}`,
         ...fails.map((f) => `FAILED: ${f}`),
       ],

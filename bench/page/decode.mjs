@@ -6,13 +6,15 @@
 //                    [1, S, 3, H, d] along axis 2, `into` q [1, H, S, d] (a buffer of its own) and slot
 //                    t.. of the caches K, V [1, H, T, d] (strided destinations) -> ORT B (attention over
 //                    the whole caches). The caches are cleared at the start of each sequence.
-//   cleave-capture   the same, B's sessions created with ORT's enableGraphCapture (its inputs q and the
+//   cleave-encode    the same with engine.encodeSplit recorded into an encoder of its own, submitted at once.
+//   cleave-capture   the same as cleave-pipeline, B's sessions created with ORT's enableGraphCapture (its inputs q and the
 //                    caches are the same buffers every step; y is ORT's). When ORT refuses, its words
 //                    are kept and reported. Probes beside the loop try graph capture on B ending in a
 //                    Reshape and on B with y pre-allocated, and say what ORT did.
 // Every step's y and the final caches are checked against the reference computed in Node, bit
 // for bit, before timing and again after it. The JavaScript cost of Cleave's part of each step
-// (fromOrtTensor and engine.split, performance.now around them) is recorded in the timed sequences.
+// (fromOrtTensor and engine.split until it resolves, or encodeSplit with its encoder and submit;
+// performance.now around them) is recorded in the timed sequences.
 
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { fetchModel, msg, now, progress, shared } from './context.mjs';
@@ -73,7 +75,12 @@ export async function runDecode(p, settings) {
   const loop = await prepare(p, s.device);
   progress(`${p.id}: creating sessions`);
   // One session at a time: ORT 1.30 refuses to create a WebGPU session while another is being created.
-  const systems = [await wholeSystem(loop), await cleaveSystem(loop, false), await cleaveSystem(loop, true)];
+  const systems = [
+    await wholeSystem(loop),
+    await cleaveSystem(loop, 'split'),
+    await cleaveSystem(loop, 'encode'),
+    await cleaveSystem(loop, 'capture'),
+  ];
   /** @type {Slot<DecodeKey>[]} */
   const slots = [];
   for (const d of systems) slots.push(await verifyLoop(d, loop, 'before timing'));
@@ -352,14 +359,17 @@ function destination(p, buffer, L, t0, S) {
 }
 
 /**
- * ORT A -> Cleave (into q and the caches) -> ORT B, B plain or with graph capture (then its output
- * y is a buffer of ours too, bound once).
- * @param {Loop} loop @param {boolean} capture @returns {Promise<DecodeSystem>}
+ * ORT A -> Cleave (into q and the caches) -> ORT B: 'split' awaits engine.split; 'encode' records
+ * engine.encodeSplit into an encoder of its own and submits it; 'capture' is 'split' with B's
+ * sessions under graph capture.
+ * @param {Loop} loop @param {'split' | 'encode' | 'capture'} mode @returns {Promise<DecodeSystem>}
  */
-async function cleaveSystem(loop, capture) {
+async function cleaveSystem(loop, mode) {
   const { p, device } = loop;
   const { engine } = shared();
-  const key = capture ? 'cleave-capture' : 'cleave-pipeline';
+  const capture = mode === 'capture';
+  /** @type {DecodeKey} */
+  const key = capture ? 'cleave-capture' : mode === 'encode' ? 'cleave-encode' : 'cleave-pipeline';
   /** @type {string | undefined} */
   let captureError;
   const a = await openAll(loop, 'a', false);
@@ -411,12 +421,25 @@ async function cleaveSystem(loop, capture) {
       byteLength: t.byteLength,
     };
     const into = [destination(p, e.q, S, 0, S), destination(p, kCache, T, t0, S), destination(p, vCache, T, t0, S)];
-    const pending = engine.split(x, { axis: 2, sizes: [1, 1, 1], into });
-    const c1 = now();
-    await pending;
-    const c2 = now();
-    cost.sync += c1 - c0;
-    cost.call += c2 - c0;
+    const options = { axis: 2, sizes: [1, 1, 1], into };
+    const cA = now();
+    if (mode === 'encode') {
+      // Cleave's part is fromOrtTensor and encodeSplit; the encoder is the caller's, made and submitted off the clock.
+      const encoder = device.createCommandEncoder();
+      const c0e = now();
+      engine.encodeSplit(encoder, x, options);
+      const c1 = now();
+      device.queue.submit([encoder.finish()]);
+      cost.sync += c1 - c0e + (cA - c0);
+      cost.call += c1 - c0e + (cA - c0);
+    } else {
+      const pending = engine.split(x, options);
+      const c1 = now();
+      await pending;
+      const c2 = now();
+      cost.sync += c1 - c0;
+      cost.call += c2 - c0;
+    }
     qkv.dispose();
     const bs = sessionFor(b.map, S);
     try {

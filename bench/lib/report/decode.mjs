@@ -11,8 +11,9 @@ import { cellText, esc, ms, near1, planText } from './format.mjs';
 /** @type {readonly { key: DecodeKey, label: string }[]} */
 export const DECODE_SYSTEMS = [
   { key: 'ort-whole', label: "ORT's whole graph (past/present K/V)" },
-  { key: 'cleave-pipeline', label: 'ORT A -> Cleave into the caches -> ORT B' },
-  { key: 'cleave-capture', label: 'the same, B with enableGraphCapture' },
+  { key: 'cleave-pipeline', label: 'ORT A -> Cleave into the caches (split) -> ORT B' },
+  { key: 'cleave-encode', label: 'the same with encodeSplit (an encoder of its own, submitted)' },
+  { key: 'cleave-capture', label: 'the same with split, B with enableGraphCapture' },
 ];
 
 /** The steps in words: '32 steps of one token', 'a step of 128 tokens, then 32 of one token'. @param {import('../../types.js').DecodeSpec} p */
@@ -90,15 +91,15 @@ const probesText = (r) => (r.captureProbes ?? []).map((x) => ` ${x.replace(/\.$/
 /** The decode loops in words, for the findings. @param {Report} report @returns {{ title: string, text: string }[]} */
 export function decodeFindings(report) {
   return decodeRows(report.decodes).map((d) => {
-    const [w, c, g] = d.systems;
+    const [w, c, e, g] = d.systems;
     const p = d.r.decode;
     const fails = decodeFailures(d.r);
     return {
       title: `Decode loop ${d.id}`,
       text:
         `${stepsText(p)}, D ${p.width}, ${p.heads} heads of ${p.headDim}, caches of ${p.tokens} slots; ms per step, medians over ${d.r.reps ?? '?'} interleaved reps of the whole sequence. ` +
-        `ORT's whole graph ${ms(w?.stepMs)} ms; ORT A -> Cleave -> ORT B ${ms(c?.stepMs)} ms (${ratioCell(c)} the whole graph's); with graph capture ${ms(g?.stepMs)} ms (${ratioCell(g)}). ` +
-        `JavaScript in Cleave's part per step: ${jsCell(c)} µs (${planText(c?.s?.stats)}). ${captureText(d.r)}.${probesText(d.r)} ` +
+        `ORT's whole graph ${ms(w?.stepMs)} ms; ORT A -> Cleave (split) -> ORT B ${ms(c?.stepMs)} ms (${ratioCell(c)} the whole graph's); with encodeSplit ${ms(e?.stepMs)} ms (${ratioCell(e)}); with split and graph capture ${ms(g?.stepMs)} ms (${ratioCell(g)}). ` +
+        `JavaScript in Cleave's part per step: split ${jsCell(c)} µs, encodeSplit ${jsCell(e)} µs (${planText(c?.s?.stats)}, ${c?.s?.stats?.dispatches ?? '?'} dispatches, ${c?.s?.stats?.copies ?? '?'} copies). ${captureText(d.r)}.${probesText(d.r)} ` +
         (fails.length
           ? `FAILED: ${fails.join('; ')}.`
           : "Every step's y and the final caches of every system equal the reference bit for bit, before and after timing."),
@@ -116,13 +117,16 @@ export function renderDecodes(report) {
     'ORT whole graph',
     'ORT -> Cleave -> ORT',
     '/ whole',
-    'with graph capture',
+    'with encodeSplit',
     '/ whole',
-    'Cleave JS µs/step',
+    'split + graph capture',
+    '/ whole',
+    'JS µs/step split',
+    'encodeSplit',
     'bit for bit',
   ];
   const body = rows.map((d) => {
-    const [w, c, g] = d.systems;
+    const [w, c, e, g] = d.systems;
     return [
       d.id,
       [d.r.decode.prefill, ...(d.r.decode.decodeSteps ? [`${d.r.decode.decodeSteps}x1`] : [])]
@@ -131,9 +135,12 @@ export function renderDecodes(report) {
       w ? stepCell(w) : '-',
       c ? stepCell(c) : '-',
       ratioCell(c),
+      e ? stepCell(e) : '-',
+      ratioCell(e),
       g ? (d.r.captureError ? 'refused' : stepCell(g)) : '-',
       ratioCell(g),
       jsCell(c),
+      e?.js ? ms(e.js.callUs.median) : '-',
       decodeFailures(d.r).length ? 'NO' : 'yes',
     ];
   });
@@ -142,8 +149,9 @@ export function renderDecodes(report) {
     r.map((v, i) => (i < 2 ? v.padEnd(widths[i] ?? 0) : v.padStart(widths[i] ?? 0))).join('  ');
   return (
     'Decode loops: median ms per step (the whole sequence over its steps), wall (GPU time); "/ whole": over ORT\'s whole graph, (paired: median of\n' +
-    'the batch-by-batch ratios). Cleave JS: µs per step inside fromOrtTensor + engine.split until it resolved (sync: until it returned). bit for bit:\n' +
-    "every step's y and the final caches against the reference, before and after timing.\n\n" +
+    'the batch-by-batch ratios). JS: µs per step inside fromOrtTensor + engine.split until it resolved (sync: until it returned), or + encodeSplit\n' +
+    'with its encoder and submit. bit for bit:' +
+    " every step's y and the final caches against the reference, before and after timing.\n\n" +
     [line(head), widths.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].join('\n') +
     rows.map((d) => `\n${d.id}: ${captureText(d.r)}.${probesText(d.r)}`).join('')
   );
