@@ -84,7 +84,7 @@ const FAULTS = [
     file: 'shaders/split-gather.wgsl',
     find: '      s += s_wrap;',
     replace: '',
-    tests: [DIFF, GEN, GOLDEN],
+    tests: [DIFF, GEN, KERNELS],
   },
   {
     id: 'shader-bits-mask',

@@ -141,6 +141,11 @@ describe('into: bad destinations', () => {
       ],
     ];
     const control = filled(g.device, 64, 8);
+    const x8 = randomTensor('uint8', [3, 6], rng(11)) as HostTensor<'uint8'>;
+    const [g8, ref8] = [e.upload(x8), referenceSplit(x8, 1, [3, 3]) as Uint8Array[]];
+    const tail = filled(g.device, 16, 12);
+    const tailBefore = await read(g.device, tail);
+    const at8: Into<'uint8'> = { dtype: 'uint8', shape: [3, 3], buffer: tail, byteOffset: 0 };
     for (const [what, code, call] of cases) {
       expect(await codeOf(call), what).toBe(code);
       // A valid control: output 1 into `control` at a strided place, output 0 placed by the engine.
@@ -159,14 +164,23 @@ describe('into: bad destinations', () => {
       const host = await e.download(outs[0]!);
       expect(firstMismatch(new Uint8Array(host.data.buffer), ref[0]!), `control after ${what}`).toBeUndefined();
       for (const o of outs) e.release(o);
+      // A second control on the bit path: 9 bytes end inside a word, the 7 bytes after them are not its own.
+      const [bytes8] = (await e.split(g8, { axis: 1, sizes: [3, 3], into: [undefined, at8] })).slice(1);
+      const got8 = await read(g.device, tail);
+      expect(firstMismatch(got8.subarray(0, 9), ref8[1]!), `bit-path control after ${what}`).toBeUndefined();
+      expect(
+        firstMismatch(got8.subarray(9), tailBefore.subarray(9)),
+        `the bytes after it, after ${what}`,
+      ).toBeUndefined();
+      e.release(bytes8);
       expect(firstMismatch(await read(g.device, d), before), `nothing written after ${what}`).toBeUndefined();
     }
     expect(
       firstMismatch(await read(other, foreign), foreignBefore),
       'nothing written on the other device',
     ).toBeUndefined();
-    for (const b of [d, readOnly, small, control]) b.destroy();
-    for (const t of [gx, packed]) e.release(t);
+    for (const b of [d, readOnly, small, control, tail]) b.destroy();
+    for (const t of [gx, packed, g8]) e.release(t);
     other.destroy();
   });
 
