@@ -49,31 +49,53 @@ export function encodeGather(
   const pass = enc.beginComputePass({ label: 'cleave-gather' });
   pass.setPipeline(pipeline);
   gp.dispatches.forEach((d, i) => {
-    pass.setBindGroup(
-      0,
-      device.createBindGroup({
-        layout,
-        entries: [
-          {
-            binding: BINDING.params,
-            resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size },
-          },
-          {
-            binding: BINDING.tiles,
-            resource: { buffer: table.buffer, offset: table.tilesAt, size: table.tilesSize },
-          },
-          { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
-          {
-            binding: BINDING.dst,
-            resource: { buffer: targets[d.target]!, offset: d.dstWindow[0], size: d.dstWindow[1] },
-          },
-        ],
-      }),
-    );
+    pass.setBindGroup(0, bindGroup(device, layout, table, i, d, src, targets[d.target]!));
     const [x, y] = foldGrid(d.tiles.length, maxDim);
     pass.dispatchWorkgroups(x, y);
   });
   pass.end();
+}
+
+/** Bind groups kept per table: at most this many per (input buffer, output buffer) pair. */
+const GROUPS_PER_PAIR = 16;
+
+/**
+ * Dispatch i's bind group: made once per table, input and output buffer and windows, then reused
+ * (a decode loop splits the same buffers again and again). Weak on the buffers: a cached group
+ * never keeps a buffer alive.
+ */
+function bindGroup(
+  device: GPUDevice,
+  layout: GPUBindGroupLayout,
+  table: Table,
+  i: number,
+  d: GatherPlan['dispatches'][number],
+  src: GPUBuffer,
+  dst: GPUBuffer,
+): GPUBindGroup {
+  let bySrc = table.groups.get(src);
+  if (!bySrc) table.groups.set(src, (bySrc = new WeakMap()));
+  let byDst = bySrc.get(dst);
+  if (!byDst) bySrc.set(dst, (byDst = new Map()));
+  const key = `${i} ${d.srcWindow.join()} ${d.dstWindow.join()}`;
+  let g = byDst.get(key);
+  if (!g) {
+    if (byDst.size >= GROUPS_PER_PAIR) byDst.clear();
+    g = device.createBindGroup({
+      layout,
+      entries: [
+        {
+          binding: BINDING.params,
+          resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size },
+        },
+        { binding: BINDING.tiles, resource: { buffer: table.buffer, offset: table.tilesAt, size: table.tilesSize } },
+        { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
+        { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
+      ],
+    });
+    byDst.set(key, g);
+  }
+  return g;
 }
 
 /**

@@ -5,7 +5,7 @@
 // submitted. Past `capacity` tables the least recently used is dropped: destroyed once the GPU is
 // done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
 
-import { type Dispatch, align } from '../planner/dispatch.js';
+import { type Dispatch, SHADER_TILE_MEMBERS, align } from '../planner/dispatch.js';
 import { LAYOUT, encodeParams, encodeTile } from './layout.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from './usage.js';
@@ -16,6 +16,8 @@ export interface Table {
   readonly slot: number;
   readonly tilesAt: number;
   readonly tilesSize: number;
+  /** Bind groups made for this table, by input buffer, output buffer and windows (see encode.ts). */
+  readonly groups: WeakMap<GPUBuffer, WeakMap<GPUBuffer, Map<string, GPUBindGroup>>>;
 }
 
 export class TableCache {
@@ -37,16 +39,16 @@ export class TableCache {
 
   /** The table for these dispatches. */
   get(dispatches: readonly Dispatch[]): Table {
-    const { bytes, slot, tilesAt } = this.encode(dispatches);
-    const key = keyOf(bytes);
+    const key = keyOf(dispatches);
     let t = this.tables.get(key);
     if (t) {
       this.tables.delete(key); // re-inserted below: most recently used last
     } else {
+      const { bytes, slot, tilesAt } = this.encode(dispatches);
       const buffer = this.pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
       new Uint8Array(buffer.getMappedRange()).set(bytes);
       buffer.unmap();
-      t = { buffer, slot, tilesAt, tilesSize: bytes.byteLength - tilesAt };
+      t = { buffer, slot, tilesAt, tilesSize: bytes.byteLength - tilesAt, groups: new WeakMap() };
     }
     this.tables.set(key, t);
     if (this.tables.size > this.capacity) this.evict();
@@ -84,11 +86,23 @@ export class TableCache {
   }
 }
 
-/** The table's bytes as a Map key (tables are small: a few dozen words for most splits). */
-function keyOf(bytes: Uint8Array): string {
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+/**
+ * What a table's bytes hold, without their padding, as a Map key: each dispatch's tile count and
+ * keep_tail, then its tiles' members (the tile bases follow from the counts). Built without
+ * encoding the table, which a repeated split (the usual case) never needs again.
+ */
+function keyOf(dispatches: readonly Dispatch[]): string {
+  let n = 0;
+  for (const d of dispatches) n += 2 + d.tiles.length * SHADER_TILE_MEMBERS.length;
+  const words = new Uint32Array(n);
+  let k = 0;
+  for (const d of dispatches) {
+    words[k++] = d.tiles.length;
+    words[k++] = +(d.target > 0);
+    for (const t of d.tiles) for (const m of SHADER_TILE_MEMBERS) words[k++] = t[m];
+  }
+  const halves = new Uint16Array(words.buffer);
   let key = '';
-  for (let i = 0; i < words.length; i += 4096)
-    key += String.fromCharCode(...new Uint16Array(words.slice(i, i + 4096).buffer));
+  for (let i = 0; i < halves.length; i += 8192) key += String.fromCharCode(...halves.subarray(i, i + 8192));
   return key;
 }
