@@ -50,8 +50,8 @@ const FAULTS = [
     id: 'planner-tile-short',
     what: "a geometry's last tile ends one position early: its last word is never written",
     file: 'src/planner/dispatch.ts',
-    find: 'last: Math.min(last, p + TILE_POSITIONS)',
-    replace: 'last: Math.min(last - 1, p + TILE_POSITIONS)',
+    find: 'last: Math.min(last, p + span)',
+    replace: 'last: Math.min(last - 1, p + span)',
     tests: [DIFF, GEN, KERNELS],
   },
   {

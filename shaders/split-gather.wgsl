@@ -140,9 +140,11 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     var row = k / t.row_len;
     var col = k - row * t.row_len;
     var s = t.src + row * t.src_stride + col;
-    // The usual group: its GROUP words inside one row and inside the tile. Each word is then one
-    // funnel shift of two neighbouring source words: GROUP + 1 loads for the group.
-    if (w * 32u >= t.dst && col + GROUP * 32u <= t.row_len && w + GROUP <= t.last) {
+    // The usual group of a tile with rows of 32 words or more: its GROUP words inside one row and
+    // inside the tile. Each word is then one funnel shift of two neighbouring source words: GROUP +
+    // 1 loads for the group. Shorter rows (uint1's 301 bits) put too many groups across a row end:
+    // lanes would take both paths, so their tiles take only the loop (a choice uniform per tile).
+    if (t.row_len >= 32u * 32u && w * 32u >= t.dst && col + GROUP * 32u <= t.row_len && w + GROUP <= t.last) {
       let i = s >> 5u;
       let sh = s & 31u;
       var a = load(i);

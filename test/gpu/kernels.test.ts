@@ -196,6 +196,8 @@ describe('tile gather kernels', () => {
       [
         [3000, 7, [2, 1, 4]],
         [3, 20_011, [5, 19_999, 7]],
+        // One row past a whole bit tile (8192 words) even for uint1.
+        [2, 300_007, [5, 299_995, 7]],
       ],
     ],
     [
