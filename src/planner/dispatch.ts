@@ -74,9 +74,11 @@ export interface Dispatch {
 export const TILE_POSITIONS = 2048;
 
 /**
- * Destination u32 words one gather_bits tile covers: 32 per lane (8 groups of 4). Longer than a
- * word tile: a tile's setup (its descriptor, the first group's division) weighs more beside bit
- * work, and on SwiftShader the uint8 301/402/321 case ran 1.3x faster with 8192 than with 2048.
+ * Destination u32 words one gather_bits tile covers in a geometry of 4 such tiles or more: 32 per
+ * lane (8 groups of 4). Longer than a word tile: a tile's setup (its descriptor, the first group's
+ * division) weighs more beside bit work, and on SwiftShader the uint8 301/402/321 case ran 1.3x
+ * faster with 8192 than with 2048. Smaller geometries keep TILE_POSITIONS: fewer, longer tiles
+ * there left cores idle (uint1 301/402/321 ran slower).
  */
 export const BIT_TILE_POSITIONS = 8192;
 
@@ -226,7 +228,7 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
   else if (g.dst_stride === g.row_len)
     [first, last] = [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)];
   else [first, last] = [0, g.rows * Math.ceil(g.row_len / 32)];
-  const span = unit === 1 ? BIT_TILE_POSITIONS : TILE_POSITIONS;
+  const span = unit === 1 && last - first >= 4 * BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
   for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span) });
 }
 
