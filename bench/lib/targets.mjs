@@ -3,7 +3,7 @@
 // wall time per split (or per inference) measured side by side in the same page (GPU-resident
 // systems: batches, then one onSubmittedWorkDone).
 
-import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
+import { gpuMed, med, ownCases, pipelineRows, planChoiceRows, ratioOf, versusOrt } from './findings.mjs';
 import { near1 } from './report/format.mjs';
 
 /** @import { CaseRecord, FinalState, PipelineRecord, Target } from '../types.js' */
@@ -25,7 +25,35 @@ export function evaluateTargets(results, final, pipelines = []) {
     ...tinyTargets(results),
     pipelinesTarget(results, final),
     ...pipelineTargets(pipelines),
+    planChoiceTarget(results),
   ];
+}
+
+/** The most the planner's choice may cost over the best strategy forced, in the same run. */
+export const PLAN_CHOICE_SLACK = 1.15;
+
+/**
+ * Every case's default plan within 1.15x of the fastest strategy forced on it, medians side by side.
+ * @param {readonly CaseRecord[]} results @returns {Target}
+ */
+function planChoiceTarget(results) {
+  const rows = planChoiceRows(results).filter((x) => x.ratio !== undefined);
+  const ratio = (/** @type {(typeof rows)[number]} */ x) => /** @type {number} */ (x.ratio);
+  const missed = rows.filter((x) => ratio(x) > PLAN_CHOICE_SLACK);
+  return {
+    id: 'plan-choice',
+    name: `The planner's plan within ${PLAN_CHOICE_SLACK}x of the fastest strategy forced on the same case (wall time, same run)`,
+    goal: `<= ${PLAN_CHOICE_SLACK}x in every case`,
+    value:
+      rows.length === 0
+        ? 'no case'
+        : `${rows.length - missed.length} of ${rows.length}; worst ${x2(Math.max(...rows.map(ratio)))}`,
+    met: rows.length === 0 ? null : missed.length === 0,
+    details: rows.map(
+      (x) =>
+        `${x.id}: ${x.chosen} ${x.defaultMs?.toPrecision(3)} ms, fastest forced ${x.best} ${x.bestMs?.toPrecision(3)} ms: ${x2(ratio(x))}`,
+    ),
+  };
 }
 
 /**
