@@ -216,6 +216,8 @@ export const FORCED = /** @type {const} */ ([
  * @property {string | undefined} best  the fastest forced strategy
  * @property {number | undefined} bestMs
  * @property {number | undefined} ratio  the default's median wall over the best forced one's
+ * @property {number | undefined} choiceRatio  the chosen strategy forced over the best forced one: like for like
+ *   (engines of the same kind), so it judges the choice alone; the default's own engine is the shared one
  */
 
 /**
@@ -235,15 +237,17 @@ export function planChoiceRows(results) {
     if (timed.length === 0) return [];
     const best = timed.reduce((a, b) => (/** @type {number} */ (b.ms) < /** @type {number} */ (a.ms) ? b : a));
     const defaultMs = med(r.systems['cleave-gpu']);
+    const chosen = r.systems['cleave-gpu']?.stats?.strategy ?? '?';
     return [
       {
         id: r.case.id,
-        chosen: r.systems['cleave-gpu']?.stats?.strategy ?? '?',
+        chosen,
         defaultMs,
         forced,
         best: best.strategy,
         bestMs: best.ms,
         ratio: ratioOf(defaultMs, best.ms),
+        choiceRatio: ratioOf(forced.find((f) => f.strategy === chosen)?.ms, best.ms),
       },
     ];
   });

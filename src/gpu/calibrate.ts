@@ -1,7 +1,8 @@
-// The planner's cost model, measured once per device at warm-up: a few submits planned and recorded
-// as splits are (2048 row copies, tiny gathers, a 1 MiB copy, 1 MiB gathers), each timed from its
-// recording to the queue's done, past an empty submit's. The least of three rounds, clamped to sane
-// ranges. Costs only choose among correct plans; on any failure the device keeps DEFAULT_COSTS.
+// The planner's cost model, measured once per device at warm-up: submits planned and recorded as
+// splits are (row copies, tiny gathers, a 1 MiB copy, 1 MiB gathers), each in two sizes, timed by
+// timestamp queries (else the wait for the queue); the costs come from the differences. Medians
+// of three rounds, clamped to sane ranges. Costs only choose among correct plans; on any failure
+// the device keeps DEFAULT_COSTS.
 
 import { type CostModel, DEFAULT_COSTS, type GatherPlan, type GpuPlan, planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
@@ -10,7 +11,7 @@ import { pipelineFor } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped } from './scope.js';
 import { TableCache } from './tables.js';
-import { TENSOR_USAGE } from './usage.js';
+import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
 
 const measured = new WeakMap<GPUDevice, CostModel | Promise<CostModel>>();
 
@@ -38,67 +39,96 @@ type Record = (enc: GPUCommandEncoder) => void;
 async function measure(device: GPUDevice): Promise<CostModel> {
   const pool = new BufferPool(device, () => undefined);
   // Every GPU call below runs inside its own scopes (setup, then each probe): an error fails the calibration only.
-  const { value: setup, error } = scoped(device, () => [pool.take(BIG, TENSOR_USAGE), pool.take(BIG, TENSOR_USAGE)]);
-  const [src, dst] = setup as [GPUBuffer, GPUBuffer];
+  const timed = device.features.has('timestamp-query');
+  const { value: setup, error } = scoped(device, () => ({
+    src: pool.take(BIG, TENSOR_USAGE),
+    dst: pool.take(BIG, TENSOR_USAGE),
+    read: pool.take(16, STAGING_USAGE),
+    resolve: pool.create(16, 0x200 /* QUERY_RESOLVE */ | USAGE.COPY_SRC),
+    querySet: timed ? device.createQuerySet({ type: 'timestamp', count: 2 }) : undefined,
+  }));
+  const { src, dst, read, resolve, querySet } = setup;
   const errors = [error];
   try {
     const tables = new TableCache(device, pool);
     const limits = { alignment: 256, maxBindingBytes: BIG, maxBufferBytes: BIG, costs: DEFAULT_COSTS };
     const opts = (strategy: 'copy' | 'gather') => ({ srcByteOffset: 0, allowAlias: false, strategy });
-    const rows = planSplit('float32', [1024, 256], 1, [64, 192]);
-    const gather = (bytes: number) => (enc: GPUCommandEncoder) => {
-      const gp = planGpu(planSplit('float32', [bytes / 4], 0, [bytes / 4]), limits, opts('gather')) as GatherPlan;
-      encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, dst);
+    const copies = (n: number) => (enc: GPUCommandEncoder) => {
+      const gp = planGpu(planSplit('float32', [n / 2, 256], 1, [64, 192]), limits, opts('copy'));
+      encodeCopies(enc, (gp as Extract<GpuPlan, { strategy: 'copy' }>).copies, src, gp.outputs, dst);
     };
-    // Each probe plans and records as splits do: nothing; 1 MiB of float32 into 64 and 192 columns
-    // (2048 row copies); 8 tiny gathers; one copy of 1 MiB; 4 gathers of 1 MiB.
+    const gathers = (n: number, bytes: number) => (enc: GPUCommandEncoder) => {
+      const gp = planGpu(planSplit('float32', [bytes / 4], 0, [bytes / 4]), limits, opts('gather')) as GatherPlan;
+      for (let k = 0; k < n; k++)
+        encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, dst);
+    };
+    // Each probe plans and records as splits do, in pairs of sizes whose difference drops what any
+    // submit costs: 512 and 2048 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
+    // a copy of 1 MiB; 1 and 3 gathers of 1 MiB.
     const probes: Record[] = [
+      copies(512),
+      copies(2048),
+      gathers(8, 256),
+      gathers(24, 256),
       () => undefined,
-      (enc) => {
-        const gp = planGpu(rows, limits, opts('copy')) as Extract<GpuPlan, { strategy: 'copy' }>;
-        encodeCopies(enc, gp.copies, src, gp.outputs, dst);
-      },
-      (enc) => {
-        for (let k = 0; k < 8; k++) gather(256)(enc);
-      },
       (enc) => enc.copyBufferToBuffer(src, 0, dst, 0, BIG),
-      (enc) => {
-        for (let k = 0; k < 4; k++) gather(BIG)(enc);
-      },
+      gathers(1, BIG),
+      gathers(3, BIG),
     ];
-    // Wall time from recording to the queue's done: it covers work wherever it runs (in Chromium
-    // the GPU process, which neither the page's clock nor timestamp queries fully see).
+    // A probe's time is the span between a timestamp submitted before it is planned and one after
+    // it: its recording and its processing wherever that runs (in Chromium the GPU process, which
+    // the page's clock does not see) and its run on the GPU. Without timestamps, the wait for the
+    // queue (in Chromium it resolves on a coarse tick: the clamps bound what that gives).
+    const stamp = (at: 0 | 1) => {
+      const enc = device.createCommandEncoder();
+      if (querySet) {
+        const index = at ? { endOfPassWriteIndex: 1 } : { beginningOfPassWriteIndex: 0 };
+        enc.beginComputePass({ timestampWrites: { querySet, ...index } }).end();
+        if (at) enc.resolveQuerySet(querySet, 0, 2, resolve, 0);
+        if (at) enc.copyBufferToBuffer(resolve, 0, read, 0, 16);
+      }
+      device.queue.submit([enc.finish()]);
+    };
     const ms: number[][] = probes.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, record] of probes.entries()) {
         const t = performance.now();
         errors.push(
           scoped(device, () => {
+            stamp(0);
             const enc = device.createCommandEncoder();
             record(enc);
             device.queue.submit([enc.finish()]);
+            stamp(1);
           }).error,
         );
-        await device.queue.onSubmittedWorkDone();
-        ms[i]!.push(performance.now() - t);
+        await (querySet ? read.mapAsync(MAP_READ_MODE) : device.queue.onSubmittedWorkDone());
+        if (querySet) {
+          const [t0, t1] = new BigInt64Array(read.getMappedRange());
+          ms[i]!.push(Number(t1! - t0!) / 1e6);
+          read.unmap();
+        } else ms[i]!.push(performance.now() - t);
       }
     }
     for (const e of errors) if (await e) throw new Error('calibration failed');
-    // ns past the empty probe: 2048 commands moving 1 MiB against one; 8 tiny dispatches; 4 moving 1 MiB.
-    const [rowCopies, tiny, copyBig, gatherBig] = ms.slice(1).map((m) => (least(m) - least(ms[0]!)) * 1e6);
-    const c = clamp((rowCopies! - copyBig!) / 2047, 50, 1e5);
-    const d = clamp(tiny! / 8, 500, 1e7);
+    // ns of what the larger of each pair adds: 1536 commands moving 768 KiB; 16 dispatches; 1 MiB copied; 2
+    // dispatches gathering 2 MiB.
+    const [c2, d, copied, g2] = [0, 2, 4, 6].map((i) => (median(ms[i + 1]!) - median(ms[i]!)) * 1e6);
+    const copyByteNs = clamp(copied! / BIG, 1e-3, 100);
+    const dispatchNs = clamp(d! / 16, 500, 1e7);
     return {
-      copyCommandNs: c,
-      dispatchNs: d,
-      copyByteNs: clamp((copyBig! - c) / BIG, 1e-3, 100),
-      gatherByteNs: clamp((gatherBig! / 4 - d) / BIG, 1e-3, 100),
+      copyCommandNs: clamp(c2! / 1536 - 512 * copyByteNs, 50, 1e5),
+      dispatchNs,
+      copyByteNs,
+      gatherByteNs: clamp((g2! - 2 * dispatchNs) / (2 * BIG), 1e-3, 100),
     };
   } finally {
+    querySet?.destroy();
     pool.destroy();
   }
 }
 
-// The least of the rounds: what load on a shared machine adds to a probe only ever delays it.
-const least = (xs: number[]) => Math.min(...xs);
+// The median of the rounds: a first round pays one-time costs, and a span may start late or early
+// against the host's recording.
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1]!;
 const clamp = (x: number, lo: number, hi: number) => (x >= lo ? Math.min(x, hi) : lo);

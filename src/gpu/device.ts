@@ -85,7 +85,8 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
       requiredLimits: Object.fromEntries(
         limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]]),
       ),
-      requiredFeatures: adapter.features.has('shader-f16') ? ['shader-f16'] : [],
+      // Timestamps time the calibration of the planner's costs (calibrate.ts).
+      requiredFeatures: (['shader-f16', 'timestamp-query'] as const).filter((f) => adapter.features.has(f)),
     });
     const info = adapter.info ?? { vendor: '', architecture: '' };
     return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };

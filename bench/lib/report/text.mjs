@@ -196,7 +196,7 @@ export function renderTable(report) {
 export function renderPlanChoice(report) {
   const rows = planChoiceRows(report.results);
   if (rows.length === 0) return '';
-  const head = ['case', 'plan', 'default', 'alias', 'copy', 'gather', 'default / best'];
+  const head = ['case', 'plan', 'default', 'alias', 'copy', 'gather', 'default / best', 'chosen / best'];
   const body = rows.map((x) => [
     x.id,
     x.chosen,
@@ -205,10 +205,12 @@ export function renderPlanChoice(report) {
       f.ms === undefined ? 'n/a' : `${ms(f.ms)}${f.gpuMs === undefined ? '' : ` (${ms(f.gpuMs)})`}`,
     ),
     x.ratio === undefined ? '-' : `${x.ratio.toFixed(2)}x (${x.best})`,
+    x.choiceRatio === undefined ? '-' : `${x.choiceRatio.toFixed(2)}x`,
   ]);
   return (
     "Plan choice: median ms per split, GPU-resident, of the planner's plan (default) and of each strategy forced (wall (GPU time));\n" +
-    'n/a: the plan cannot take that strategy. Each forced strategy runs on an engine of its own, timed in turn with the others.\n\n' +
+    'n/a: the plan cannot take that strategy. Each forced strategy runs on an engine of its own, timed in turn with the others;\n' +
+    "chosen / best: the planner's strategy forced over the fastest forced (engines of one kind: the choice alone).\n\n" +
     table([head, ...body])
   );
 }
