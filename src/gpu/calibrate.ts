@@ -1,5 +1,5 @@
 // The planner's cost model, measured once per device at warm-up: submits planned and recorded as
-// splits are (row copies, tiny gathers, a 1 MiB copy, 1 MiB gathers), each in two sizes, timed by
+// splits are (row copies, tiny gathers, a 1 MiB copy, 256 KiB gathers), each in two sizes, timed by
 // timestamp queries (else the wait for the queue); the costs come from the differences. Medians
 // of three rounds, clamped to sane ranges. Costs only choose among correct plans; on any failure
 // the device keeps DEFAULT_COSTS.
@@ -40,16 +40,17 @@ async function measure(device: GPUDevice): Promise<CostModel> {
   const pool = new BufferPool(device, () => undefined);
   // Every GPU call below runs inside its own scopes (setup, then each probe): an error fails the calibration only.
   const timed = device.features.has('timestamp-query');
-  const { value: setup, error } = scoped(device, () => ({
-    src: pool.take(BIG, TENSOR_USAGE),
-    dst: pool.take(BIG, TENSOR_USAGE),
-    read: pool.take(16, STAGING_USAGE),
-    resolve: pool.create(16, 0x200 /* QUERY_RESOLVE */ | USAGE.COPY_SRC),
-    querySet: timed ? device.createQuerySet({ type: 'timestamp', count: 2 }) : undefined,
-  }));
-  const { src, dst, read, resolve, querySet } = setup;
-  const errors = [error];
+  let querySet: GPUQuerySet | undefined;
   try {
+    const { value: setup, error } = scoped(device, () => ({
+      src: pool.take(BIG, TENSOR_USAGE),
+      dst: pool.take(BIG, TENSOR_USAGE),
+      read: pool.take(16, STAGING_USAGE),
+      resolve: pool.create(16, 0x200 /* QUERY_RESOLVE */ | USAGE.COPY_SRC),
+      querySet: (querySet = timed ? device.createQuerySet({ type: 'timestamp', count: 2 }) : undefined),
+    }));
+    const { src, dst, read, resolve } = setup;
+    const errors = [error];
     const tables = new TableCache(device, pool);
     const limits = { alignment: 256, maxBindingBytes: BIG, maxBufferBytes: BIG, costs: DEFAULT_COSTS };
     const opts = (strategy: 'copy' | 'gather') => ({ srcByteOffset: 0, allowAlias: false, strategy });
@@ -63,17 +64,18 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, dst);
     };
     // Each probe plans and records as splits do, in pairs of sizes whose difference drops what any
-    // submit costs: 512 and 2048 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
-    // a copy of 1 MiB; 1 and 3 gathers of 1 MiB.
+    // submit costs: 256 and 1024 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
+    // a copy of 1 MiB; 1 and 3 gathers of 256 KiB. Each alone in flight: probes queued together would
+    // time the GPU's run of one while another is still being processed.
     const probes: Record[] = [
-      copies(512),
-      copies(2048),
+      copies(256),
+      copies(1024),
       gathers(8, 256),
       gathers(24, 256),
       () => undefined,
       (enc) => enc.copyBufferToBuffer(src, 0, dst, 0, BIG),
-      gathers(1, BIG),
-      gathers(3, BIG),
+      gathers(1, BIG / 4),
+      gathers(3, BIG / 4),
     ];
     // A probe's time is the span between a timestamp submitted before it is planned and one after
     // it: its recording and its processing wherever that runs (in Chromium the GPU process, which
@@ -111,16 +113,16 @@ async function measure(device: GPUDevice): Promise<CostModel> {
       }
     }
     for (const e of errors) if (await e) throw new Error('calibration failed');
-    // ns of what the larger of each pair adds: 1536 commands moving 768 KiB; 16 dispatches; 1 MiB copied; 2
-    // dispatches gathering 2 MiB.
+    // ns of what the larger of each pair adds: 768 commands moving 384 KiB; 16 dispatches; 1 MiB copied; 2
+    // dispatches gathering 512 KiB.
     const [c2, d, copied, g2] = [0, 2, 4, 6].map((i) => (median(ms[i + 1]!) - median(ms[i]!)) * 1e6);
     const copyByteNs = clamp(copied! / BIG, 1e-3, 100);
     const dispatchNs = clamp(d! / 16, 500, 1e7);
     return {
-      copyCommandNs: clamp(c2! / 1536 - 512 * copyByteNs, 50, 1e5),
+      copyCommandNs: clamp(c2! / 768 - 512 * copyByteNs, 50, 1e5),
       dispatchNs,
       copyByteNs,
-      gatherByteNs: clamp((g2! - 2 * dispatchNs) / (2 * BIG), 1e-3, 100),
+      gatherByteNs: clamp((g2! - 2 * dispatchNs) / (BIG / 2), 1e-3, 100),
     };
   } finally {
     querySet?.destroy();
