@@ -1,5 +1,5 @@
 // The planner's cost model, measured once per device at warm-up: submits planned and recorded as
-// splits are (row copies, tiny gathers, a 1 MiB copy, 256 KiB gathers), each in two sizes, timed by
+// splits are (row copies, tiny gathers, a 1 MiB copy, a gather), each in two sizes, timed by
 // timestamp queries (else the wait for the queue); the costs come from the differences. Medians
 // of three rounds, clamped to sane ranges. Costs only choose among correct plans; on any failure
 // the device keeps DEFAULT_COSTS.
@@ -65,7 +65,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
     };
     // Each probe plans and records as splits do, in pairs of sizes whose difference drops what any
     // submit costs: 256 and 1024 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
-    // a copy of 1 MiB; 1 and 3 gathers of 256 KiB. Each alone in flight: probes queued together would
+    // a copy of 1 MiB; a gather of 256 and of 768 KiB. Each alone in flight: probes queued together would
     // time the GPU's run of one while another is still being processed.
     const probes: Record[] = [
       copies(256),
@@ -75,7 +75,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
       () => undefined,
       (enc) => enc.copyBufferToBuffer(src, 0, dst, 0, BIG),
       gathers(1, BIG / 4),
-      gathers(3, BIG / 4),
+      gathers(1, (3 * BIG) / 4),
     ];
     // A probe's time is the span between a timestamp submitted before it is planned and one after
     // it: its recording and its processing wherever that runs (in Chromium the GPU process, which
@@ -92,37 +92,44 @@ async function measure(device: GPUDevice): Promise<CostModel> {
       device.queue.submit([enc.finish()]);
     };
     const ms: number[][] = probes.map(() => []);
+    const hosts: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, record] of probes.entries()) {
         const t = performance.now();
+        let host = 0;
         errors.push(
           scoped(device, () => {
             stamp(0);
             const enc = device.createCommandEncoder();
+            const h = performance.now();
             record(enc);
+            host = performance.now() - h;
+            if (i === 1) hosts.push(host);
             device.queue.submit([enc.finish()]);
             stamp(1);
           }).error,
         );
         await (querySet ? read.mapAsync(MAP_READ_MODE) : device.queue.onSubmittedWorkDone());
         if (querySet) {
+          // At least the recording: Chromium quantizes timestamps to 100 µs unless told otherwise.
           const [t0, t1] = new BigInt64Array(read.getMappedRange());
-          ms[i]!.push(Number(t1! - t0!) / 1e6);
+          ms[i]!.push(Math.max(host, Number(t1! - t0!) / 1e6));
           read.unmap();
         } else ms[i]!.push(performance.now() - t);
       }
     }
     for (const e of errors) if (await e) throw new Error('calibration failed');
-    // ns of what the larger of each pair adds: 768 commands moving 384 KiB; 16 dispatches; 1 MiB copied; 2
-    // dispatches gathering 512 KiB.
+    // ns of what the larger of each pair adds: 768 commands moving 384 KiB; 16 dispatches; 1 MiB copied; 512 KiB
+    // gathered.
     const [c2, d, copied, g2] = [0, 2, 4, 6].map((i) => (median(ms[i + 1]!) - median(ms[i]!)) * 1e6);
     const copyByteNs = clamp(copied! / BIG, 1e-3, 100);
     const dispatchNs = clamp(d! / 16, 500, 1e7);
     return {
-      copyCommandNs: clamp(c2! / 768 - 512 * copyByteNs, 50, 1e5),
+      // No less than recording one costs the host (1024 in the larger probe).
+      copyCommandNs: clamp(Math.max(c2! / 768 - 512 * copyByteNs, (median(hosts) * 1e6) / 1024), 50, 1e5),
       dispatchNs,
       copyByteNs,
-      gatherByteNs: clamp((g2! - 2 * dispatchNs) / (BIG / 2), 1e-3, 100),
+      gatherByteNs: clamp(g2! / (BIG / 2), 1e-3, 100),
     };
   } finally {
     querySet?.destroy();
