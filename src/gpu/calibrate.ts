@@ -1,5 +1,5 @@
 // The planner's cost model, measured once per device at warm-up: submits planned and recorded as
-// splits are (row copies, tiny gathers, a 1 MiB copy, a gather), each in two sizes, timed by
+// splits are (row copies, tiny gathers, a 2 MiB copy, a gather), each in two sizes, timed by
 // timestamp queries (else the wait for the queue); the costs come from the differences. Medians
 // of three rounds, clamped to sane ranges. Costs only choose among correct plans; on any failure
 // the device keeps DEFAULT_COSTS.
@@ -31,7 +31,7 @@ export async function calibrate(device: GPUDevice): Promise<CostModel> {
   return c;
 }
 
-const BIG = 1 << 20;
+const BIG = 2 << 20;
 const ROUNDS = 3;
 
 type Record = (enc: GPUCommandEncoder) => void;
@@ -64,18 +64,18 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, dst);
     };
     // Each probe plans and records as splits do, in pairs of sizes whose difference drops what any
-    // submit costs: 256 and 1024 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
-    // a copy of 1 MiB; a gather of 256 and of 768 KiB. Each alone in flight: probes queued together would
-    // time the GPU's run of one while another is still being processed.
+    // submit costs: 512 and 2048 row copies of 256 and 768 bytes; 8 and 24 tiny gathers; nothing and
+    // a copy of 2 MiB; a gather of 512 KiB and of 2 MiB. Each alone in flight: probes queued together
+    // would time the GPU's run of one while another is still being processed.
     const probes: Record[] = [
-      copies(256),
-      copies(1024),
+      copies(512),
+      copies(2048),
       gathers(8, 256),
       gathers(24, 256),
       () => undefined,
       (enc) => enc.copyBufferToBuffer(src, 0, dst, 0, BIG),
       gathers(1, BIG / 4),
-      gathers(1, (3 * BIG) / 4),
+      gathers(1, BIG),
     ];
     // A probe's time is the span between a timestamp submitted before it is planned and one after
     // it: its recording and its processing wherever that runs (in Chromium the GPU process, which
@@ -92,7 +92,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
       device.queue.submit([enc.finish()]);
     };
     const ms: number[][] = probes.map(() => []);
-    const hosts: number[] = [];
+    const hosts: number[][] = probes.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, record] of probes.entries()) {
         const t = performance.now();
@@ -104,7 +104,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
             const h = performance.now();
             record(enc);
             host = performance.now() - h;
-            if (i === 1) hosts.push(host);
+            hosts[i]!.push(host);
             device.queue.submit([enc.finish()]);
             stamp(1);
           }).error,
@@ -119,17 +119,16 @@ async function measure(device: GPUDevice): Promise<CostModel> {
       }
     }
     for (const e of errors) if (await e) throw new Error('calibration failed');
-    // ns of what the larger of each pair adds: 768 commands moving 384 KiB; 16 dispatches; 1 MiB copied; 512 KiB
-    // gathered.
+    // ns of what the larger of each pair adds: 1536 commands moving 768 KiB; 16 dispatches; 2 MiB copied; 1.5 MiB
+    // gathered. A command and a dispatch cost no less than the host's recording of one.
     const [c2, d, copied, g2] = [0, 2, 4, 6].map((i) => (median(ms[i + 1]!) - median(ms[i]!)) * 1e6);
+    const recording = (i: number, n: number) => (median(hosts[i]!) * 1e6) / n;
     const copyByteNs = clamp(copied! / BIG, 1e-3, 100);
-    const dispatchNs = clamp(d! / 16, 500, 1e7);
     return {
-      // No less than recording one costs the host (1024 in the larger probe).
-      copyCommandNs: clamp(Math.max(c2! / 768 - 512 * copyByteNs, (median(hosts) * 1e6) / 1024), 50, 1e5),
-      dispatchNs,
+      copyCommandNs: clamp(Math.max(c2! / 1536 - 512 * copyByteNs, recording(1, 2048)), 50, 1e5),
+      dispatchNs: clamp(Math.max(d! / 16, recording(3, 24)), 500, 1e7),
       copyByteNs,
-      gatherByteNs: clamp(g2! / (BIG / 2), 1e-3, 100),
+      gatherByteNs: clamp(g2! / ((3 * BIG) / 4), 1e-3, 100),
     };
   } finally {
     querySet?.destroy();

@@ -35,7 +35,7 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // steady state resolves before its GPU errors are known: poisoned leases, onLateError / lateErrors / acknowledge), which
 // took the whole API from 52,014 / 18,691 B to 53,335 / 19,114 B: the ceiling moved by that growth, rounded up.
 // Raised again by the planner's cost model and its calibration at warm-up (src/gpu/calibrate.ts), which took it from
-// 53,521 / 19,301 B to 55,763 / 20,221 B (scripts/size-floor.mjs, as shipped): moved by that growth, rounded up.
+// 53,521 / 19,301 B to 55,803 / 20,221 B (scripts/size-floor.mjs, as shipped): moved by that growth, rounded up.
 const BUDGET = { minified: 40_000, gzip: 12_000 };
 const CEILING = { minified: 56_500, gzip: 20_400 };
 const LONG = 600_000;
