@@ -21,6 +21,7 @@ import {
   renderCallCosts,
   renderFindings,
   renderPipelines,
+  renderPlanChoice,
   renderTable,
   renderTargets,
   renderThroughput,
@@ -165,6 +166,7 @@ function printReport(report) {
   for (const part of [
     renderFindings(report),
     renderTable(report),
+    renderPlanChoice(report),
     renderThroughput(report),
     renderPipelines(report),
     renderDecodes(report),

@@ -5,7 +5,18 @@
 import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../src/index.js';
 
 export type SystemKey =
-  'cleave-gpu' | 'cleave-host' | 'ort-gpu' | 'ort-host' | 'tfjs-gpu' | 'copy-limit' | 'shader-limit' | 'cleave-cpu';
+  | 'cleave-gpu'
+  | ForcedKey
+  | 'cleave-host'
+  | 'ort-gpu'
+  | 'ort-host'
+  | 'tfjs-gpu'
+  | 'copy-limit'
+  | 'shader-limit'
+  | 'cleave-cpu';
+
+/** GPU-resident Cleave with a strategy forced, timed beside its own choice. */
+export type ForcedKey = 'cleave-gpu-alias' | 'cleave-gpu-copy' | 'cleave-gpu-gather';
 
 /** The systems of a pipeline case: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
 export type PipelineKey = 'ort-whole' | 'cleave-pipeline' | 'ort-whole-cpu';

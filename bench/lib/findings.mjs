@@ -3,8 +3,8 @@
 // work (a headline per peer), the
 // zero-copy (alias) cases on their own, throughput, packed sub-byte dtypes against uint8 with the
 // same element count, what Cleave's per-split error scopes cost, ORT -> Cleave -> ORT pipelines
-// against ORT's whole graph, and the per-call cost of split and encodeSplit. All reported, never
-// asserted.
+// against ORT's whole graph, the per-call cost of split and encodeSplit, and the planner's choice
+// against every strategy forced. All reported, never asserted.
 
 /** @import { CallCostRecord, CaseRecord, PipelineRecord, SystemKey, SystemResult } from '../types.js' */
 
@@ -198,4 +198,57 @@ export function adapterOf(env) {
   const text = a.description ? `${name} (${a.description})` : name;
   const software = /swiftshader/i.test(`${a.architecture} ${a.description} ${a.device}`);
   return { name, text, software };
+}
+
+/** The strategies the bench forces beside the planner's choice, with the system that runs each. */
+export const FORCED = /** @type {const} */ ([
+  { strategy: 'alias', key: 'cleave-gpu-alias' },
+  { strategy: 'copy', key: 'cleave-gpu-copy' },
+  { strategy: 'gather', key: 'cleave-gpu-gather' },
+]);
+
+/**
+ * @typedef {object} PlanChoiceRow
+ * @property {string} id
+ * @property {string} chosen  the planner's strategy (cleave-gpu)
+ * @property {number | undefined} defaultMs
+ * @property {{ strategy: string, ms: number | undefined, gpuMs: number | undefined, skip?: string | undefined }[]} forced
+ * @property {string | undefined} best  the fastest forced strategy
+ * @property {number | undefined} bestMs
+ * @property {number | undefined} ratio  the default's median wall over the best forced one's
+ * @property {number | undefined} choiceRatio  the chosen strategy forced over the best forced one: like for like
+ *   (engines of the same kind), so it judges the choice alone; the default's own engine is the shared one
+ */
+
+/**
+ * Per warm case where the planner chose: its plan's wall time beside each applicable strategy
+ * forced (each its own system, timed in turn with the others in the same batches).
+ * @param {readonly CaseRecord[]} results @returns {PlanChoiceRow[]}
+ */
+export function planChoiceRows(results) {
+  return ownCases(results).flatMap((r) => {
+    const forced = FORCED.map(({ strategy, key }) => ({
+      strategy,
+      ms: med(r.systems[key]),
+      gpuMs: gpuMed(r.systems[key]),
+      skip: r.systems[key]?.skip ?? r.systems[key]?.error,
+    }));
+    const timed = forced.filter((f) => f.ms !== undefined);
+    if (timed.length === 0) return [];
+    const best = timed.reduce((a, b) => (/** @type {number} */ (b.ms) < /** @type {number} */ (a.ms) ? b : a));
+    const defaultMs = med(r.systems['cleave-gpu']);
+    const chosen = r.systems['cleave-gpu']?.stats?.strategy ?? '?';
+    return [
+      {
+        id: r.case.id,
+        chosen,
+        defaultMs,
+        forced,
+        best: best.strategy,
+        bestMs: best.ms,
+        ratio: ratioOf(defaultMs, best.ms),
+        choiceRatio: ratioOf(forced.find((f) => f.strategy === chosen)?.ms, best.ms),
+      },
+    ];
+  });
 }

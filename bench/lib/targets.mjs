@@ -3,7 +3,7 @@
 // wall time per split (or per inference) measured side by side in the same page (GPU-resident
 // systems: batches, then one onSubmittedWorkDone).
 
-import { gpuMed, med, ownCases, pipelineRows, ratioOf, versusOrt } from './findings.mjs';
+import { gpuMed, med, ownCases, pipelineRows, planChoiceRows, ratioOf, versusOrt } from './findings.mjs';
 import { near1 } from './report/format.mjs';
 import { decodeFailures, decodeRows, stepsText } from './report/decode.mjs';
 
@@ -28,7 +28,39 @@ export function evaluateTargets(results, final, pipelines = [], decodes = []) {
     pipelinesTarget(results, final),
     ...pipelineTargets(pipelines),
     ...decodeTargets(decodes),
+    planChoiceTarget(results),
   ];
+}
+
+/** The most the planner's choice may cost over the best strategy forced, in the same run. */
+export const PLAN_CHOICE_SLACK = 1.15;
+
+/**
+ * Every case's plan within 1.15x of the fastest strategy forced on it, medians side by side: the
+ * chosen strategy forced against the fastest (like for like, engines of one kind), or where the
+ * chosen one was not forced, the default itself.
+ * @param {readonly CaseRecord[]} results @returns {Target}
+ */
+function planChoiceTarget(results) {
+  const rows = planChoiceRows(results).flatMap((x) => {
+    const r = x.choiceRatio ?? x.ratio;
+    return r === undefined ? [] : [{ ...x, r }];
+  });
+  const missed = rows.filter((x) => x.r > PLAN_CHOICE_SLACK);
+  return {
+    id: 'plan-choice',
+    name: `The planner's choice within ${PLAN_CHOICE_SLACK}x of the fastest strategy forced on the same case (wall time, same run)`,
+    goal: `<= ${PLAN_CHOICE_SLACK}x in every case`,
+    value:
+      rows.length === 0
+        ? 'no case'
+        : `${rows.length - missed.length} of ${rows.length}; worst ${x2(Math.max(...rows.map((x) => x.r)))}`,
+    met: rows.length === 0 ? null : missed.length === 0,
+    details: rows.map(
+      (x) =>
+        `${x.id}: chose ${x.chosen} (default ${x.defaultMs?.toPrecision(3)} ms), fastest forced ${x.best} ${x.bestMs?.toPrecision(3)} ms: ${x2(x.r)}`,
+    ),
+  };
 }
 
 /**

@@ -5,7 +5,8 @@
 // onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
 import { useWebGpuClasses } from './webgpu-object.js';
-import { type GpuLimits, ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS } from '../planner/gpu.js';
+import type { GpuLimits } from '../planner/gpu.js';
+import { costsOf } from './calibrate.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
@@ -84,7 +85,8 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
       requiredLimits: Object.fromEntries(
         limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]]),
       ),
-      requiredFeatures: adapter.features.has('shader-f16') ? ['shader-f16'] : [],
+      // Timestamps time the calibration of the planner's costs (calibrate.ts).
+      requiredFeatures: (['shader-f16', 'timestamp-query'] as const).filter((f) => adapter.features.has(f)),
     });
     const info = adapter.info ?? { vendor: '', architecture: '' };
     return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };
@@ -93,17 +95,13 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
   }
 }
 
-/** The device's numbers the planner needs. */
+/** The device's numbers the planner needs: its limits, and its costs as measured at warm-up. */
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;
-  // On a CPU adapter a copy command is a memcpy, far faster than a shader moving the same bytes.
-  const onCpu = /swiftshader|llvmpipe|lavapipe/i.test(
-    `${device.adapterInfo?.architecture}${device.adapterInfo?.description}`,
-  );
   return {
     alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
     maxBindingBytes: l.maxStorageBufferBindingSize,
     maxBufferBytes: l.maxBufferSize,
-    rowCopyMinBytes: onCpu ? ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS : Infinity,
+    costs: costsOf(device),
   };
 }

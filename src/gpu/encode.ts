@@ -76,7 +76,7 @@ function bindGroup(
   let bySrc = table.groups.get(src);
   if (!bySrc) table.groups.set(src, (bySrc = new WeakMap()));
   let byDst = bySrc.get(dst);
-  if (!byDst) bySrc.set(dst, (byDst = new Map()));
+  if (!byDst) bySrc.set(dst, (byDst = new Map<string, GPUBindGroup>()));
   const key = `${i} ${d.srcWindow.join()} ${d.dstWindow.join()}`;
   let g = byDst.get(key);
   if (!g) {

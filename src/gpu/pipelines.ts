@@ -5,6 +5,7 @@
 // One explicit bind group layout serves every variant.
 
 import type { UnitBits } from '../planner/dispatch.js';
+import { calibrate } from './calibrate.js';
 import { bindGroupLayoutEntries } from './layout.js';
 import { entryPoint, shaderText } from './shader.js';
 
@@ -69,7 +70,10 @@ export function pipelineFor(device: GPUDevice, unit: UnitBits, msbFirst: boolean
   return made;
 }
 
-/** Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, once per device. */
+/**
+ * Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, then measures the
+ * planner's costs (calibrate.ts); both once per device.
+ */
 export async function warmUp(device: GPUDevice): Promise<void> {
   const k = kit(device);
   await Promise.all(
@@ -84,6 +88,7 @@ export async function warmUp(device: GPUDevice): Promise<void> {
       }
     }),
   );
+  await calibrate(device);
 }
 
 /** How many pipelines Cleave has compiled on this device. */

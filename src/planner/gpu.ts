@@ -15,12 +15,19 @@ export interface GpuLimits {
   readonly maxBindingBytes: number;
   /** maxBufferSize: the largest output buffer. */
   readonly maxBufferBytes: number;
-  /**
-   * Strided chunks whose rows are at least this many bytes are moved by one copy command per row
-   * instead of the shader: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS on CPU adapters (SwiftShader), where
-   * a copy is a memcpy; Infinity (never) on GPUs, where one dispatch beats thousands of commands.
-   */
-  readonly rowCopyMinBytes: number;
+  /** What copy commands and the gather cost on this device: the planner picks the cheaper. */
+  readonly costs: CostModel;
+}
+
+/**
+ * A device's costs in ns, measured once per device (gpu/calibrate.ts; DEFAULT_COSTS until then):
+ * per copy command and per gather dispatch (encoding and running it), and per byte each moves.
+ */
+export interface CostModel {
+  readonly copyCommandNs: number;
+  readonly dispatchNs: number;
+  readonly copyByteNs: number;
+  readonly gatherByteNs: number;
 }
 
 /**
@@ -92,14 +99,17 @@ export interface GpuPlanOptions {
 /** Most row geometries one destination may take (a destination's strides may cut an output into many). */
 export const MAX_DESTINATION_REGIONS = 1 << 16;
 
-/** Most copy commands the planner issues for contiguous chunks before one gather dispatch is cheaper. */
-export const MAX_COPY_COMMANDS = 16;
-
-/** Row length from which row copies beat the gather shader on a CPU adapter (measured by `npm run bench`). */
-export const ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS = 1024;
-
-/** Most row copies in one split: past it, encoding the commands costs more than the shader. */
-export const MAX_ROW_COPIES = 1 << 16;
+/**
+ * Costs before (or without) a measurement. They keep 0.2's fixed choices: copy commands for at most
+ * 16 contiguous chunks (a dispatch costs 16.5 commands), the gather for strided chunks (the same cost
+ * per byte, so row copies never win).
+ */
+export const DEFAULT_COSTS: CostModel = {
+  copyCommandNs: 2000,
+  dispatchNs: 33000,
+  copyByteNs: 0.01,
+  gatherByteNs: 0.01,
+};
 
 /**
  * Each non-empty output as a region of the input (in bits) written at its place in the output
@@ -236,9 +246,8 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   );
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
-  const copyWins = contiguous
-    ? commands <= MAX_COPY_COMMANDS
-    : commands <= MAX_ROW_COPIES && minRowLen >= limits.rowCopyMinBytes * 8;
+  const bytes = byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
+  const copyWins = copyCheaper(limits.costs, commands, bytes, contiguous ? undefined : minRowLen / 8);
   if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
     return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, owner) };
   }
@@ -318,4 +327,16 @@ function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteC
 function chooseUnit(residues: number, alignment: number): UnitBits {
   for (const u of [128, 64, 32] as const) if ((alignment * 8) % u === 0 && residues % u === 0) return u;
   return 1;
+}
+
+/**
+ * Whether copy commands cost less than the gather. Contiguous chunks: `commands` commands moving
+ * `bytes` against one dispatch moving them. Strided chunks (a command per row): every row's command
+ * against the gather of its bytes, the shortest row (`rowBytes`) deciding, so the plan never
+ * depends on the number of rows (a batch size).
+ */
+export function copyCheaper(c: CostModel, commands: number, bytes: number, rowBytes?: number): boolean {
+  return rowBytes === undefined
+    ? commands * c.copyCommandNs + bytes * c.copyByteNs < c.dispatchNs + bytes * c.gatherByteNs
+    : c.copyCommandNs + rowBytes * c.copyByteNs < rowBytes * c.gatherByteNs;
 }

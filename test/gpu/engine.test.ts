@@ -11,7 +11,7 @@ import {
   equalParts,
   planSplit,
 } from '../../src/index.js';
-import { planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS, planGpu } from '../../src/planner/gpu.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { downloadAll } from '../helpers/download.js';
@@ -54,7 +54,7 @@ describe('one dispatch per split', () => {
           alignment: 256,
           maxBindingBytes: g.device.limits.maxStorageBufferBindingSize,
           maxBufferBytes: g.device.limits.maxBufferSize,
-          rowCopyMinBytes: Infinity,
+          costs: DEFAULT_COSTS,
         },
         { srcByteOffset: 0, allowAlias: false, strategy: 'gather' },
       );

@@ -7,7 +7,7 @@
 import { describe, expect } from 'vitest';
 import { type HostTensor, type SplitEngine } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
-import { type GpuLimits, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS, type GpuLimits, planGpu } from '../../src/planner/gpu.js';
 import { encodeGather } from '../../src/gpu/encode.js';
 import { pipelineFor } from '../../src/gpu/pipelines.js';
 import { BufferPool } from '../../src/gpu/pool.js';
@@ -226,7 +226,7 @@ describe('tile gather kernels', () => {
         alignment: 256,
         maxBindingBytes: 4096,
         maxBufferBytes: 1 << 30,
-        rowCopyMinBytes: Infinity,
+        costs: DEFAULT_COSTS,
       };
       for (const d of KINDS) {
         const gp = await runPlan(g, d, 40, 1001, [333, 1, 667], small); // blocks of rows

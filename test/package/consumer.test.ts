@@ -36,9 +36,11 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // took the whole API from 52,014 / 18,691 B to 53,335 / 19,114 B: the ceiling moved by that growth, rounded up.
 // Raised again on 2026-11-24 by `into` (destinations with strides, checked on the CPU; regions with a destination
 // stride; a dispatch group per target buffer), which took it from 53,521 / 19,301 B to 60,188 / 21,631 B
-// (scripts/size-floor.mjs; 48,490 / 17,240 B without messages): the ceiling moved by that growth, rounded up.
+// (scripts/size-floor.mjs; 48,490 / 17,240 B without messages), and by the planner's cost model with its calibration
+// at warm-up (src/gpu/calibrate.ts, +2,282 / +920 B alone): 63,329 / 22,926 B together, 51,620 / 18,468 B without
+// messages. The ceiling moved by that growth, rounded up.
 const BUDGET = { minified: 40_000, gzip: 12_000 };
-const CEILING = { minified: 60_900, gzip: 21_800 };
+const CEILING = { minified: 64_000, gzip: 23_100 };
 const LONG = 600_000;
 /** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
 const ENTRIES = [

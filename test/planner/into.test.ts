@@ -3,13 +3,13 @@
 // path's rule that a strided destination's rows start words.
 import { describe, expect, test } from 'vitest';
 import { planSplit } from '../../src/index.js';
-import { type Destination, type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS, type Destination, type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
 
 const LIMITS: GpuLimits = {
   alignment: 256,
   maxBindingBytes: 128 << 20,
   maxBufferBytes: 256 << 20,
-  rowCopyMinBytes: Infinity,
+  costs: DEFAULT_COSTS,
 };
 
 const gather = (g: GpuPlan) => {

@@ -2,13 +2,13 @@
 // layout (outputs, regions, runs) for equal and mixed lengths.
 import { describe, expect, test } from 'vitest';
 import { equalParts, planSplit } from '../../src/index.js';
-import { type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS, type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
 
 const LIMITS: GpuLimits = {
   alignment: 256,
   maxBindingBytes: 128 << 20,
   maxBufferBytes: 256 << 20,
-  rowCopyMinBytes: Infinity,
+  costs: DEFAULT_COSTS,
 };
 
 function gatherOf(g: GpuPlan): Extract<GpuPlan, { strategy: 'gather' }> {

@@ -3,11 +3,11 @@ import { describe, expect, test } from 'vitest';
 import { MAX_OUTPUTS, SplitError, equalParts, planSplit } from '../../src/index.js';
 import { normalizeAxis } from '../../src/planner/split.js';
 import {
+  type CostModel,
+  DEFAULT_COSTS,
   type GpuLimits,
   type GpuPlan,
-  MAX_COPY_COMMANDS,
-  MAX_ROW_COPIES,
-  ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS,
+  copyCheaper,
   planGpu,
 } from '../../src/planner/gpu.js';
 import { TILE_POSITIONS, tileRegion } from '../../src/planner/dispatch.js';
@@ -17,9 +17,12 @@ const LIMITS: GpuLimits = {
   alignment: 256,
   maxBindingBytes: 128 << 20,
   maxBufferBytes: 256 << 20,
-  rowCopyMinBytes: Infinity,
+  costs: DEFAULT_COSTS,
 };
-const CPU_ADAPTER: GpuLimits = { ...LIMITS, rowCopyMinBytes: ROW_COPY_MIN_BYTES_ON_CPU_ADAPTERS };
+// A CPU adapter's costs (ns): a copy command 1 µs, a dispatch 40 µs; a copied byte 0.1 ns, a gathered one 1 ns. Row
+// copies break even at rows of 1000 / (1 - 0.1) = 1111 bytes.
+const CPU_COSTS: CostModel = { copyCommandNs: 1000, dispatchNs: 40_000, copyByteNs: 0.1, gatherByteNs: 1 };
+const CPU_ADAPTER: GpuLimits = { ...LIMITS, costs: CPU_COSTS };
 const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
 
 function codeOf(f: () => unknown): string | undefined {
@@ -177,34 +180,55 @@ describe('planGpu', () => {
     expect(
       planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy,
     ).toBe('gather');
-    const many = planSplit(
-      'float32',
-      [4096],
-      0,
-      Array(MAX_COPY_COMMANDS + 1)
-        .fill(0)
-        .map((_, i) => (i === 0 ? 4096 - MAX_COPY_COMMANDS : 1)),
-    );
+    // The default costs keep 0.2's choice: at most 16 copy commands for contiguous chunks.
+    const many = planSplit('float32', [4096], 0, [4080, ...Array<number>(16).fill(1)]); // 17 chunks
     expect(planGpu(many, LIMITS, { srcByteOffset: 4, allowAlias: true }).strategy).toBe('gather');
+    expect(
+      planGpu(planSplit('float32', [4096], 0, [4081, ...Array<number>(15).fill(1)]), LIMITS, {
+        srcByteOffset: 4,
+        allowAlias: true,
+      }).strategy,
+    ).toBe('copy');
     expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe(
       'gather',
     );
   });
 
-  test('on a CPU adapter, strided chunks with long rows are copied row by row; never on a GPU', () => {
+  test('the cost model: copy commands where they cost less than the gather, pinned for given costs', () => {
+    const auto = { srcByteOffset: 0, allowAlias: false } as const;
+    const strategy = (plan: ReturnType<typeof planSplit>, costs: CostModel) =>
+      planGpu(plan, { ...LIMITS, costs }, auto).strategy;
+    // Contiguous: n commands against one dispatch, plus what each moves its bytes at.
+    // 17 one-element chunks of float32 [4096]: 17 µs of commands against 40 µs of dispatch; on the defaults,
+    // 34 µs against 33 µs.
+    const seventeen = planSplit('float32', [4096], 0, [4080, ...Array<number>(16).fill(1)]);
+    expect(strategy(seventeen, CPU_COSTS)).toBe('copy');
+    expect(strategy(seventeen, DEFAULT_COSTS)).toBe('gather');
+    // 64 chunks of 4 KiB: 64 µs of commands, but the gather's 0.9 ns more per byte costs 236 µs more.
+    const sixtyFour = planSplit('float32', [64 * 1024], 0, Array<number>(64).fill(1024));
+    expect(strategy(sixtyFour, CPU_COSTS)).toBe('copy');
+    expect(strategy(sixtyFour, DEFAULT_COSTS)).toBe('gather');
+    // 4096 one-element chunks: 4.1 ms of commands against 56 µs.
+    expect(strategy(planSplit('float32', [4096], 0, Array<number>(4096).fill(1)), CPU_COSTS)).toBe('gather');
+    // Strided: a command per row, each against the gather of its bytes, so the row length decides, never the number
+    // of rows. Rows break even at 1111 bytes: 1024-byte rows stay with the shader, 2048-byte rows are copied.
+    for (const outer of [1024, 8, 65_536]) {
+      expect(strategy(planSplit('float32', [outer, 512], 1, [256, 256]), CPU_COSTS), `${outer} rows`).toBe('gather');
+      expect(strategy(planSplit('float32', [outer, 1024], 1, [512, 512]), CPU_COSTS), `${outer} rows`).toBe('copy');
+    }
+    // The shortest row decides: rows of 4096 and 1024 bytes stay with the shader.
+    expect(strategy(planSplit('float32', [64, 1280], 1, [1024, 256]), CPU_COSTS)).toBe('gather');
+    // The defaults give copies and the gather the same cost per byte: strided chunks are never copied.
+    expect(strategy(planSplit('float32', [8, 1 << 16], 1, [1 << 15, 1 << 15]), DEFAULT_COSTS)).toBe('gather');
+    // The arithmetic itself: 10 contiguous commands moving 1000 bytes, 10.1 µs against 41 µs; one row of 1000 bytes,
+    // 1.1 µs against 1 µs; one of 2000 bytes, 1.2 µs against 2 µs.
+    expect(copyCheaper(CPU_COSTS, 10, 1000)).toBe(true);
+    expect(copyCheaper(CPU_COSTS, 10, 1000, 1000)).toBe(false);
+    expect(copyCheaper(CPU_COSTS, 10, 1000, 2000)).toBe(true);
+    // A forced strategy ignores the costs: copy wherever offsets are 4-byte multiples, else the gather.
     const rows = planSplit('float32', [1024, 1024], 1, [256, 256, 256, 256]);
-    const auto = { srcByteOffset: 0, allowAlias: true } as const;
-    expect(planGpu(rows, LIMITS, auto).strategy).toBe('gather');
-    expect(as(planGpu(rows, CPU_ADAPTER, auto), 'copy').copies).toHaveLength(4096);
-    // Rows shorter than the threshold, or too many of them, stay with the shader.
-    expect(planGpu(planSplit('float32', [1024, 1024], 1, Array(16).fill(64)), CPU_ADAPTER, auto).strategy).toBe(
-      'gather',
-    );
-    expect(planGpu(planSplit('float32', [MAX_ROW_COPIES, 512], 1, [256, 256]), CPU_ADAPTER, auto).strategy).toBe(
-      'gather',
-    );
-    // Forcing copy on a GPU works whenever offsets are 4-byte multiples.
-    expect(planGpu(rows, LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe('copy');
+    expect(as(planGpu(rows, LIMITS, { ...auto, strategy: 'copy' }), 'copy').copies).toHaveLength(4096);
+    expect(planGpu(rows, CPU_ADAPTER, { ...auto, strategy: 'gather' }).strategy).toBe('gather');
     expect(planGpu(planSplit('uint8', [4, 6], 1, [3, 3]), LIMITS, { ...auto, strategy: 'copy' }).strategy).toBe(
       'gather',
     );

@@ -13,6 +13,7 @@ import {
   renderCallCosts,
   renderFindings,
   renderPipelines,
+  renderPlanChoice,
   renderTable,
   renderTargets,
   renderThroughput,
@@ -58,6 +59,8 @@ ${targetsTable(report)}
 <h2>Overview: how many times slower than GPU-resident Cleave</h2>
 <p class="muted">Per case, each system's median wall time divided by GPU-resident Cleave's (log scale; right of 1x: Cleave is faster). Dashed: 3x (the target against ORT) and 1/1.3 (the target against the limits). Faded bars: ORT on its CPU EP, its WebGPU EP having refused the graph.</p>
 ${overviewChart(report)}
+<h2>Plan choice: the planner against every strategy forced</h2>
+<pre>${esc(renderPlanChoice(report))}</pre>
 ${pipelinesSection(report)}
 ${decodeSection(report)}
 ${callCostSection(report)}
@@ -72,6 +75,7 @@ ${report.results.map(caseBlock).join('\n')}
     [
       renderFindings(report),
       renderTable(report),
+      renderPlanChoice(report),
       renderThroughput(report),
       renderPipelines(report),
       renderDecodes(report),

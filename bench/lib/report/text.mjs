@@ -6,6 +6,7 @@ import {
   callCostRows,
   packedVsPeer,
   pipelineRows,
+  planChoiceRows,
   scopeCosts,
   throughput,
   PEERS,
@@ -190,6 +191,29 @@ export function renderTable(report) {
     '"cpu": ORT ran on its CPU EP (its WebGPU EP refused the graph). n/a: the system cannot run the case. plan and cmds: Cleave GPU-resident\'s\n' +
     'strategy (gather unit in bits; 1-bit = the bit-level variant) and GPU commands per split. cold row: first call on a fresh device.\n\n' +
     table(rows)
+  );
+}
+
+/** The planner's plan beside each strategy forced, per case. @param {Report} report */
+export function renderPlanChoice(report) {
+  const rows = planChoiceRows(report.results);
+  if (rows.length === 0) return '';
+  const head = ['case', 'plan', 'default', 'alias', 'copy', 'gather', 'default / best', 'chosen / best'];
+  const body = rows.map((x) => [
+    x.id,
+    x.chosen,
+    ms(x.defaultMs),
+    ...x.forced.map((f) =>
+      f.ms === undefined ? 'n/a' : `${ms(f.ms)}${f.gpuMs === undefined ? '' : ` (${ms(f.gpuMs)})`}`,
+    ),
+    x.ratio === undefined ? '-' : `${x.ratio.toFixed(2)}x (${x.best})`,
+    x.choiceRatio === undefined ? '-' : `${x.choiceRatio.toFixed(2)}x`,
+  ]);
+  return (
+    "Plan choice: median ms per split, GPU-resident, of the planner's plan (default) and of each strategy forced (wall (GPU time));\n" +
+    'n/a: the plan cannot take that strategy. Each forced strategy runs on an engine of its own, timed in turn with the others;\n' +
+    "chosen / best: the planner's strategy forced over the fastest forced (engines of one kind: the choice alone).\n\n" +
+    table([head, ...body])
   );
 }
 

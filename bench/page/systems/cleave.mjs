@@ -1,5 +1,6 @@
-// Cleave's systems: GPU-resident (a GpuTensor in, GpuTensors out), host in/out on the GPU
-// backend, and the CPU backend (a reference for what a GPU round trip costs on small tensors).
+// Cleave's systems: GPU-resident (a GpuTensor in, GpuTensors out), the same with each strategy
+// forced, host in/out on the GPU backend, and the CPU backend (a reference for what a GPU round
+// trip costs on small tensors).
 // Each uses the engine it is given, or creates its own (cold runs, forced strategies) and
 // destroys it on close.
 
@@ -74,6 +75,45 @@ export async function cleaveGpu(c, env) {
     close,
   };
   return { key: 'cleave-gpu', gpuTimed: true, outputBytes: c.bytes, run };
+}
+
+/**
+ * GPU-resident Cleave with `strategy` forced, beside the planner's own choice (cleave-gpu): an engine
+ * of its own on the shared device, splitting its own upload of the input (as cleave-gpu splits the
+ * shared engine's), so ownership, alias policy and error scopes match. n/a where the plan cannot take
+ * the strategy (a forced strategy falls back to one it can), or where the case forces one already.
+ * @param {'alias' | 'copy' | 'gather'} strategy
+ * @returns {(c: Prepared, env: Env) => Promise<System>}
+ */
+export function cleaveForced(strategy) {
+  /** @type {import('../../types.js').SystemKey} */
+  const key = `cleave-gpu-${strategy}`;
+  return async (c, env) => {
+    const na = (/** @type {string} */ why) => ({ key, gpuTimed: false, outputBytes: 0, skip: `n/a: ${why}` });
+    if (c.strategy) return na(`the case forces '${c.strategy}' already`);
+    const engine = await createSplitEngine({ device: env.device, strategy });
+    const gx = engine.upload(c.host);
+    const first = await c.split.gpu(engine, gx);
+    for (const t of first) engine.release(t);
+    const got = engine.stats.strategy;
+    if (got !== strategy) {
+      engine.release(gx);
+      engine.destroy();
+      return na(`the plan cannot take '${strategy}' here (forced, it ran '${got}')`);
+    }
+    const sys = await cleaveGpu(c, { ...env, engine, gx });
+    return {
+      ...sys,
+      key,
+      run: sys.run && {
+        ...sys.run,
+        close: () => {
+          engine.release(gx);
+          engine.destroy();
+        },
+      },
+    };
+  };
 }
 
 /** @param {Prepared} c @param {Env} env @returns {Promise<System>} */

@@ -2,7 +2,7 @@
 // engines) and cold runs (a fresh device, everything created inside the timed span).
 
 import { msg } from '../context.mjs';
-import { cleaveCpu, cleaveGpu, cleaveHost } from './cleave.mjs';
+import { cleaveCpu, cleaveForced, cleaveGpu, cleaveHost } from './cleave.mjs';
 import { copyLimit, shaderLimit } from './limits.mjs';
 import { ortSystem } from './ort.mjs';
 import { tfjsGpu } from './tfjs.mjs';
@@ -12,6 +12,9 @@ import { tfjsGpu } from './tfjs.mjs';
 /** @type {Readonly<Record<SystemKey, (c: Prepared, env: Env) => System | Promise<System>>>} */
 export const BUILDERS = {
   'cleave-gpu': cleaveGpu,
+  'cleave-gpu-alias': cleaveForced('alias'),
+  'cleave-gpu-copy': cleaveForced('copy'),
+  'cleave-gpu-gather': cleaveForced('gather'),
   'cleave-host': cleaveHost,
   'ort-gpu': (c, env) => ortSystem(c, env, true),
   'ort-host': (c, env) => ortSystem(c, env, false),
@@ -21,9 +24,13 @@ export const BUILDERS = {
   'cleave-cpu': cleaveCpu,
 };
 
+/** GPU-resident Cleave with each strategy forced, timed beside its own choice (warm cases only). */
+export const FORCED_KEYS = /** @type {const} */ (['cleave-gpu-alias', 'cleave-gpu-copy', 'cleave-gpu-gather']);
+
 /** @type {readonly SystemKey[]} */
 export const WARM_KEYS = [
   'cleave-gpu',
+  ...FORCED_KEYS,
   'cleave-host',
   'ort-gpu',
   'ort-host',
@@ -34,7 +41,9 @@ export const WARM_KEYS = [
 ];
 
 /** The CPU backend has no cold start worth timing: it compiles nothing. TF.js runs warm only (one backend per page). */
-export const COLD_KEYS = WARM_KEYS.filter((k) => k !== 'cleave-cpu' && k !== 'tfjs-gpu');
+export const COLD_KEYS = WARM_KEYS.filter(
+  (k) => k !== 'cleave-cpu' && k !== 'tfjs-gpu' && !(/** @type {readonly string[]} */ (FORCED_KEYS).includes(k)),
+);
 
 /**
  * Builds a system; a builder that throws gives a system with its error.
