@@ -1098,27 +1098,28 @@ describe('strategies and statistics', () => {
         // Strided rows, chunks of a multiple of 128 bits: the 128-bit word gather.
         const m = 128 / gcd(w, 128);
         const words: Case = { dtype, shape: [4, 2 * m], axis: 1, sizes: [m, m] };
-        // Strided rows of whole words, 1 KiB or more: one copy per row on a CPU adapter (SwiftShader), words on a GPU.
+        // Strided rows of whole words, 1 KiB: one copy per row or the word gather, whichever the
+        // device's measured costs make cheaper (rows of 1 KiB lie near SwiftShader's break-even).
         const r = 8192 / gcd(w, 8192);
         const rows: Case = { dtype, shape: [3, 2 * r], axis: 1, sizes: [r, r] };
-        const info = g.device.adapterInfo;
-        const rowCopies = /swiftshader|llvmpipe|lavapipe/i.test(`${info?.architecture} ${info?.description}`)
-          ? 'copy'
-          : 'gather';
         for (const [c, host, resident] of [
           [half, 'copy', 'alias'],
           [words, 'gather', 'gather'],
-          [rows, rowCopies, rowCopies],
+          [rows, 'measured', 'measured'],
         ] as const) {
           const x = randomTensor(dtype, c.shape, rng(hashParams({ ...c })));
           const want = expectedSplit(dtype, c.shape, x.data as Uint8Array, c.axis, c.sizes);
           expectBytes(c, hostBytes(c, await e.split(x, { axis: c.axis, sizes: c.sizes }), label(c)), want, label(c));
-          expect(e.stats.strategy, `${label(c)} host`).toBe(host);
+          if (host === 'measured') expect(['copy', 'gather'], `${label(c)} host`).toContain(e.stats.strategy);
+          else expect(e.stats.strategy, `${label(c)} host`).toBe(host);
           if (c === words) expect(e.stats.unitBits, label(c)).toBe(128);
-          if (c === rows && host === 'copy') expect(e.stats.copies, `${label(c)}: one copy per row`).toBe(6);
+          if (c === rows && e.stats.strategy === 'copy')
+            expect(e.stats.copies, `${label(c)}: one copy per row`).toBe(6);
           const gx = e.upload(x as HostTensor<OvType>);
           const outs = await e.split(gx, { axis: c.axis, sizes: c.sizes });
-          expect(e.stats.strategy, `${label(c)} GPU-resident`).toBe(resident);
+          if (resident === 'measured')
+            expect(['copy', 'gather'], `${label(c)} GPU-resident`).toContain(e.stats.strategy);
+          else expect(e.stats.strategy, `${label(c)} GPU-resident`).toBe(resident);
           if (resident === 'alias')
             expect(
               outs.every((o) => o.buffer === gx.buffer),
