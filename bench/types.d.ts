@@ -193,7 +193,17 @@ export interface BenchPipeline extends PipelineSpec {
   readonly macs: number;
 }
 
-export interface PipelineResult {
+/** How a pipeline's or decode loop's run went, beside its figures. */
+export interface RunOutcome {
+  notes: string[];
+  reps?: number;
+  crashed?: string;
+  gpuErrors?: string[];
+  deviceLost?: string | undefined;
+  seconds?: number;
+}
+
+export interface PipelineResult extends RunOutcome {
   id: string;
   systems: Partial<Record<PipelineKey, SystemResult>>;
   /** Each system's y equal to the reference bit for bit (verified ones only). */
@@ -202,12 +212,6 @@ export interface PipelineResult {
   sameBitsAsWhole?: boolean | undefined;
   /** The pipeline's wall time over the whole graph's, batch by batch within each rep (they run back to back). */
   pairedRatio?: Summary | undefined;
-  notes: string[];
-  reps?: number;
-  crashed?: string;
-  gpuErrors?: string[];
-  deviceLost?: string | undefined;
-  seconds?: number;
 }
 
 export interface PipelineRecord extends PipelineResult {
@@ -261,7 +265,7 @@ export interface DecodeJsCost {
   callUs: Summary;
 }
 
-export interface DecodeResult {
+export interface DecodeResult extends RunOutcome {
   id: string;
   /** wall: ms per sequence (per step: divide by the steps). */
   systems: Partial<Record<DecodeKey, SystemResult>>;
@@ -274,12 +278,6 @@ export interface DecodeResult {
   captureError?: string | undefined;
   /** What the graph-capture probes saw, one sentence each: B ending in a Reshape, and B with y pre-allocated (fetches). */
   captureProbes?: string[] | undefined;
-  notes: string[];
-  reps?: number;
-  crashed?: string;
-  gpuErrors?: string[];
-  deviceLost?: string | undefined;
-  seconds?: number;
 }
 
 export interface DecodeRecord extends DecodeResult {

@@ -7,9 +7,8 @@ import type { DType, GpuTensor, HostTensor, Into, SplitEngine } from '../../src/
 import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
 import { FIXED_REF_DTYPES, REF_TYPES, TENSOR_USAGE, numel } from '../helpers/dtypes.js';
 import { gpuTest } from '../helpers/gpu.js';
+import { readBuffer } from '../helpers/download.js';
 import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
-
-const [MAP_READ, COPY_DST] = [0x1, 0x8];
 
 /** Bits per element from the tests' own table. */
 const widthOf = (d: string) => REF_TYPES[d as keyof typeof REF_TYPES].bits;
@@ -49,17 +48,6 @@ function scatter(
     }
   }
   return after;
-}
-
-async function readBuffer(device: GPUDevice, b: GPUBuffer): Promise<Uint8Array> {
-  const staging = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
-  device.queue.submit([enc.finish()]);
-  await staging.mapAsync(MAP_READ);
-  const bytes = new Uint8Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return bytes;
 }
 
 function bufferOf(device: GPUDevice, bytes: Uint8Array, usage = TENSOR_USAGE): GPUBuffer {

@@ -26,3 +26,16 @@ export async function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[
       }) as HostTensor,
   );
 }
+
+/** A whole GPU buffer's bytes, read through a staging buffer of the test's own (MAP_READ | COPY_DST). */
+export async function readBuffer(device: GPUDevice, b: GPUBuffer): Promise<Uint8Array> {
+  const [MAP_READ, COPY_DST] = [0x1, 0x8];
+  const staging = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(MAP_READ);
+  const bytes = new Uint8Array(staging.getMappedRange().slice(0));
+  staging.destroy();
+  return bytes;
+}

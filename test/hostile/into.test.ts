@@ -8,19 +8,9 @@ import { randomTensor, rng } from '../helpers/cases.js';
 import { TENSOR_USAGE } from '../helpers/dtypes.js';
 import { defaultLimitsDevice, gpuTest } from '../helpers/gpu.js';
 import { firstMismatch, referenceSplit } from '../helpers/reference.js';
+import { readBuffer as read } from '../helpers/download.js';
 
 const [MAP_READ, COPY_DST] = [0x1, 0x8];
-
-async function read(device: GPUDevice, b: GPUBuffer): Promise<Uint8Array> {
-  const staging = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
-  device.queue.submit([enc.finish()]);
-  await staging.mapAsync(MAP_READ);
-  const bytes = new Uint8Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return bytes;
-}
 
 const filled = (device: GPUDevice, size: number, seed: number, usage = TENSOR_USAGE) => {
   const b = device.createBuffer({ size, usage });
