@@ -41,6 +41,12 @@ export type SplitOptions =
   | { readonly axis?: number; readonly sizes: readonly number[]; readonly parts?: never }
   | { readonly axis?: number; readonly parts: number; readonly sizes?: never };
 
+/**
+ * `D` as given, never inferred from where it appears (TypeScript 5.4's `NoInfer`, written so that
+ * every TypeScript 5 reads it): a destination's dtype must be the input's, not widen it.
+ */
+export type Fixed<D> = [D][D extends unknown ? 0 : never];
+
 /** Where GPU outputs go; for GPU-resident inputs only. */
 export interface OutputOptions<D extends FixedDType = FixedDType> {
   /** 'shared' (default): one buffer, outputs at aligned offsets. 'separate': a buffer per output, at offset 0. */
@@ -77,7 +83,10 @@ export interface SplitEngine {
   readonly fallbackReason: string | undefined;
   // The host form comes last: a call that matches neither form reports the last one's error, and
   // a host tensor with a widened dtype (`dtype: string`, or `number[]` data) is the usual mistake.
-  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions<D>): Promise<GpuTensor<D>[]>;
+  split<D extends FixedDType>(
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): Promise<GpuTensor<D>[]>;
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
@@ -88,7 +97,7 @@ export interface SplitEngine {
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
   ): GpuTensor<D>[];
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
@@ -203,7 +212,10 @@ class Engine implements SplitEngine {
     return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
   }
 
-  split<D extends FixedDType>(x: GpuTensor<D>, options: SplitOptions & OutputOptions<D>): Promise<GpuTensor<D>[]>;
+  split<D extends FixedDType>(
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): Promise<GpuTensor<D>[]>;
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
   async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
     const [view, plan, out] = this.splitArguments('split', x, options);
@@ -225,7 +237,7 @@ class Engine implements SplitEngine {
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
   ): GpuTensor<D>[] {
     const gpu = this.requireGpu('encodeSplit');
     check(

@@ -28,6 +28,16 @@ export async function typeChecks(engine: SplitEngine): Promise<void> {
   // Outputs live where the input lived, and keep its dtype.
   const host: HostTensor<'float32'>[] = await engine.split(x, { axis: 0, parts: 2 });
   const gx: GpuTensor<'float32'> = engine.upload(x);
+  // `into`: a destination of another dtype, or a buffer that is not one, fails to compile.
+  const buffer = gx.buffer;
+  const slot = { dtype: 'float32', shape: [2], buffer, byteOffset: 0, strides: [1] } as const;
+  await engine.split(gx, { axis: 0, parts: 2, into: [undefined, slot] });
+  // @ts-expect-error a destination's dtype is the input's
+  await engine.split(gx, { axis: 0, parts: 2, into: [{ ...slot, dtype: 'int32' }, undefined] });
+  // @ts-expect-error a destination's buffer is a GPUBuffer
+  await engine.split(gx, { axis: 0, parts: 2, into: [{ ...slot, buffer: new ArrayBuffer(8) }, undefined] });
+  // @ts-expect-error host inputs take no destinations (host in, host out)
+  await engine.split(x, { axis: 0, parts: 2, into: [undefined, slot] });
   const onGpu: GpuTensor<'float32'>[] = await engine.split(gx, { parts: 2 });
   // @ts-expect-error GPU input gives GPU outputs, not host tensors
   const notHost: HostTensor[] = await engine.split(gx, { parts: 2 });
