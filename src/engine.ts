@@ -14,7 +14,7 @@ import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitRequest } from './gpu/executor.js';
 import { acquireDevice } from './gpu/device.js';
-import { USAGE } from './gpu/usage.js';
+import { missingUsage } from './gpu/usage.js';
 import { release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
@@ -404,8 +404,7 @@ class Engine implements SplitEngine {
  */
 function requireInputUsage(x: TensorView, what: string): void {
   if (x.kind !== 'gpu') return;
-  const usage = x.buffer.usage;
-  const missing = (['STORAGE', 'COPY_SRC'] as const).filter((f) => (usage & USAGE[f]) === 0);
+  const missing = missingUsage(x.buffer, ['STORAGE', 'COPY_SRC']);
   check(
     missing.length === 0,
     'BAD_INPUT',

@@ -8,8 +8,9 @@ import { type FixedDType, byteLengthOf, elementBits } from './dtype.js';
 import type { Destination } from './planner/gpu.js';
 import type { GpuView } from './tensor.js';
 import { isGpuBuffer, readShape } from './tensor.js';
+import { rowMajorStrides } from './planner/split.js';
 import { checkLive } from './gpu/leases.js';
-import { USAGE } from './gpu/usage.js';
+import { missingUsage } from './gpu/usage.js';
 
 /** Where one output goes: a GPU tensor's place (`buffer`, `byteOffset`), with its element `strides` if not row-major. */
 export interface Into<D extends FixedDType = FixedDType> {
@@ -122,7 +123,7 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
     `${at}.buffer`,
   );
-  const missing = (['STORAGE', 'COPY_DST'] as const).filter((f) => (buffer.usage & USAGE[f]) === 0);
+  const missing = missingUsage(buffer, ['STORAGE', 'COPY_DST']);
   check(
     missing.length === 0,
     'BAD_INPUT',
@@ -145,9 +146,8 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     () => `${what}: byteLength ${show(o.byteLength)} is not the output's, ${want}`,
     `${at}.buffer`,
   );
-  const rowMajor = dims.map((_, k) => dims.slice(k + 1).reduce((a, b) => a * b, 1));
   const given = o.strides === undefined ? undefined : readStrides(o.strides, dims, what, at);
-  const s = given ?? rowMajor;
+  const s = given ?? rowMajorStrides(dims);
   // The last element's place plus one, in elements: the footprint's end.
   const extent = numel === 0 ? 0 : 1 + dims.reduce((a, n, k) => a + (n - 1) * s[k]!, 0);
   const bytes = Math.ceil((extent * elementBits(x.dtype)) / 8);

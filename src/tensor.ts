@@ -16,6 +16,7 @@ import {
   isPacked,
 } from './dtype.js';
 import { isA } from './gpu/webgpu-object.js';
+import { rowMajorStrides } from './planner/split.js';
 
 /** A tensor in host memory. `HostTensor` alone is the union over every dtype. */
 export type HostTensor<D extends DType = DType> = {
@@ -234,7 +235,7 @@ function gpuView(
     strides === undefined ||
       (Array.isArray(strides) &&
         strides.length === shape.length &&
-        shape.every((n, k) => n < 2 || strides[k] === shape.slice(k + 1).reduce((a, b) => a * b, 1))),
+        rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
     'BAD_INPUT',
     () =>
       `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +

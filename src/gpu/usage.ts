@@ -12,6 +12,11 @@ export const COMPUTE_STAGE = 0x4;
 export const TENSOR_USAGE = USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST;
 export const STAGING_USAGE = USAGE.MAP_READ | USAGE.COPY_DST;
 
+/** Which of `flags` a buffer's usage lacks (empty when it has them all), for messages that name them. */
+export function missingUsage(b: GPUBuffer, flags: readonly (keyof typeof USAGE)[]): string[] {
+  return flags.filter((f) => (b.usage & USAGE[f]) === 0);
+}
+
 /** A caller's buffer must allow what the plan does with it: refused before any GPU work. */
 export function requireUsage(b: GPUBuffer, flag: number, name: string, what: string): void {
   check(

@@ -4,7 +4,7 @@
 
 import { check } from '../errors.js';
 import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
-import type { SplitPlan } from './split.js';
+import { type SplitPlan, rowMajorStrides } from './split.js';
 import { type Dispatch, type Region, type UnitBits, align4, planDispatches } from './dispatch.js';
 
 /** Device numbers the layout depends on. */
@@ -168,7 +168,7 @@ function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number, int
 function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: number, out: Region[], owner: number[]) {
   const bits = elementBits(plan.dtype as FixedDType);
   const dims: [size: number, s: number, d: number][] = [];
-  const srcStrides = plan.shape.map((_, k) => plan.shape.slice(k + 1).reduce((a, b) => a * b, 1));
+  const srcStrides = rowMajorStrides(plan.shape);
   plan.shape.forEach((n, k) => {
     const size = k === plan.axis ? plan.sizes[i]! : n;
     if (size === 1) return;
@@ -253,7 +253,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   }
 
   const unitBits = chooseUnit(residues, limits.alignment);
-  const src = [opts.srcByteOffset, opts.srcByteOffset + byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner)];
+  const src: [number, number] = [opts.srcByteOffset, opts.srcByteOffset + bytes];
   return {
     strategy: 'gather',
     outputs,
@@ -261,8 +261,8 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     unitBits,
     msbFirst: isMsbFirst(plan.dtype),
     dispatches: opts.into
-      ? targetDispatches(regions, owner, outputs, src as [number, number], bufferBytes, unitBits, limits)
-      : planDispatches(regions, src as [number, number], [0, bufferBytes], unitBits, limits),
+      ? targetDispatches(regions, owner, outputs, src, bufferBytes, unitBits, limits)
+      : planDispatches(regions, src, [0, bufferBytes], unitBits, limits),
   };
 }
 
@@ -295,12 +295,16 @@ function targetDispatches(
         'must start at a multiple of 4 bytes (its row strides in bytes must be multiples of 4); a row starting inside a byte never can',
       `option:into[${o}]`,
     );
-    groups.set(target, [...(groups.get(target) ?? []), r]);
+    let g = groups.get(target);
+    if (!g) groups.set(target, (g = []));
+    g.push(r);
   });
   return [...groups].flatMap(([target, rs]) => {
-    const [begin, end] = target
-      ? [Math.min(...rs.map((r) => r.dst)), Math.max(...rs.map((r) => r.dst + (r.rows - 1) * r.dstStride + r.rowLen))]
-      : [0, bufferBytes * 8];
+    // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
+    let [begin, end] = target ? [Infinity, 0] : [0, bufferBytes * 8];
+    if (target)
+      for (const r of rs)
+        [begin, end] = [Math.min(begin, r.dst), Math.max(end, r.dst + (r.rows - 1) * r.dstStride + r.rowLen)];
     return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
   });
 }

@@ -144,6 +144,13 @@ function outputShapesOf(shape: readonly number[], ax: number, sizes: readonly nu
   return out;
 }
 
+/** Row-major element strides of a shape: each dimension's stride is the product of those after it. */
+export function rowMajorStrides(shape: readonly number[]): number[] {
+  const out = new Array<number>(shape.length);
+  for (let k = shape.length - 1, acc = 1; k >= 0; k--) [out[k], acc] = [acc, acc * shape[k]!];
+  return out;
+}
+
 function product(xs: readonly number[]): number {
   return xs.reduce((a, b) => a * b, 1);
 }
