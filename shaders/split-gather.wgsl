@@ -13,7 +13,8 @@ struct Params {
 
 // One workgroup's work, relative to the bound windows: `rows` rows of `row_len`, row r read from
 // `src + r * src_stride` and written to `dst + r * dst_stride`, positions [first, last) of it.
-// gather_words: units are Words, positions are words in row-major order.
+// gather_words: units are Words, positions are rows (a row longer than a tile is cut into tiles of
+// its columns by the host).
 // gather_bits: units are bits. With dst_stride == row_len the rows lie back to back and positions
 // are the destination window's u32 words; otherwise every row starts a destination word (the host
 // guarantees it) and positions are (row, u32 word of the row) in row-major order.
@@ -46,39 +47,29 @@ fn tile_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
   return wid.y * nwg.x + wid.x;
 }
 
-// Lanes take positions first + lane, + 256, ...: neighbouring lanes touch neighbouring words. The
-// (row, column) position advances by 256 as a mixed-radix number: one division per thread, none
-// per word.
+// One workgroup copies rows [first, last) of its tile, a row at most WORKGROUP_SIZE words (the host
+// cuts longer rows into tiles of columns). Lanes are (row, column) pairs, found by one division per
+// lane: a pass covers WORKGROUP_SIZE / row_len whole rows (the lanes past the last whole row idle).
+// Neighbouring lanes touch neighbouring words, and the loop is a plain copy: no search, no
+// division, no wrap test per word.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
   let ti = tile_index(wid, nwg);
   if (ti >= params.tile_count) { return; }
   let t = tiles[params.tile_base + ti];
-  var k = t.first + lid;
-  if (k >= t.last) { return; }
-  let step_rows = WORKGROUP_SIZE / t.row_len;
-  let step_cols = WORKGROUP_SIZE - step_rows * t.row_len;
-  var row = k / t.row_len;
-  var col = k - row * t.row_len;
-  var s = t.src + row * t.src_stride + col;
-  var d = t.dst + row * t.dst_stride + col;
-  // Steps in u32 arithmetic: they may wrap, the sums do not.
-  let s_step = step_rows * t.src_stride + step_cols;
-  let d_step = step_rows * t.dst_stride + step_cols;
-  let s_wrap = t.src_stride - t.row_len;
-  let d_wrap = t.dst_stride - t.row_len;
-  while (k < t.last) {
+  let pass_rows = WORKGROUP_SIZE / t.row_len;
+  let lane_row = lid / t.row_len;
+  let col = lid - lane_row * t.row_len;
+  var s = t.src + (t.first + lane_row) * t.src_stride + col;
+  var d = t.dst + (t.first + lane_row) * t.dst_stride + col;
+  // Steps in u32 arithmetic: the last one may wrap, an offset that is used does not.
+  let s_step = pass_rows * t.src_stride;
+  let d_step = pass_rows * t.dst_stride;
+  for (var r = t.first + lane_row; r < t.last && lane_row < pass_rows; r += pass_rows) {
     dst[d] = src[s];
-    k += WORKGROUP_SIZE;
-    col += step_cols;
     s += s_step;
     d += d_step;
-    if (col >= t.row_len) {
-      col -= t.row_len;
-      s += s_wrap;
-      d += d_wrap;
-    }
   }
 }
 
@@ -111,18 +102,22 @@ fn low_bits(n: u32) -> u32 {
   return 0xffffffffu >> (32u - n);
 }
 
-// Consecutive destination words each gather_bits thread builds: 16 bytes, as a vec4 copy moves.
+// Consecutive destination words each gather_bits lane builds at a time: 16 bytes, as a vec4 copy moves.
 const GROUP = 4u;
 
 // For chunk boundaries that fall inside a 32-bit word (1- and 2-byte elements, packed sub-byte
-// types). Each destination word belongs to one thread, which builds GROUP consecutive words, each
-// from pieces that end at a row end or at the word's end: one piece inside a row, two across a row
-// end, more only for rows shorter than a word. A piece is a funnel shift of two source words.
-// Every word takes the same loop: software adapters (SwiftShader) run a branch that any lane takes
-// for every lane, so a separate fast path for words inside a row measured slower (1.7x on the
-// uint1 case with 301-bit rows). Bits after a tile's end are zeroed (an output's last byte ends in
-// zeros), or kept in a caller's buffer (`keep_tail`, the bytes after its destination); bits before
-// its start (a previous dispatch's, when a region is cut at a window) are kept.
+// types). The tile's destination words are taken in groups of GROUP; each group belongs to one
+// lane, so no word is written twice. Three passes over disjoint groups, each lean on its own:
+// - bulk: every group but the tile's first and last that lies inside one row, one funnel shift
+//   per word from GROUP + 1 loads; a lane's groups are WORKGROUP_SIZE groups apart, so neighbouring
+//   lanes build neighbouring groups, and a group's place advances by a mixed-radix step;
+// - seams: the group around each row end inside the tile, two funnel shifts (the row's tail and the
+//   next row's head) merged under a mask, one lane per row end;
+// - edges: the tile's first and last groups, word by word from pieces (build_word), which keep the
+//   bits before a tile's start and after a caller's destination, and zero an output's tail.
+// Rows shorter than a group (several row ends in one group) take the word-by-word builder alone.
+// Software adapters (SwiftShader) pay for every path in a loop body, taken or not: the rare work
+// stays out of the bulk loop.
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
@@ -133,59 +128,114 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     gather_rows(t, lid);
     return;
   }
-  let end = t.dst + t.rows * t.row_len;
-  for (var w = t.first + lid * GROUP; w < t.last; w += WORKGROUP_SIZE * GROUP) {
-    // Where the group's first bit comes from: one division per group, none per word.
-    let k = max(w * 32u, t.dst) - t.dst;
-    var row = k / t.row_len;
-    var col = k - row * t.row_len;
-    var s = t.src + row * t.src_stride + col;
-    // The usual group of a tile with rows of 32 words or more: its GROUP words inside one row and
-    // inside the tile. Each word is then one funnel shift of two neighbouring source words: GROUP +
-    // 1 loads for the group. Shorter rows (uint1's 301 bits) put too many groups across a row end:
-    // lanes would take both paths, so their tiles take only the loop (a choice uniform per tile).
-    if (t.row_len >= 32u * 32u && w * 32u >= t.dst && col + GROUP * 32u <= t.row_len && w + GROUP <= t.last) {
-      let i = s >> 5u;
-      let sh = s & 31u;
-      var a = load(i);
-      for (var j = 0u; j < GROUP; j++) {
-        let b = load(i + j + 1u);
-        dst_bits[w + j] = stream_word((a >> sh) | ((b << 1u) << (31u - sh)));
-        a = b;
+  if (t.row_len < GROUP * 32u) {
+    for (var w = t.first + lid * GROUP; w < t.last; w += WORKGROUP_SIZE * GROUP) {
+      var at = place(t, w);
+      for (var j = w; j < min(w + GROUP, t.last); j++) {
+        build_word(t, j, &at);
       }
-      continue;
     }
-    for (var j = w; j < min(w + GROUP, t.last); j++) {
-      let base = j * 32u;
-      let lo = max(base, t.dst);
-      let hi = min(base + 32u, end);
-      var value = 0u;
-      for (var p = lo; p < hi;) {
-        let n = min(hi - p, t.row_len - col);
-        value |= (read32(s) & low_bits(n)) << (p - base);
-        p += n;
-        col += n;
-        s += n;
-        if (col == t.row_len) {
-          row++;
-          col = 0u;
-          s = t.src + row * t.src_stride;
-        }
-      }
-      // Bits outside [lo, hi) that stay: before a tile's start, and after its end in a caller's buffer.
-      var keep = 0u;
-      if (lo > base) {
-        keep = low_bits(lo - base);
-      }
-      if (hi < base + 32u && params.keep_tail != 0u) {
-        keep |= ~low_bits(hi - base);
-      }
-      if (keep != 0u) {
-        value |= stream_word(dst_bits[j]) & keep;
-      }
-      dst_bits[j] = stream_word(value);
+    return;
+  }
+  let groups = (t.last - t.first + GROUP - 1u) / GROUP;
+  let step_bits = WORKGROUP_SIZE * GROUP * 32u;
+  let step = vec2<u32>(step_bits / t.row_len, step_bits % t.row_len);
+  var at = place(t, t.first + (1u + lid) * GROUP);
+  for (var k = 1u + lid; k + 1u < groups; k += WORKGROUP_SIZE) {
+    if (at.y + GROUP * 32u <= t.row_len) {
+      store4(t.first + k * GROUP, funnel4(t.src + at.x * t.src_stride + at.y));
+    }
+    at += step;
+    if (at.y >= t.row_len) {
+      at += vec2<u32>(1u, 0u - t.row_len);
     }
   }
+  for (var r = place(t, t.first).x + lid; r + 1u < t.rows; r += WORKGROUP_SIZE) {
+    let e = t.dst + (r + 1u) * t.row_len;
+    let k = (e / 32u - t.first) / GROUP;
+    if (k + 1u >= groups) { break; }
+    let left = e - (t.first + k * GROUP) * 32u;
+    if (k > 0u && left > 0u) {
+      let m = low_bits4(left);
+      let tail = funnel4(t.src + r * t.src_stride + t.row_len - left);
+      let head = funnel4(t.src + (r + 1u) * t.src_stride - left);
+      store4(t.first + k * GROUP, (tail & m) | (head & ~m));
+    }
+  }
+  for (var k = lid; k < min(groups, 2u); k += WORKGROUP_SIZE) {
+    let w = t.first + k * (groups - 1u) * GROUP;
+    var cur = place(t, w);
+    for (var j = w; j < min(w + GROUP, t.last); j++) {
+      build_word(t, j, &cur);
+    }
+  }
+}
+
+// Destination words w .. w + GROUP - 1, each turned back into the stream's bit order.
+fn store4(w: u32, v: vec4<u32>) {
+  dst_bits[w] = stream_word(v.x);
+  dst_bits[w + 1u] = stream_word(v.y);
+  dst_bits[w + 2u] = stream_word(v.z);
+  dst_bits[w + 3u] = stream_word(v.w);
+}
+
+// Bits [s, s + 128) of the source stream: GROUP + 1 loads, one funnel shift per word.
+fn funnel4(s: u32) -> vec4<u32> {
+  let i = s >> 5u;
+  let sh = vec4<u32>(s & 31u);
+  let lo = vec4<u32>(load(i), load(i + 1u), load(i + 2u), load(i + 3u));
+  let hi = vec4<u32>(lo.yzw, load(i + 4u));
+  return (lo >> sh) | ((hi << vec4<u32>(1u)) << (vec4<u32>(31u) - sh));
+}
+
+// The low n of 128 bits set, 0 < n < 128 (word 0 holds bits 0..31).
+fn low_bits4(n: u32) -> vec4<u32> {
+  let m = vec4<u32>(clamp(vec4<i32>(i32(n)) - vec4<i32>(0, 32, 64, 96), vec4<i32>(0), vec4<i32>(32)));
+  return select(vec4<u32>(0xffffffffu) >> (vec4<u32>(32u) - m), vec4<u32>(0u), m == vec4<u32>(0u));
+}
+
+// (row, col) in the tile of destination word w's first bit of the tile (a back-to-back tile).
+fn place(t: Tile, w: u32) -> vec2<u32> {
+  let k = max(w * 32u, t.dst) - t.dst;
+  let row = k / t.row_len;
+  return vec2<u32>(row, k - row * t.row_len);
+}
+
+// Destination word j of a back-to-back tile, from pieces that end at a row end or at the word's
+// end, `at` the (row, col) of its first bit in the tile, moved past its last. Bits after the tile's
+// end are zeroed (an output's last byte ends in zeros), or kept in a caller's buffer (`keep_tail`,
+// the bytes after its destination); bits before its start (a previous dispatch's, when a region is
+// cut at a window) are kept.
+fn build_word(t: Tile, j: u32, at: ptr<function, vec2<u32>>) {
+  let end = t.dst + t.rows * t.row_len;
+  let base = j * 32u;
+  let lo = max(base, t.dst);
+  let hi = min(base + 32u, end);
+  var s = t.src + (*at).x * t.src_stride + (*at).y;
+  var value = 0u;
+  for (var p = lo; p < hi;) {
+    let n = min(hi - p, t.row_len - (*at).y);
+    value |= (read32(s) & low_bits(n)) << (p - base);
+    p += n;
+    (*at).y += n;
+    s += n;
+    if ((*at).y == t.row_len) {
+      *at = vec2<u32>((*at).x + 1u, 0u);
+      s = t.src + (*at).x * t.src_stride;
+    }
+  }
+  // Bits outside [lo, hi) that stay: before a tile's start, and after its end in a caller's buffer.
+  var keep = 0u;
+  if (lo > base) {
+    keep = low_bits(lo - base);
+  }
+  if (hi < base + 32u && params.keep_tail != 0u) {
+    keep |= ~low_bits(hi - base);
+  }
+  if (keep != 0u) {
+    value |= stream_word(dst_bits[j]) & keep;
+  }
+  dst_bits[j] = stream_word(value);
 }
 
 // gather_bits for rows that each start a destination word: row r's word j takes the 32 bits from

@@ -70,8 +70,15 @@ export interface Dispatch {
   readonly tiles: readonly ShaderTile[];
 }
 
-/** Words one gather_words tile covers: 8 per lane of a 256-lane workgroup. */
+/** Destination u32 words a gather_bits tile of a small geometry covers: 8 per lane of a 256-lane workgroup. */
 export const TILE_POSITIONS = 2048;
+
+/**
+ * Words a gather_words tile covers, at most: 16 per lane. On SwiftShader every SIMD group of a
+ * workgroup pays the tile's setup (its descriptor, a division), so longer tiles measured faster
+ * (the float32 cases: 4096 against 2048 and 8192).
+ */
+export const WORD_TILE_WORDS = 4096;
 
 /**
  * Destination u32 words one gather_bits tile covers in a geometry of 4 such tiles or more: 32 per
@@ -220,16 +227,33 @@ export function tilesOf(run: Run, unit: UnitBits, out: ShaderTile[]): void {
 
 type Geometry = Omit<ShaderTile, 'first' | 'last'>;
 
-/** Cuts a geometry's positions into tiles of TILE_POSITIONS (BIT_TILE_POSITIONS for bits). */
+/** Lanes of the shader's workgroup. */
+const WORKGROUP_SIZE = 256;
+
+/** Cuts a geometry into tiles: rows for words, destination words for bits. */
 function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
-  let first: number;
-  let last: number;
-  if (unit !== 1) [first, last] = [0, g.rows * g.row_len];
-  else if (g.dst_stride === g.row_len)
-    [first, last] = [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)];
-  else [first, last] = [0, g.rows * Math.ceil(g.row_len / 32)];
-  const span = unit === 1 && last - first >= 4 * BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
+  if (unit !== 1) return coverRows(g, out);
+  const [first, last] =
+    g.dst_stride === g.row_len
+      ? [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)]
+      : [0, g.rows * Math.ceil(g.row_len / 32)];
+  const span = last - first >= 4 * BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
   for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span) });
+}
+
+/**
+ * gather_words' tiles: blocks of whole rows of about WORD_TILE_WORDS words, in whole passes of the
+ * workgroup (256 / row_len rows each). A row longer than the workgroup is first cut into columns of
+ * 256 words, each a geometry of its own with the same strides.
+ */
+function coverRows(g: Geometry, out: ShaderTile[]): void {
+  for (let c = 0; c < g.row_len; c += WORKGROUP_SIZE) {
+    const rowLen = Math.min(WORKGROUP_SIZE, g.row_len - c);
+    const passRows = Math.floor(WORKGROUP_SIZE / rowLen);
+    const rows = Math.max(1, Math.floor(WORD_TILE_WORDS / rowLen / passRows)) * passRows;
+    const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };
+    for (let r = 0; r < g.rows; r += rows) out.push({ ...cols, first: r, last: Math.min(g.rows, r + rows) });
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   copyCheaper,
   planGpu,
 } from '../../src/planner/gpu.js';
-import { TILE_POSITIONS, tileRegion } from '../../src/planner/dispatch.js';
+import { TILE_POSITIONS, WORD_TILE_WORDS, tileRegion } from '../../src/planner/dispatch.js';
 import { foldGrid } from '../../src/gpu/encode.js';
 
 const LIMITS: GpuLimits = {
@@ -152,6 +152,7 @@ describe('planGpu', () => {
 
   test('tiles cover the destination words, TILE_POSITIONS at most each', () => {
     expect(TILE_POSITIONS).toBe(2048);
+    expect(WORD_TILE_WORDS).toBe(4096);
     // Bit variant: 3, 114 and 3 bytes touch words [0, 1), [64, 93) and [128, 129) of the window.
     const b = as(planGpu(planSplit('uint8', [3, 40], 1, [1, 38, 1]), LIMITS, gather), 'gather');
     expect(b.dispatches[0]!.tiles.map((t) => [t.first, t.last])).toEqual([
@@ -159,12 +160,28 @@ describe('planGpu', () => {
       [64, 93],
       [128, 129],
     ]);
-    // Word variant: 3 and 27 16-byte words, one tile each.
+    // Word variant: positions are rows. 3 rows of 1 and of 9 16-byte words, one tile each.
     const w = as(planGpu(planSplit('float32', [3, 40], 1, [4, 36]), LIMITS, gather), 'gather');
     expect(w.unitBits).toBe(128);
-    expect(w.dispatches[0]!.tiles.map((t) => [t.first, t.last])).toEqual([
-      [0, 3],
-      [0, 27],
+    expect(w.dispatches[0]!.tiles.map((t) => [t.row_len, t.first, t.last])).toEqual([
+      [1, 0, 3],
+      [9, 0, 3],
+    ]);
+    // Short rows: whole passes of 256 / row_len rows, about WORD_TILE_WORDS words a tile.
+    const short = as(planGpu(planSplit('float32', [10000, 12], 1, [4, 8]), LIMITS, gather), 'gather');
+    expect(short.dispatches[0]!.tiles.map((t) => [t.row_len, t.first, t.last])).toEqual([
+      [1, 0, 4096],
+      [1, 4096, 8192],
+      [1, 8192, 10000],
+      ...[0, 2048, 4096, 6144, 8192].map((r) => [2, r, Math.min(10000, r + 2048)]),
+    ]);
+    // Rows longer than the workgroup: columns of 256 words, each a geometry with the row's strides.
+    const long = as(planGpu(planSplit('float32', [2, 4096], 1, [2048, 2048]), LIMITS, gather), 'gather');
+    expect(long.dispatches[0]!.tiles.map((t) => [t.src, t.dst, t.row_len, t.src_stride, t.first, t.last])).toEqual([
+      [0, 0, 256, 1024, 0, 2],
+      [256, 256, 256, 1024, 0, 2],
+      [512, 1024, 256, 1024, 0, 2],
+      [768, 1280, 256, 1024, 0, 2],
     ]);
   });
 
