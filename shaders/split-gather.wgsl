@@ -179,13 +179,16 @@ fn store4(w: u32, v: vec4<u32>) {
   dst_bits[w + 3u] = stream_word(v.w);
 }
 
-// Bits [s, s + 128) of the source stream: GROUP + 1 loads, one funnel shift per word.
+// Bits [s, s + 128) of the source stream: GROUP + 1 loads, one funnel shift per word. The upper
+// word's shift by 32 - sh is a multiplication by 2^(32 - sh), which is 0 for sh = 0 (no << 32):
+// software adapters without per-lane shifts (SwiftShader's Subzero) multiply lanes natively but
+// shift them one by one.
 fn funnel4(s: u32) -> vec4<u32> {
   let i = s >> 5u;
-  let sh = vec4<u32>(s & 31u);
+  let sh = s & 31u;
   let lo = vec4<u32>(load(i), load(i + 1u), load(i + 2u), load(i + 3u));
   let hi = vec4<u32>(lo.yzw, load(i + 4u));
-  return (lo >> sh) | ((hi << vec4<u32>(1u)) << (vec4<u32>(31u) - sh));
+  return (lo >> vec4<u32>(sh)) | (hi * ((1u << (31u - sh)) << 1u));
 }
 
 // The low n of 128 bits set, 0 < n < 128 (word 0 holds bits 0..31).

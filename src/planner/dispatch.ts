@@ -81,11 +81,12 @@ export const TILE_POSITIONS = 2048;
 export const WORD_TILE_WORDS = 4096;
 
 /**
- * Destination u32 words one gather_bits tile covers in a geometry of 4 such tiles or more: 32 per
- * lane (8 groups of 4). Longer than a word tile: a tile's setup (its descriptor, the first group's
- * division) weighs more beside bit work, and on SwiftShader the uint8 301/402/321 case ran 1.3x
- * faster with 8192 than with 2048. Smaller geometries keep TILE_POSITIONS: fewer, longer tiles
- * there left cores idle (uint1 301/402/321 ran slower).
+ * Destination u32 words one gather_bits tile covers in a geometry of that many words or more: 32
+ * per lane (8 groups of 4). Longer than a word tile: a tile's setup (its descriptor, divisions, the
+ * passes for seams and edges) weighs more beside bit work. On SwiftShader, in one process against
+ * the previous rule (8192 only from 4 such tiles up), the uint1 301/402/321 case ran 1.6x faster and
+ * the uint8 and uint4 ones the same; 16384 left the uint1 case's cores idle (3 tiles, 1.8x slower).
+ * Smaller geometries keep TILE_POSITIONS.
  */
 export const BIT_TILE_POSITIONS = 8192;
 
@@ -237,7 +238,7 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
     g.dst_stride === g.row_len
       ? [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)]
       : [0, g.rows * Math.ceil(g.row_len / 32)];
-  const span = last - first >= 4 * BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
+  const span = last - first >= BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
   for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span) });
 }
 
