@@ -115,7 +115,7 @@ const GROUP = 4u;
 //   next row's head) merged under a mask, one lane per row end;
 // - edges: the tile's first and last groups, word by word from pieces (build_word), which keep the
 //   bits before a tile's start and after a caller's destination, and zero an output's tail.
-// Rows shorter than a group (several row ends in one group) take the word-by-word builder alone.
+// Rows shorter than a group (several row ends in one group) go word by word throughout.
 // Software adapters (SwiftShader) pay for every path in a loop body, taken or not: the rare work
 // stays out of the bulk loop.
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -128,20 +128,14 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     gather_rows(t, lid);
     return;
   }
-  if (t.row_len < GROUP * 32u) {
-    for (var w = t.first + lid * GROUP; w < t.last; w += WORKGROUP_SIZE * GROUP) {
-      var at = place(t, w);
-      for (var j = w; j < min(w + GROUP, t.last); j++) {
-        build_word(t, j, &at);
-      }
-    }
-    return;
-  }
   let groups = (t.last - t.first + GROUP - 1u) / GROUP;
+  // Rows shorter than a group: every group goes word by word, none to the bulk or the seams.
+  let short = t.row_len < GROUP * 32u;
+  let bulk = select(groups, 0u, short);
   let step_bits = WORKGROUP_SIZE * GROUP * 32u;
   let step = vec2<u32>(step_bits / t.row_len, step_bits % t.row_len);
   var at = place(t, t.first + (1u + lid) * GROUP);
-  for (var k = 1u + lid; k + 1u < groups; k += WORKGROUP_SIZE) {
+  for (var k = 1u + lid; k + 1u < bulk; k += WORKGROUP_SIZE) {
     if (at.y + GROUP * 32u <= t.row_len) {
       store4(t.first + k * GROUP, funnel4(t.src + at.x * t.src_stride + at.y));
     }
@@ -153,7 +147,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   for (var r = place(t, t.first).x + lid; r + 1u < t.rows; r += WORKGROUP_SIZE) {
     let e = t.dst + (r + 1u) * t.row_len;
     let k = (e / 32u - t.first) / GROUP;
-    if (k + 1u >= groups) { break; }
+    if (k + 1u >= bulk) { break; }
     let left = e - (t.first + k * GROUP) * 32u;
     if (k > 0u && left > 0u) {
       let m = low_bits4(left);
@@ -162,8 +156,8 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
       store4(t.first + k * GROUP, (tail & m) | (head & ~m));
     }
   }
-  for (var k = lid; k < min(groups, 2u); k += WORKGROUP_SIZE) {
-    let w = t.first + k * (groups - 1u) * GROUP;
+  for (var k = lid; k < select(min(groups, 2u), groups, short); k += WORKGROUP_SIZE) {
+    let w = t.first + select(k * (groups - 1u), k, short) * GROUP;
     var cur = place(t, w);
     for (var j = w; j < min(w + GROUP, t.last); j++) {
       build_word(t, j, &cur);
