@@ -17,6 +17,7 @@ import { acquireDevice } from './gpu/device.js';
 import { missingUsage } from './gpu/usage.js';
 import { release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
+import { calibrate } from './gpu/calibrate.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
 
 export type Backend = 'webgpu' | 'cpu';
@@ -103,6 +104,12 @@ export interface SplitEngine {
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
   /** Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. */
   release(x: GpuTensor | undefined): void;
+  /**
+   * Measures the device's costs for the planner now, once per device, and resolves when splits plan
+   * with them. Without this call the measurement starts after the engine's first split; splits
+   * until it ends plan with default costs. Resolves at once on the CPU backend.
+   */
+  calibrate(): Promise<void>;
   /** Frees every buffer the engine created, and its device if it created that too. */
   destroy(): void;
   /**
@@ -191,7 +198,17 @@ class Engine implements SplitEngine {
         (e) => (this.onLateError ? this.onLateError(e) : this.late.push(e)),
       );
     // Methods taken off the engine (`const { split } = engine`) still work.
-    const methods = ['split', 'run', 'encodeSplit', 'upload', 'download', 'release', 'destroy', 'acknowledge'] as const;
+    const methods = [
+      'split',
+      'run',
+      'encodeSplit',
+      'upload',
+      'download',
+      'release',
+      'destroy',
+      'acknowledge',
+      'calibrate',
+    ] as const;
     for (const m of methods) this[m] = this[m].bind(this) as never;
     void device?.lost.then((info) => {
       this.lost = info.message || info.reason;
@@ -275,6 +292,11 @@ class Engine implements SplitEngine {
 
   release(x: GpuTensor | undefined): void {
     release(x);
+  }
+
+  async calibrate(): Promise<void> {
+    this.alive('calibrate');
+    if (this.device) await calibrate(this.device);
   }
 
   destroy(): void {

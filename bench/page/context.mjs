@@ -87,6 +87,9 @@ export async function init(opts) {
     copyPipeline: makeCopyPipeline(device),
     timer: new GpuTimer(device),
   };
+  // The planner's costs measured before any case, as a long-lived page has them (a cold case's
+  // fresh device measures after its first split, off the clock's path).
+  await state.engine.calibrate();
   return describe(state);
 }
 

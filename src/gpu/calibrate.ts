@@ -1,8 +1,10 @@
-// The planner's cost model, measured once per device at warm-up: submits planned and recorded as
-// splits are (row copies, tiny gathers, a 2 MiB copy, a gather), each in two sizes, timed by
-// timestamp queries (else the wait for the queue); the costs come from the differences. Medians
-// of three rounds, clamped to sane ranges. Costs only choose among correct plans; on any failure
-// the device keeps DEFAULT_COSTS.
+// The planner's cost model, measured once per device: submits planned and recorded as splits are
+// (row copies, tiny gathers, a 2 MiB copy, a gather), each in two sizes, timed by timestamp queries
+// (else the wait for the queue); the costs come from the differences. Medians of three rounds,
+// clamped to sane ranges. Costs only choose among correct plans; on any failure the device keeps
+// DEFAULT_COSTS. The measurement stays off a first split's path: it starts once the device's queue
+// is done with the work submitted before the engine's first split (or when `engine.calibrate()`
+// asks), and splits plan with DEFAULT_COSTS until it ends.
 
 import { type CostModel, DEFAULT_COSTS, type GatherPlan, type GpuPlan, planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
@@ -22,13 +24,29 @@ export function costsOf(device: GPUDevice): CostModel {
 }
 
 /** Measures the device's costs, once: later and concurrent calls share the first run. */
-export async function calibrate(device: GPUDevice): Promise<CostModel> {
-  let c = measured.get(device);
-  if (!c) {
-    measured.set(device, (c = measure(device).catch(() => DEFAULT_COSTS)));
-    measured.set(device, await c);
-  }
-  return c;
+export function calibrate(device: GPUDevice): Promise<CostModel> {
+  return start(device, () => measure(device));
+}
+
+/**
+ * Starts the measurement, once, after the work the queue holds now: a split that calls this (before
+ * its own submit) is never queued behind a probe.
+ */
+export function calibrateSoon(device: GPUDevice): void {
+  if (!measured.has(device)) void start(device, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
+}
+
+function start(device: GPUDevice, run: () => Promise<CostModel>): Promise<CostModel> {
+  const c = measured.get(device);
+  if (c) return Promise.resolve(c);
+  const running = run()
+    .catch(() => DEFAULT_COSTS)
+    .then((costs) => {
+      measured.set(device, costs);
+      return costs;
+    });
+  measured.set(device, running);
+  return running;
 }
 
 const BIG = 2 << 20;

@@ -95,13 +95,15 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
   }
 }
 
-/** The device's numbers the planner needs: its limits, and its costs as measured at warm-up. */
+/** The device's numbers the planner needs: its limits, and its costs (DEFAULT_COSTS until measured). */
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;
   return {
     alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
     maxBindingBytes: l.maxStorageBufferBindingSize,
     maxBufferBytes: l.maxBufferSize,
-    costs: costsOf(device),
+    get costs() {
+      return costsOf(device);
+    },
   };
 }

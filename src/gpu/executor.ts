@@ -34,6 +34,7 @@ import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
+import { calibrateSoon } from './calibrate.js';
 import { readBack, writePadded } from './transfer.js';
 
 /** What one split asks for, beyond its plan. */
@@ -217,6 +218,7 @@ export class GpuExecutor {
    */
   private prepare(req: SplitRequest, x: GpuView): Prepared {
     checkLive(x, 'split');
+    calibrateSoon(this.device);
     const owned = this.ours(x.buffer);
     const { into } = req;
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
@@ -256,6 +258,7 @@ export class GpuExecutor {
 
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
   async splitHost(req: SplitRequest, x: HostView): Promise<SplitResult<HostTensor>> {
+    calibrateSoon(this.device);
     const gp = planGpu(req.plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
     const staging = this.pool.take(gp.bufferBytes, STAGING_USAGE);
     const input = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);

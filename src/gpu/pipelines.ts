@@ -5,7 +5,6 @@
 // One explicit bind group layout serves every variant.
 
 import type { UnitBits } from '../planner/dispatch.js';
-import { calibrate } from './calibrate.js';
 import { bindGroupLayoutEntries } from './layout.js';
 import { entryPoint, shaderText } from './shader.js';
 
@@ -71,8 +70,8 @@ export function pipelineFor(device: GPUDevice, unit: UnitBits, msbFirst: boolean
 }
 
 /**
- * Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, then measures the
- * planner's costs (calibrate.ts); both once per device.
+ * Compiles the variants most splits use (vec4<u32> and u32 words) asynchronously, once per device.
+ * The planner's costs are measured later, off the first split's path (calibrate.ts).
  */
 export async function warmUp(device: GPUDevice): Promise<void> {
   const k = kit(device);
@@ -88,7 +87,6 @@ export async function warmUp(device: GPUDevice): Promise<void> {
       }
     }),
   );
-  await calibrate(device);
 }
 
 /** How many pipelines Cleave has compiled on this device. */

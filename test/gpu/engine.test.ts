@@ -12,6 +12,7 @@ import {
   planSplit,
 } from '../../src/index.js';
 import { DEFAULT_COSTS, planGpu } from '../../src/planner/gpu.js';
+import { costsOf } from '../../src/gpu/calibrate.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { downloadAll } from '../helpers/download.js';
@@ -415,6 +416,28 @@ describe('device and backends', () => {
     expect(() => e.upload({ dtype: 'float32', shape: [1], data: new Float32Array(1) })).toThrow(/CPU backend/);
     const outs = await e.split({ dtype: 'bool', shape: [3], data: new Uint8Array([1, 0, 1]) }, { parts: 2 });
     expect(outs.map((o) => [...o.data])).toEqual([[1, 0], [1]]);
+  });
+
+  test('creation measures nothing; the costs are measured once per device, after a first split or at calibrate()', async () => {
+    const e = await createSplitEngine();
+    const device = e.device!;
+    expect(costsOf(device), 'no measurement at creation').toBe(DEFAULT_COSTS);
+    const x = randomTensor('float32', [16, 8], rng(5)) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const outs = await e.split(gx, { axis: 1, sizes: [3, 5] });
+    expectSplitOf(await downloadAll(e, outs), x, 1, [3, 5]);
+    await e.calibrate();
+    const costs = costsOf(device);
+    expect(costs, 'measured').not.toBe(DEFAULT_COSTS);
+    for (const v of Object.values(costs)) expect(v).toBeGreaterThan(0);
+    // A second engine on the same device, and a second call, measure nothing again.
+    const again = await createSplitEngine({ device });
+    await again.calibrate();
+    expect(costsOf(device)).toBe(costs);
+    await expect(createSplitEngine({ backend: 'cpu' }).then((c) => c.calibrate())).resolves.toBeUndefined();
+    again.destroy();
+    e.destroy();
+    await expect(e.calibrate()).rejects.toMatchObject({ code: 'RELEASED' });
   });
 
   test("'auto' finds the adapter by itself and asks for its largest bindings; a lost device is reported", async () => {

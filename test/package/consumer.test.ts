@@ -39,8 +39,11 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // (scripts/size-floor.mjs; 48,490 / 17,240 B without messages), and by the planner's cost model with its calibration
 // at warm-up (src/gpu/calibrate.ts, +2,282 / +920 B alone): 63,329 / 22,926 B together, 51,620 / 18,468 B without
 // messages. The ceiling moved by that growth, rounded up.
+// Raised again on 2026-11-24 by the kernel rewrite of issue 17 (gather_bits in three passes, bulk groups, seams and
+// edges: +1,661 / +685 B of shader and planner) and by calibration after the first split (`engine.calibrate()`, +275
+// / +61 B): 65,265 / 23,672 B, 53,543 / 19,209 B without messages. The ceiling moved by that growth, rounded up.
 const BUDGET = { minified: 40_000, gzip: 12_000 };
-const CEILING = { minified: 64_000, gzip: 23_100 };
+const CEILING = { minified: 65_400, gzip: 23_700 };
 const LONG = 600_000;
 /** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
 const ENTRIES = [
