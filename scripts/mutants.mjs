@@ -35,6 +35,7 @@ const PLANNER = 'test/planner/planner.test.ts';
 const OUTPUTS = 'test/gpu/outputs.test.ts';
 const KERNELS = 'test/gpu/kernels.test.ts';
 const INTO = 'test/gpu/into.test.ts';
+const LARGE = 'test/gpu/large.test.ts';
 
 /** Each fault: where, what it breaks, the exact text replaced (it must occur once), and the files to run. */
 const FAULTS = [
@@ -48,7 +49,7 @@ const FAULTS = [
   },
   {
     id: 'planner-tile-short',
-    what: "a geometry's last tile ends one position early: its last word is never written",
+    what: "a bit geometry's last tile ends one word early: its last word is never written",
     file: 'src/planner/dispatch.ts',
     find: 'last: Math.min(last, p + span)',
     replace: 'last: Math.min(last - 1, p + span)',
@@ -79,11 +80,35 @@ const FAULTS = [
     tests: [GOLDEN, ORT, PLANNER],
   },
   {
-    id: 'shader-words-wrap',
-    what: "gather_words skips the source's gap between rows: every row after a tile's first reads early",
+    id: 'planner-word-tile-short',
+    what: "a word geometry's last tile ends one row early: its last row is never written",
+    file: 'src/planner/dispatch.ts',
+    find: 'last: Math.min(g.rows, r + rows) })',
+    replace: 'last: Math.min(g.rows, r + rows) - (r + rows >= g.rows ? 1 : 0) })',
+    tests: [DIFF, GEN, KERNELS],
+  },
+  {
+    id: 'planner-word-columns',
+    what: "a long row's column tiles all read the row's first 256 words",
+    file: 'src/planner/dispatch.ts',
+    find: 'const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };',
+    replace: 'const cols = { ...g, src: g.src, dst: g.dst + c, row_len: rowLen };',
+    tests: [DIFF, GEN, KERNELS, LARGE],
+  },
+  {
+    id: 'planner-window-edge',
+    what: 'a block of rows cut at a binding window takes one row more than its window holds',
+    file: 'src/planner/dispatch.ts',
+    find: 'Math.floor((room - r.rowLen) / stride) + 1',
+    replace: 'Math.floor((room - r.rowLen) / stride) + 2',
+    tests: [KERNELS, LARGE],
+  },
+  {
+    id: 'shader-words-pass',
+    what: 'gather_words steps the source one row per pass of several rows: rows after the first pass read early',
     file: 'shaders/split-gather.wgsl',
-    find: '      s += s_wrap;',
-    replace: '',
+    find: 'let s_step = pass_rows * t.src_stride;',
+    replace: 'let s_step = t.src_stride;',
     tests: [DIFF, GEN, KERNELS],
   },
   {
@@ -95,11 +120,59 @@ const FAULTS = [
     tests: [DIFF, GEN, PACKED, KERNELS],
   },
   {
-    id: 'shader-bits-fast-shift',
-    what: "gather_bits' one-row groups shift the upper source word one bit too far",
+    id: 'shader-bits-funnel-shift',
+    what: "gather_bits' funnel shifts the upper source word one bit short (2^(31 - sh), not 2^(32 - sh))",
     file: 'shaders/split-gather.wgsl',
-    find: 'stream_word((a >> sh) | ((b << 1u) << (31u - sh)))',
-    replace: 'stream_word((a >> sh) | (b << (31u - sh)))',
+    find: 'return (lo >> vec4<u32>(sh)) | (hi * ((1u << (31u - sh)) << 1u));',
+    replace: 'return (lo >> vec4<u32>(sh)) | (hi * (1u << (31u - sh)));',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-seam-mask',
+    what: "gather_bits' seams leave a row's tail unmasked: the bits after its end bleed into the next row's",
+    file: 'shaders/split-gather.wgsl',
+    find: 'store4(t.first + k * GROUP, (tail & m) | (head & ~m));',
+    replace: 'store4(t.first + k * GROUP, tail | (head & ~m));',
+    tests: [DIFF, GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-seam-head',
+    what: "gather_bits' seams read the next row's head unshifted (from its start, not `left` bits before)",
+    file: 'shaders/split-gather.wgsl',
+    find: 'let head = funnel4(t.src + (r + 1u) * t.src_stride - left);',
+    replace: 'let head = funnel4(t.src + (r + 1u) * t.src_stride);',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-bulk-cross',
+    what: 'gather_bits takes into the bulk groups that run up to a word past a row end',
+    file: 'shaders/split-gather.wgsl',
+    find: 'if (at.y + GROUP * 32u <= t.row_len) {',
+    replace: 'if (at.y + GROUP * 32u <= t.row_len + 32u) {',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-step',
+    what: "gather_bits' mixed-radix step forgets the column's wrap: after a lane's first row end its groups drift",
+    file: 'shaders/split-gather.wgsl',
+    find: 'at += vec2<u32>(1u, 0u - t.row_len);',
+    replace: 'at += vec2<u32>(1u, 0u);',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-edge-last',
+    what: "gather_bits' edge pass skips a tile's last group: its words are never written",
+    file: 'shaders/split-gather.wgsl',
+    find: 'let w = t.first + select(k * (groups - 1u), k, short) * GROUP;',
+    replace: 'let w = t.first + select(k * groups, k, short) * GROUP;',
+    tests: [GEN, PACKED, KERNELS],
+  },
+  {
+    id: 'shader-bits-tail-zero',
+    what: "gather_bits fills the bits after an output's end from the source instead of zeroing them",
+    file: 'shaders/split-gather.wgsl',
+    find: 'let hi = min(base + 32u, end);',
+    replace: 'let hi = base + 32u;',
     tests: [GEN, PACKED, KERNELS],
   },
   {
