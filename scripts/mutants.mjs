@@ -97,10 +97,10 @@ const FAULTS = [
   },
   {
     id: 'planner-window-edge',
-    what: 'a block of rows cut at a binding window takes one row more than its window holds',
+    what: "a tile cut at binding windows gets a source window that starts at the next aligned offset, past the tile's start",
     file: 'src/planner/dispatch.ts',
-    find: 'Math.floor((room - r.rowLen) / stride) + 1',
-    replace: 'Math.floor((room - r.rowLen) / stride) + 2',
+    find: 'const [sb, db] = [Math.floor(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];',
+    replace: 'const [sb, db] = [Math.ceil(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];',
     tests: [KERNELS, LARGE],
   },
   {

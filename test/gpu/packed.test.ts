@@ -468,6 +468,16 @@ describe.each(OV_TYPES)('%s', (dtype) => {
     }
   });
 
+  gpuTest('rows of about 1200 and 780 bits, outputs over 1024 words: lanes step across row ends', async (g) => {
+    // A tile of 2048 destination words takes two passes of the workgroup's 256 lanes, 4 words each:
+    // every lane's second group lies 32768 bits on, some rows further, at another column.
+    const e = await g.engine();
+    const [a, b] = [Math.ceil(1203 / WIDTH(dtype)), Math.ceil(777 / WIDTH(dtype))];
+    const c: Case = { dtype, shape: [48, a + b], axis: 1, sizes: [a, b] };
+    const seed = hashParams({ ...c });
+    await checkEveryWay(g, e, c, randomTensor(dtype, c.shape, rng(seed)), seed, { run: false });
+  });
+
   gpuTest('4096 outputs', async (g) => {
     const e = await g.engine();
     for (const c of manyOutputCases(dtype)) {
