@@ -244,10 +244,25 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
 
 /**
  * gather_words' tiles: blocks of whole rows of about WORD_TILE_WORDS words, in whole passes of the
- * workgroup (256 / row_len rows each). A row longer than the workgroup is first cut into columns of
- * 256 words, each a geometry of its own with the same strides.
+ * workgroup (256 / row_len rows each). A geometry whose rows lie back to back on both sides (one
+ * row, say: a contiguous chunk) is one run of words, recut into rows of 256 words and one shorter
+ * row; a longer row of a strided geometry is cut into columns of 256 words, each a geometry of its
+ * own with the same strides.
  */
 function coverRows(g: Geometry, out: ShaderTile[]): void {
+  const words = g.rows * g.row_len;
+  if (g.row_len > WORKGROUP_SIZE && (g.rows === 1 || (g.src_stride === g.row_len && g.dst_stride === g.row_len))) {
+    const rows = Math.floor(words / WORKGROUP_SIZE);
+    const run = { ...g, row_len: WORKGROUP_SIZE, src_stride: WORKGROUP_SIZE, dst_stride: WORKGROUP_SIZE };
+    coverRows({ ...run, rows }, out);
+    const rest = words - rows * WORKGROUP_SIZE;
+    if (rest > 0)
+      coverRows(
+        { ...run, src: g.src + rows * WORKGROUP_SIZE, dst: g.dst + rows * WORKGROUP_SIZE, row_len: rest, rows: 1 },
+        out,
+      );
+    return;
+  }
   for (let c = 0; c < g.row_len; c += WORKGROUP_SIZE) {
     const rowLen = Math.min(WORKGROUP_SIZE, g.row_len - c);
     const passRows = Math.floor(WORKGROUP_SIZE / rowLen);

@@ -183,6 +183,12 @@ describe('planGpu', () => {
       [512, 1024, 256, 1024, 0, 2],
       [768, 1280, 256, 1024, 0, 2],
     ]);
+    // A contiguous chunk (one row of 1025 16-byte words): rows of 256 words, then the one word left.
+    const run = as(planGpu(planSplit('float32', [4100], 0, [4100]), LIMITS, gather), 'gather');
+    expect(run.dispatches[0]!.tiles.map((t) => [t.src, t.dst, t.row_len, t.src_stride, t.first, t.last])).toEqual([
+      [0, 0, 256, 256, 0, 4],
+      [1024, 1024, 1, 256, 0, 1],
+    ]);
   });
 
   test('strategy: alias for aligned contiguous GPU inputs, copy for few contiguous chunks, else gather', () => {
