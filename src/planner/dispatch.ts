@@ -250,17 +250,13 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
  * own with the same strides.
  */
 function coverRows(g: Geometry, out: ShaderTile[]): void {
-  const words = g.rows * g.row_len;
   if (g.row_len > WORKGROUP_SIZE && (g.rows === 1 || (g.src_stride === g.row_len && g.dst_stride === g.row_len))) {
-    const rows = Math.floor(words / WORKGROUP_SIZE);
-    const run = { ...g, row_len: WORKGROUP_SIZE, src_stride: WORKGROUP_SIZE, dst_stride: WORKGROUP_SIZE };
-    coverRows({ ...run, rows }, out);
-    const rest = words - rows * WORKGROUP_SIZE;
-    if (rest > 0)
-      coverRows(
-        { ...run, src: g.src + rows * WORKGROUP_SIZE, dst: g.dst + rows * WORKGROUP_SIZE, row_len: rest, rows: 1 },
-        out,
-      );
+    const words = g.rows * g.row_len;
+    const cut = words - (words % WORKGROUP_SIZE);
+    const row = { row_len: WORKGROUP_SIZE, src_stride: WORKGROUP_SIZE, dst_stride: WORKGROUP_SIZE };
+    coverRows({ ...g, ...row, rows: cut / WORKGROUP_SIZE }, out);
+    if (cut < words)
+      coverRows({ ...g, ...row, src: g.src + cut, dst: g.dst + cut, row_len: words - cut, rows: 1 }, out);
     return;
   }
   for (let c = 0; c < g.row_len; c += WORKGROUP_SIZE) {

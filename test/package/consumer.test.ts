@@ -42,8 +42,11 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // Raised again on 2026-11-24 by the kernel rewrite of issue 17 (gather_bits in three passes, bulk groups, seams and
 // edges: +1,661 / +685 B of shader and planner) and by calibration after the first split (`engine.calibrate()`, +275
 // / +61 B): 65,265 / 23,672 B, 53,543 / 19,209 B without messages. The ceiling moved by that growth, rounded up.
+// Raised again on 2026-11-26 by the word tiles' recut of contiguous runs into rows of 256 words (without it the
+// calibration's gather probe measured one word per lane and the planner chose row copies in 6 of 21 bench cases):
+// 65,517 / 23,756 B, 53,795 / 19,288 B without messages. The ceiling moved by that growth, rounded up.
 const BUDGET = { minified: 40_000, gzip: 12_000 };
-const CEILING = { minified: 65_400, gzip: 23_700 };
+const CEILING = { minified: 65_700, gzip: 23_800 };
 const LONG = 600_000;
 /** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
 const ENTRIES = [
