@@ -196,7 +196,8 @@ test.each(['split', 'run'] as const)(
     const r = await hazard(how);
     expect(r.reused).toBe(true); // ORT really wrote run 2 into the buffer Cleave split
     rows(r.run1).forEach((c, i) => expect(c).not.toEqual(rows(r.run2)[i]));
-    expect(r.strategy).toBe('copy');
+    // Not views: copies or a gather, whichever the costs measured on this device make cheaper.
+    expect(['copy', 'gather']).toContain(r.strategy);
     expect(r.views).toEqual([false, false, false, false]);
     expect(r.before).toEqual(rows(r.run1));
     expect(r.after).toEqual(rows(r.run1));
