@@ -8,7 +8,8 @@ import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, readT
 import { type Into, readInto } from './into.js';
 import { isA } from './gpu/webgpu-object.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
-import { type SplitPlan, equalParts, normalizeAxis, planSplit } from './planner/split.js';
+import { type SplitPlan, equalParts, normalizeAxis } from './planner/split.js';
+import { planSplitRecent } from './planner/recent.js';
 import type { Strategy } from './planner/gpu.js';
 import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
@@ -333,7 +334,7 @@ class Engine implements SplitEngine {
             view.shape[normalizeAxis(axis, view.shape.length, what)]!,
             readCount(o.parts, what, 'option:parts', 'BAD_PARTS'),
           );
-    const plan = planSplit(view.dtype, view.shape, axis, sizes, what, {
+    const plan = planSplitRecent(view.dtype, view.shape, axis, sizes, what, {
       axis: 'option:axis',
       sizes: o.sizes ? 'option:sizes' : 'option:parts',
     });

@@ -10,7 +10,7 @@ import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 import { align4 } from '../planner/dispatch.js';
-import { type GatherPlan, type GpuLimits, type GpuPlan, type Strategy, planGpu } from '../planner/gpu.js';
+import type { GatherPlan, GpuLimits, GpuPlan, Strategy } from '../planner/gpu.js';
 import type { IntoPlan } from '../into.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { type Targets, encodeCopies, encodeGather, encodeUnshare } from './encode.js';
@@ -32,6 +32,7 @@ import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
+import { GpuPlanCache } from './plan-cache.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
 import { limitsOf } from './device.js';
 import { calibrateSoon } from './calibrate.js';
@@ -82,6 +83,7 @@ export class GpuExecutor {
   readonly limits: GpuLimits;
   private readonly pool: BufferPool;
   private readonly tables: TableCache;
+  private readonly plans: GpuPlanCache;
   /**
    * Buffers not this engine's whose last split here settled with no GPU error: they are on this
    * device, and were not destroyed then.
@@ -100,6 +102,7 @@ export class GpuExecutor {
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
     this.tables = new TableCache(device, this.pool);
+    this.plans = new GpuPlanCache(this.limits);
   }
 
   get liveBuffers(): number {
@@ -222,7 +225,7 @@ export class GpuExecutor {
     const owned = this.ours(x.buffer);
     const { into } = req;
     const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
-    const gp = planGpu(req.plan, this.limits, {
+    const gp = this.plans.get(req.plan, {
       srcByteOffset: x.byteOffset,
       allowAlias,
       strategy: req.strategy,
@@ -259,7 +262,7 @@ export class GpuExecutor {
   /** Splits a host tensor: one upload, one submit, one readback of every output. */
   async splitHost(req: SplitRequest, x: HostView): Promise<SplitResult<HostTensor>> {
     calibrateSoon(this.device);
-    const gp = planGpu(req.plan, this.limits, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
+    const gp = this.plans.get(req.plan, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
     const staging = this.pool.take(gp.bufferBytes, STAGING_USAGE);
     const input = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
     const { value, error } = this.submit('split', (enc) => {

@@ -24,6 +24,8 @@ export class TableCache {
   private readonly tables = new Map<string, Table>();
   /** Tables recorded into a caller's encoder: their last use is unknown, so Cleave never destroys them. */
   private readonly handedOver = new WeakSet<Table>();
+  /** Keys already built, by dispatch list: a kept GPU plan (gpu/plan-cache.ts) brings the same list back. */
+  private readonly keys = new WeakMap<readonly Dispatch[], string>();
   /** Bytes between two dispatches' params (the uniform offset alignment). */
   private readonly slot: number;
   private readonly storageAlignment: number;
@@ -39,7 +41,8 @@ export class TableCache {
 
   /** The table for these dispatches. */
   get(dispatches: readonly Dispatch[]): Table {
-    const key = keyOf(dispatches);
+    let key = this.keys.get(dispatches);
+    if (key === undefined) this.keys.set(dispatches, (key = keyOf(dispatches)));
     let t = this.tables.get(key);
     if (t) {
       this.tables.delete(key); // re-inserted below: most recently used last

@@ -4,7 +4,8 @@
 
 import { check, show } from '../errors.js';
 import { readCount, readLengths } from '../options.js';
-import { type PlanSubjects, equalParts, normalizeAxis, planSplit } from '../planner/split.js';
+import { type PlanSubjects, equalParts, normalizeAxis } from '../planner/split.js';
+import { planSplitRecent } from '../planner/recent.js';
 import type { TensorView } from '../tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
@@ -56,7 +57,7 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   const axis = intAttribute(n, 'axis', who) ?? 0;
   const dim = data.shape[normalizeAxis(axis, data.shape.length, who, 'attribute:axis')]!;
   const [sizes, subject] = lengths(n, version, who, data, splitInput, declared, dim);
-  const plan = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: subject });
+  const plan = planSplitRecent(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: subject });
   return { label: who, plan, outputShapes: plan.outputShapes, data };
 }
 

@@ -5,7 +5,8 @@
 
 import { type SubjectKey, check } from '../errors.js';
 import { ONNX_DTYPES } from '../dtype.js';
-import { MAX_OUTPUTS, normalizeAxis, planSplit } from '../planner/split.js';
+import { MAX_OUTPUTS, normalizeAxis } from '../planner/split.js';
+import { planSplitRecent } from '../planner/recent.js';
 import type { TensorView } from '../tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
@@ -54,7 +55,7 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
   const sizes = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
   if (declared !== undefined && declared !== 1)
     checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
-  const plan = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: sizesFrom });
+  const plan = planSplitRecent(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: sizesFrom });
   const outputShapes =
     !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== ax)) : plan.outputShapes;
   return { label: who, plan, outputShapes, data };

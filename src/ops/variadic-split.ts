@@ -3,7 +3,8 @@
 // most one -1 that takes what the others leave). No attributes and no opset: `opset` is ignored.
 
 import { check } from '../errors.js';
-import { normalizeAxis, planSplit } from '../planner/split.js';
+import { normalizeAxis } from '../planner/split.js';
+import { planSplitRecent } from '../planner/recent.js';
 import type { TensorView } from '../tensor.js';
 import type { ResolvedRun } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
@@ -46,7 +47,7 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
     WHO,
     `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`,
   );
-  const plan = planSplit(data!.dtype, data!.shape, axis[0]!, sizes, WHO, { axis: 'input:axis', sizes: LENGTHS });
+  const plan = planSplitRecent(data!.dtype, data!.shape, axis[0]!, sizes, WHO, { axis: 'input:axis', sizes: LENGTHS });
   return { label: WHO, plan, outputShapes: plan.outputShapes, data: data! };
 }
 
