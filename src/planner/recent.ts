@@ -2,6 +2,8 @@
 // one-element outputs per call) is planned once: a call whose arguments equal a kept plan's gets
 // that same plan object back, which in turn keys the GPU plans made from it (gpu/executor.ts). Only
 // plans that passed every check are kept, so a hit needs none; a miss plans and checks as before.
+// A kept plan is shared by every later call with its arguments (and `resolveNode` hands it out), so
+// it is frozen with its arrays: nobody's change can reach another split.
 
 import type { DType } from '../dtype.js';
 import { type PlanSubjects, type SplitPlan, planSplit } from './split.js';
@@ -26,7 +28,7 @@ export function planSplitRecent(
     if (k !== recent.length - 1) recent.push(...recent.splice(k, 1));
     return p;
   }
-  const p = planSplit(dtype, shape, axis, sizes, who, subjects);
+  const p = frozen(planSplit(dtype, shape, axis, sizes, who, subjects));
   recent.push(p);
   if (recent.length > KEPT) recent.shift();
   return p;
@@ -41,8 +43,14 @@ function sameArguments(
   sizes: readonly unknown[],
 ): boolean {
   if (p.dtype !== dtype || p.shape.length !== shape.length || p.sizes.length !== sizes.length) return false;
-  if (axis !== p.axis && axis + shape.length !== p.axis) return false;
+  if (!Number.isSafeInteger(axis) || (axis !== p.axis && axis + shape.length !== p.axis)) return false;
   for (let i = 0; i < shape.length; i++) if (shape[i] !== p.shape[i]) return false;
   for (let i = 0; i < sizes.length; i++) if (sizes[i] !== p.sizes[i]) return false;
   return true;
+}
+
+/** `p` and its arrays frozen (output shapes are frozen already). */
+function frozen(p: SplitPlan): SplitPlan {
+  for (const a of [p.shape, p.sizes, p.starts, p.outputShapes]) Object.freeze(a);
+  return Object.freeze(p);
 }

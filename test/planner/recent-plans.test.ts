@@ -2,7 +2,7 @@
 // (gpu/plan-cache.ts). A kept plan comes back only for arguments that planSplit would plan the
 // same, and a bad call after a good one of the same shape is still refused.
 import { describe, expect, test } from 'vitest';
-import { SplitError, equalParts } from '../../src/index.js';
+import { SplitError, equalParts, resolveNode } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
 import { planSplitRecent } from '../../src/planner/recent.js';
 import { DEFAULT_COSTS, type CostModel, type GpuLimits, planGpu } from '../../src/planner/gpu.js';
@@ -53,6 +53,38 @@ describe('split plans kept', () => {
     expect(() => planSplitRecent('float32', [3], 3, [1, 2])).toThrow(/axis 3 is outside/);
     expect(() => planSplitRecent('float32', [3], -4, [1, 2])).toThrow(/axis -4 is outside/);
     expect(planSplitRecent('float32', [3], 0, [1, 2])).toBe(a);
+  });
+
+  test('an axis that only adds up to a kept one is checked, not answered from the kept plan', () => {
+    const a = planSplitRecent('float32', [2, 3], 1, [1, 2]);
+    // -0.9999999999999999 + 2 === 1 in floating point, but it is no integer axis.
+    expect(() => planSplitRecent('float32', [2, 3], -0.9999999999999999, [1, 2])).toThrow(/axis .* is outside/);
+    expect(planSplitRecent('float32', [2, 3], -1, [1, 2])).toBe(a);
+  });
+
+  test('a kept plan and its arrays are frozen: a change to one it handed out reaches no later split', () => {
+    const node = {
+      op: 'Split',
+      opset: 13,
+      inputs: [
+        { dtype: 'float32', shape: [4], data: new Float32Array([1, 2, 3, 4]) },
+        { dtype: 'int64', shape: [2], data: new BigInt64Array([2n, 2n]) },
+      ],
+      attrs: { axis: 0 },
+    } as const;
+    const r = resolveNode(node);
+    for (const a of [r.plan, r.plan.shape, r.plan.sizes, r.plan.starts, r.plan.outputShapes, r.outputShapes])
+      expect(Object.isFrozen(a)).toBe(true);
+    expect(() => {
+      (r.plan.starts as number[])[1] = 0;
+    }).toThrow(TypeError);
+    expect(() => {
+      (r.outputShapes as (readonly number[])[])[1] = [7];
+    }).toThrow(TypeError);
+    const again = resolveNode(node);
+    expect(again.plan).toBe(r.plan);
+    expect(again.plan.starts).toEqual([0, 2]);
+    expect(again.outputShapes).toEqual([[2], [2]]);
   });
 
   test('-0 in the lengths plans as 0 and finds the plan of 0', () => {
