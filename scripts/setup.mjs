@@ -1,6 +1,7 @@
 // First step of `npm test` and `npm run bench`, so a fresh clone needs no other set-up:
 // - system packages: Debian's chromium (the headless browser, and SwiftShader, the software Vulkan
-//   driver WebGPU runs on without a GPU) and the Vulkan loader Dawn opens; installed with apt-get
+//   driver WebGPU runs on without a GPU), firefox-esr (the browser tier's second WebGPU
+//   implementation, wgpu) and the Vulkan loader Dawn opens; installed with apt-get
 //   when running as root, otherwise it stops with one line saying what to install;
 // - npm packages: `npm ci` when node_modules is missing or older than package-lock.json.
 import { existsSync, statSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { execSync } from 'node:child_process';
 const needs = [
   { file: '/usr/bin/chromium', pkg: 'chromium' },
   { file: '/usr/lib/chromium/vk_swiftshader_icd.json', pkg: 'chromium' },
+  { file: '/usr/bin/firefox-esr', pkg: 'firefox-esr' },
   {
     file: ['/usr/lib/x86_64-linux-gnu/libvulkan.so.1', '/usr/lib/aarch64-linux-gnu/libvulkan.so.1'],
     pkg: 'libvulkan1',
