@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-demo/', 'bench/results/', 'test/artifacts/', 'node_modules/'] },
+  { ignores: ['dist/', 'dist-demo/', 'dist-docs/', 'bench/results/', 'test/artifacts/', 'node_modules/'] },
   {
     files: ['**/*.{js,mjs,cjs,ts}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
