@@ -5,8 +5,8 @@
 // - with every message removed: each template literal and each string literal holding a space
 //   becomes "" (error texts, hints, labels; dtype and option names stay);
 // - with the shader text removed as well.
-// The last two do not run; they measure the floor under the project's 40 kB / 12 kB gzip budget (README, "Known
-// limits"). Usage: node scripts/size-floor.mjs
+// The last two do not run; they measure the floor under the project's 40 kB / 12 kB gzip budget (README,
+// "Limits"). Usage: node scripts/size-floor.mjs
 
 import { gzipSync } from 'node:zlib';
 import { resolve } from 'node:path';

@@ -1,11 +1,11 @@
 // Package tier: Cleave as a user gets it. `npm pack` of the built package (`npm test`
 // builds first), installed from the tarball into two fresh projects in the OS temp dir:
 // - bare: cleave + the newest TypeScript 5.x and 6.x + onnxruntime-web and TF.js (for their types), no `webgpu`: the
-//   README's ```ts blocks typecheck (TypeScript 5, 6 and the repo's 7, strict, no extra configuration; the TF.js
-//   block with skipLibCheck, see fixtures/tsconfig.tfjs.json), NO_WEBGPU, require();
-// - full: cleave + webgpu + vite + onnxruntime-web: a Node script splits on SwiftShader; a Vite
+//   ```ts blocks of the README and the guides (docs/*.md) typecheck (TypeScript 5, 6 and the repo's 7, strict, no
+//   extra configuration; TF.js blocks with skipLibCheck, see fixtures/tsconfig.tfjs.json), NO_WEBGPU, require();
+// - full: cleave + webgpu + vite + onnxruntime-web + TF.js: a Node script splits on SwiftShader; a Vite
 //   build of a page importing the whole API splits in headless Chromium, and its JS stays within
-//   the size budget; the README's blocks run in Node (with and without an adapter) and in Chromium.
+//   the size budget; the docs' blocks run in Node (with and without an adapter) and in Chromium.
 import {
   copyFileSync,
   existsSync,
@@ -21,7 +21,19 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
-import { consumerProject, expectedPrints, must, newest, printed, run, runnable, toJs, tsBlocks } from './consumer.js';
+import {
+  consumerProject,
+  docBlocks,
+  expectedPrints,
+  headingAnchors,
+  must,
+  newest,
+  packageLinks,
+  printed,
+  run,
+  runnable,
+  toJs,
+} from './consumer.js';
 import { consumerSize, jsSize } from '../../scripts/size-floor.mjs';
 import { attentionModels } from '../../scripts/lib/attention.mjs';
 
@@ -97,8 +109,10 @@ beforeAll(async () => {
     consumerProject(join(work, 'full'), {
       cleave: tarball,
       vite: repoPkg.devDependencies.vite!,
-      // The README's "Use with ONNX Runtime Web" block runs in the browser page.
+      // The README's "Use with ONNX Runtime Web" and "Use with TensorFlow.js" blocks run in the browser page.
       'onnxruntime-web': repoPkg.devDependencies['onnxruntime-web']!,
+      '@tensorflow/tfjs-core': repoPkg.devDependencies['@tensorflow/tfjs-core']!,
+      '@tensorflow/tfjs-backend-webgpu': repoPkg.devDependencies['@tensorflow/tfjs-backend-webgpu']!,
       webgpu: repoPkg.devDependencies.webgpu!,
     }),
   ]);
@@ -109,25 +123,36 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds the library only', () => {
-  const allowed = /^(package\.json|README\.md|LICENSE|THIRD_PARTY_NOTICES\.md|dist\/[^/]+\.js|dist\/.+\.d\.ts)$/;
-  expect(files.filter((f) => !allowed.test(f))).toEqual([]);
+test('the tarball holds the library and its documentation only', () => {
+  // bench/README.md comes with bench/RESULTS.md: npm packs every folder's README.
+  const docs =
+    /^(README|CHANGELOG|CONTRIBUTING|ARCHITECTURE|THIRD_PARTY_NOTICES)\.md$|^docs\/[^/]+\.md$|^bench\/(RESULTS|README)\.md$/;
+  const allowed = /^(package\.json|LICENSE|dist\/[^/]+\.js|dist\/.+\.d\.ts)$/;
+  expect(files.filter((f) => !allowed.test(f) && !docs.test(f))).toEqual([]);
   expect(files).toEqual(
     expect.arrayContaining([
       'LICENSE',
       'THIRD_PARTY_NOTICES.md',
+      'README.md',
+      'docs/README.md',
+      'CHANGELOG.md',
       ...BUILT,
       ...ENTRIES.map(([, types]) => `dist/ts5/${types}`),
     ]),
   );
-  // The README describes the version package.json ships.
+  // The README describes the version package.json ships, and the changelog has an entry for it.
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(
-    `This README describes Cleave ${/^\d+\.\d+/.exec(version)![0]}.`,
-  );
-  // Every link of the shipped README works for someone who has only the tarball.
-  const links = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map((m) => m[1]!);
-  expect(links.filter((l) => !/^https:\/\//.test(l) && !files.includes(l.replace(/^\.\//, '')))).toEqual([]);
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  expect(readme).toContain(`This README describes Cleave ${/^\d+\.\d+/.exec(version)![0]}.`);
+  expect(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${version}]`);
+  expect(readme.split('\n').length - 1, 'README.md is for users: at most 300 lines').toBeLessThanOrEqual(300);
+  // Every link of the shipped Markdown works for someone who has only the tarball: its file is in the
+  // tarball, and its anchor names a heading there.
+  const broken = files
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => packageLinks(ROOT, f).map((l) => ({ from: f, ...l })))
+    .filter((l) => !files.includes(l.path) || (l.anchor !== '' && !headingAnchors(ROOT, l.path).includes(l.anchor)));
+  expect(broken).toEqual([]);
   // What the consumers installed is this build, not a tarball npm had cached under the same name.
   for (const dir of [bare, full]) {
     expect(
@@ -136,8 +161,8 @@ test('the tarball holds the library only', () => {
   }
 });
 
-// Each ```ts block of the README is its own module file (top-level await allowed), compiled with
-// the strict consumer tsconfig in fixtures/, as Node (nodenext) and as a bundler resolves it.
+// Each ```ts block of the README and the guides is its own module file (top-level await allowed), compiled
+// with the strict consumer tsconfig in fixtures/, as Node (nodenext) and as a bundler resolves it.
 // TypeScript 6 is where the WebGPU types move into the DOM lib (see vite.config.ts).
 const TSC = { 5: 'typescript', 6: 'typescript6', 7: 'typescript' } as const;
 const WRONG_TYPES = [
@@ -155,12 +180,12 @@ const snippets = { snippets: 0, 'snippets-tfjs': 0 };
 const folderOf = (config: string) => (config.includes('tfjs') ? 'snippets-tfjs' : 'snippets');
 function writeSnippets(): void {
   for (const dir of Object.keys(snippets)) mkdirSync(join(bare, dir));
-  for (const b of tsBlocks(join(ROOT, 'README.md'))) {
+  for (const b of docBlocks(ROOT)) {
     const dir = b.code.includes("from '@tensorflow/") ? 'snippets-tfjs' : 'snippets';
-    writeFileSync(join(bare, dir, `README-line-${b.line}.ts`), b.code);
+    writeFileSync(join(bare, dir, `${b.name}.ts`), b.code);
     snippets[dir]++;
   }
-  // Every entry resolves and typechecks, whatever the README imports.
+  // Every entry resolves and typechecks, whatever the docs import.
   writeFileSync(
     join(bare, 'snippets', 'entries.ts'),
     "import type * as cleave from 'cleave';\nimport type * as ort from 'cleave/ort';\n" +
@@ -191,10 +216,10 @@ const COMPILES = ([5, 6, 7] as const).flatMap(
     ] as const,
 );
 test.each(COMPILES)(
-  'README snippets typecheck: TypeScript %s, %s',
+  'README and docs/ snippets typecheck: TypeScript %s, %s',
   async (major, config) => {
     const n = snippets[folderOf(config)];
-    expect(n, `README.md has no \`\`\`ts block for ${config} to check`).toBeGreaterThan(0);
+    expect(n, `the docs have no \`\`\`ts block for ${config} to check`).toBeGreaterThan(0);
     const tsc = join(major === 7 ? ROOT : bare, 'node_modules', TSC[major], 'bin/tsc');
     const version = (await must(process.execPath, [tsc, '--version'], bare)).trim();
     expect(version).toMatch(new RegExp(`^Version ${major}\\.`));
@@ -204,17 +229,17 @@ test.each(COMPILES)(
       .join('');
     expect(r.code, `${version}, ${config}:\n${r.stdout}${r.stderr}${hints}`).toBe(0);
     console.log(
-      `package: ${version} ${config}: ${n} README snippet(s)${folderOf(config) === 'snippets' ? ' + every entry' : ''} typecheck`,
+      `package: ${version} ${config}: ${n} doc snippet(s)${folderOf(config) === 'snippets' ? ' + every entry' : ''} typecheck`,
     );
   },
   LONG,
 );
 
-// What the README says each TypeScript needs for the WebGPU flag constants (GPUBufferUsage, ...):
+// What docs/setup.md says each TypeScript needs for the WebGPU flag constants (GPUBufferUsage, ...):
 // nothing on 5 (Cleave's types reference @webgpu/types); on 6 and 7 the DOM lib lacks them, and
 // "types": ["@webgpu/types"] with skipLibCheck adds them.
 test.each([5, 6, 7] as const)(
-  'GPUBufferUsage: TypeScript %s needs what the README says',
+  'GPUBufferUsage: TypeScript %s needs what docs/setup.md says',
   async (major) => {
     const tsc = join(major === 7 ? ROOT : bare, 'node_modules', TSC[major], 'bin/tsc');
     const plain = await run(process.execPath, [tsc, '-p', 'tsconfig.flags.json'], bare);
@@ -226,14 +251,19 @@ test.each([5, 6, 7] as const)(
   LONG,
 );
 
-// Every README block that imports only Cleave runs to the end in Node; in the browser, so does the
-// one that imports ONNX Runtime Web, with real models and input for what it only declares.
+// Every block of the README and the guides that imports only Cleave runs to the end in Node; in the browser, so do
+// the ones that import ONNX Runtime Web (with real models and input for what it only declares) and TF.js.
 function readmeBlocks(also: readonly string[] = []) {
-  const blocks = tsBlocks(join(ROOT, 'README.md')).filter((b) => runnable(b.code, also));
-  expect(blocks.length, 'README.md has runnable ```ts blocks').toBeGreaterThanOrEqual(5);
+  const blocks = docBlocks(ROOT).filter((b) => runnable(b.code, also));
+  expect(blocks.length, 'the README and docs/ have runnable ```ts blocks').toBeGreaterThanOrEqual(12);
   return blocks;
 }
-const IN_BROWSER = ['onnxruntime-web/webgpu'];
+const IN_BROWSER = [
+  'onnxruntime-web/webgpu',
+  'cleave/tfjs',
+  '@tensorflow/tfjs-core',
+  '@tensorflow/tfjs-backend-webgpu',
+];
 
 /** What the ORT block declares (modelA: x -> qkv [1, S, 3H], modelB: q, k, v -> y), as files the page loads. */
 function ortInputs(dir: string): void {
@@ -251,36 +281,38 @@ function ortInputs(dir: string): void {
 const guardedByWebgpu = (code: string) => code.includes("createSplitEngine({ backend: 'webgpu' })");
 
 test(
-  'README blocks run in Node with an adapter (SwiftShader here)',
+  'README and docs/ blocks run in Node with an adapter (SwiftShader here)',
   async () => {
     const dir = join(full, 'readme-node');
     mkdirSync(dir, { recursive: true });
     let checked = 0;
     for (const b of readmeBlocks()) {
-      const file = join(dir, `README-line-${b.line}.mjs`);
+      const file = join(dir, `${b.name}.mjs`);
       writeFileSync(file, toJs(b.code));
       const r = await run(process.execPath, [file], full);
-      expect(r.code, `README line ${b.line}:\n${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.code, `${b.name}:\n${r.stdout}\n${r.stderr}`).toBe(0);
       // It prints what its comments say it prints.
-      for (const want of expectedPrints(b.code)) expect(printed(r.stdout), `README line ${b.line}`).toContain(want);
+      for (const want of expectedPrints(b.code)) expect(printed(r.stdout), b.name).toContain(want);
       checked += expectedPrints(b.code).length;
     }
-    expect(checked, 'printed values the README blocks promise').toBeGreaterThanOrEqual(10);
-    console.log(`package: ${readmeBlocks().length} README blocks run in Node on WebGPU`);
+    expect(checked, 'printed values the blocks promise').toBeGreaterThanOrEqual(20);
+    console.log(
+      `package: ${readmeBlocks().length} README and docs/ blocks run in Node on WebGPU, ${checked} prints checked`,
+    );
   },
   LONG,
 );
 
 test(
-  'README blocks in Node without an adapter: run on the CPU, or stop at NO_WEBGPU where they ask for WebGPU',
+  'README and docs/ blocks in Node without an adapter: run on the CPU, or stop at NO_WEBGPU where they ask for WebGPU',
   async () => {
     const dir = join(full, 'readme-node');
     mkdirSync(dir, { recursive: true });
     for (const b of readmeBlocks()) {
-      const file = join(dir, `README-line-${b.line}.mjs`);
+      const file = join(dir, `${b.name}.mjs`);
       writeFileSync(file, toJs(b.code));
       const r = await run(process.execPath, [file], full, { VK_ICD_FILENAMES: undefined });
-      const where = `README line ${b.line}:\n${r.stdout}\n${r.stderr}`;
+      const where = `${b.name}:\n${r.stdout}\n${r.stderr}`;
       if (guardedByWebgpu(b.code)) {
         expect(r.code, where).not.toBe(0);
         expect(r.stderr, where).toMatch(
@@ -297,11 +329,11 @@ test(
 );
 
 test(
-  'README blocks run in headless Chromium through a Vite build',
+  'README and docs/ blocks run in headless Chromium through a Vite build',
   async () => {
     const app = join(full, 'readme-web');
     mkdirSync(join(app, 'snippets'), { recursive: true });
-    for (const b of readmeBlocks(IN_BROWSER)) writeFileSync(join(app, 'snippets', `README-line-${b.line}.ts`), b.code);
+    for (const b of readmeBlocks(IN_BROWSER)) writeFileSync(join(app, 'snippets', `${b.name}.ts`), b.code);
     for (const f of ['index.html', 'main.js', 'inputs.js', 'vite.config.mjs'])
       copyFileSync(join(FIXTURES, 'readme-web', f), join(app, f));
     ortInputs(join(app, 'public'));
@@ -317,12 +349,12 @@ test(
       const result = (await tab.evaluate('window.result')) as { name: string; error?: string }[];
       expect(result.map((r) => r.name).sort()).toEqual(
         readmeBlocks(IN_BROWSER)
-          .map((b) => `./snippets/README-line-${b.line}.ts`)
+          .map((b) => `./snippets/${b.name}.ts`)
           .sort(),
       );
       expect(result.filter((r) => r.error)).toEqual([]);
       expect(errors).toEqual([]);
-      console.log(`package: ${result.length} README blocks run in Chromium (Vite build) on WebGPU`);
+      console.log(`package: ${result.length} README and docs/ blocks run in Chromium (Vite build) on WebGPU`);
     } finally {
       await browser.close();
       await server.close();
@@ -378,7 +410,7 @@ test("the shipped JS imports Node's optional webgpu by a computed name", () => {
   for (const js of shipped) expect(js).not.toMatch(LITERAL_WEBGPU_IMPORT);
 });
 
-// Node 20.19+ and 22.12+ can require() an ES module without top-level await; the README names
+// Node 20.19+ and 22.12+ can require() an ES module without top-level await; docs/setup.md names
 // the releases that cannot. This Node is one that can.
 test(
   "require('cleave') and require('cleave/ort') load the ES module on this Node",
@@ -466,7 +498,7 @@ test(
   LONG,
 );
 
-// The README says the budget is out of reach while Cleave keeps its messages. When the page built
+// The README's Limits say the bundle is large because of Cleave's checks and their messages. When the page built
 // from source without any message fits the budget, that is no longer true: say so there, and make
 // the test above hold the budget.
 test(
@@ -478,10 +510,9 @@ test(
         `${bare.minified} / ${bare.gzip} B with every message removed`,
     );
     expect(bare.gzip).toBeLessThan(shipped.gzip);
-    expect(
-      bare.gzip,
-      "the budget looks reachable now: update the README's Known limits and hold the budget",
-    ).toBeGreaterThan(BUDGET.gzip);
+    expect(bare.gzip, "the budget looks reachable now: update the README's Limits and hold the budget").toBeGreaterThan(
+      BUDGET.gzip,
+    );
   },
   LONG,
 );

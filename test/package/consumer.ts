@@ -1,8 +1,9 @@
 // Helpers for the package tier: child processes that fail loudly with their output, npm in a clean
-// environment, fresh consumer projects in the OS temp dir, and the README's ```ts blocks.
+// environment, fresh consumer projects in the OS temp dir, the ```ts blocks of the README and the guides
+// (docs/*.md), and the links of the shipped Markdown.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, posix } from 'node:path';
 import ts from 'typescript6';
 
 export interface Ran {
@@ -61,6 +62,27 @@ export interface Snippet {
   code: string;
 }
 
+/** The Markdown a user reads, relative to the repository root: the README, then the guides. */
+export function docFiles(root: string): string[] {
+  const guides = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md'));
+  return ['README.md', ...guides.sort().map((f) => `docs/${f}`)];
+}
+
+/** A ```ts block of one of `docFiles`, named for its file and line (`docs-setup-line-12`): a module of its own. */
+export interface DocSnippet extends Snippet {
+  name: string;
+}
+
+/** Every ```ts block of the README and the guides. */
+export function docBlocks(root: string): DocSnippet[] {
+  return docFiles(root).flatMap((file) =>
+    tsBlocks(join(root, file)).map((b) => ({
+      ...b,
+      name: `${file.replace(/\.md$/, '').replace('/', '-')}-line-${b.line}`,
+    })),
+  );
+}
+
 /** Every ```ts (or ```typescript) block of a Markdown file, with the line its code starts on. */
 export function tsBlocks(markdownFile: string): Snippet[] {
   const lines = readFileSync(markdownFile, 'utf8').split('\n');
@@ -73,6 +95,39 @@ export function tsBlocks(markdownFile: string): Snippet[] {
     i = end;
   }
   return blocks;
+}
+
+/**
+ * The links of a shipped Markdown file that point inside the package, as paths from the package root with the
+ * anchor each names ('' for none). Absolute URLs are left out; a bare `#anchor` points into the file itself.
+ */
+export function packageLinks(root: string, file: string): { path: string; anchor: string }[] {
+  return [...prose(root, file).matchAll(/\]\(([^)\s]+)[^)]*\)/g)]
+    .map((m) => m[1]!)
+    .filter((l) => !/^[a-z]+:/i.test(l))
+    .map((l) => {
+      const [target = '', anchor = ''] = l.split('#');
+      return { path: target ? posix.normalize(posix.join(posix.dirname(file), target)) : file, anchor };
+    });
+}
+
+/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
+export function headingAnchors(root: string, file: string): string[] {
+  return prose(root, file)
+    .split('\n')
+    .filter((l) => /^#{1,6} /.test(l))
+    .map((l) =>
+      l
+        .replace(/^#+ /, '')
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-'),
+    );
+}
+
+/** A Markdown file without its fenced code blocks (whose lines are neither links nor headings). */
+function prose(root: string, file: string): string {
+  return readFileSync(join(root, file), 'utf8').replace(/^```.*\n[\s\S]*?^```\s*$/gm, '');
 }
 
 /** Whether a README block imports nothing but Cleave and the `also` packages (so a project with those runs it). */
