@@ -129,6 +129,13 @@ test("timestamp-query: both offer it and write a compute pass's start and end (t
   }
 });
 
+test('no adapter: wgpu on Vulkan with no driver has none; Cleave refuses, naming navigator.gpu, not Dawn', async () => {
+  const { report } = await runDeno(['--facts'], { VK_ICD_FILENAMES: '/nonexistent/icd.json' });
+  expect(report.facts).toBeUndefined();
+  expect(report.fatal).toMatch(/^SplitError: createSplitEngine: backend 'webgpu' was asked for, but navigator\.gpu/);
+  expect(report.fatal).not.toMatch(/Dawn/);
+});
+
 // Why runDeno pins wgpu to Vulkan: without a Vulkan driver, wgpu takes Mesa's llvmpipe through OpenGL.
 test('unpinned, wgpu looks past Vulkan (llvmpipe through OpenGL) where Dawn finds no adapter', async () => {
   const env = { VK_ICD_FILENAMES: '/nonexistent/icd.json', DENO_WEBGPU_BACKEND: undefined };
