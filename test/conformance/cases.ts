@@ -5,7 +5,7 @@
 // caller's encoder (`encodeSplit`); and a grid past 65,535 workgroups. Imports nothing at run time
 // but the tests' own helpers, so the vitest parent lists the same cases its Deno child runs.
 
-import { ParamsBuilder, hashParams } from '../helpers/cases.js';
+import { ParamsBuilder, hashParams, randomSplit, rng } from '../helpers/cases.js';
 import { FIXED_REF_DTYPES, REF_TYPES, type RefDType } from '../helpers/dtypes.js';
 
 export type FixedRefDType = Exclude<RefDType, 'string'>;
@@ -137,16 +137,15 @@ function outputs4096(): ConformanceCase[] {
     );
 }
 
-/** Random destinations of random splits, for every dtype: by the planner's choice, then by copies. */
+/** Random destinations of random splits, three for every dtype, the last forced to copies where the plan allows. */
 function destinations(): ConformanceCase[] {
   return ParamsBuilder.start()
     .combine('dtype', DTYPES)
-    .combine('strategy', ['auto', 'copy'] as const)
+    .combine('draw', [1, 2, 3])
     .cases.map((p) => {
-      const shape = [3, 4, 5];
-      const axis = hashParams(p) % 3;
-      const sizes = axis === 0 ? [1, 0, 2] : axis === 1 ? [1, 2, 1] : [2, 1, 2];
-      return named('into', { dtype: p.dtype, shape, axis, sizes, into: true, strategy: p.strategy });
+      const split = randomSplit(rng(hashParams(p)));
+      const strategy = p.draw === 3 ? 'copy' : 'auto';
+      return named('into', { dtype: p.dtype, ...split, into: true, strategy });
     });
 }
 

@@ -64,6 +64,14 @@ async function timestamps(device: GPUDevice): Promise<readonly string[] | string
   return stamps;
 }
 
+/** The compiler's messages on `code`, and the validation error of creating its module, if any. */
+async function compile(device: GPUDevice, code: string): Promise<string[]> {
+  device.pushErrorScope('validation');
+  const info = await device.createShaderModule({ code }).getCompilationInfo();
+  const error = await device.popErrorScope();
+  return [...info.messages.map((m) => `${m.type}: ${m.message}`), ...(error ? [`validation: ${error.message}`] : [])];
+}
+
 /** The facts of the implementation behind `gpu`; `engine` is one Cleave made on it, `shader` Cleave's WGSL. */
 export async function gatherFacts(
   gpu: Pick<GPU, 'requestAdapter'>,
@@ -94,8 +102,6 @@ export async function gatherFacts(
       limits: limitsOf(device.limits),
     },
     timestamps: await timestamps(device),
-    shaderMessages: (await device.createShaderModule({ code: shader }).getCompilationInfo()).messages.map(
-      (m) => `${m.type}: ${m.message}`,
-    ),
+    shaderMessages: await compile(device, shader),
   };
 }

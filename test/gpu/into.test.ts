@@ -4,7 +4,7 @@
 // destination does not own must come back unchanged (row gaps, word tails, neighbours).
 import { describe, expect } from 'vitest';
 import type { DType, GpuTensor, HostTensor, Into, SplitEngine } from '../../src/index.js';
-import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
+import { ParamsBuilder, hashParams, randomSplit, randomTensor, rng } from '../helpers/cases.js';
 import { FIXED_REF_DTYPES } from '../helpers/dtypes.js';
 import { bufferOf, noise, randomDestinations, rowMajor, scatter, widthOf } from '../helpers/destinations.js';
 import { gpuTest } from '../helpers/gpu.js';
@@ -124,10 +124,7 @@ describe('into: generated destinations', () => {
     gpuTest(`${p.dtype} #${p.seed}`, async (g) => {
       const next = rng(hashParams(p));
       const e = await g.engine({ strategy: p.seed === 3 ? 'copy' : 'auto' });
-      const rank = int(next, 1, 4);
-      const shape = Array.from({ length: rank }, () => int(next, 1, 5));
-      const axis = int(next, 0, rank - 1);
-      const sizes = randomSizes(shape[axis]!, int(next, 1, 4), next);
+      const { shape, axis, sizes } = randomSplit(next);
       const x = randomTensor(p.dtype as DType, shape, next);
       const { dests, bytes } = randomDestinations(next, p.dtype, shape, axis, sizes);
       const images = new Map<GPUBuffer, Uint8Array>();
