@@ -37,7 +37,7 @@ test('every case ran, in the generated order: a control first, 500 or more', () 
   expect(results().length).toBeGreaterThanOrEqual(500);
 });
 
-test('naga compiled every shader variant Cleave has (three word widths, both bit orders through the override)', () => {
+test("naga compiled every shader variant (3 word widths, 2 bit orders); the override's uint1 cases are exact", () => {
   expect(run.report.pipelinesCreated).toBe(SHADER_VARIANTS);
   // uint1 is the MSB-first variant, whose bit order is the pipeline constant MSB_FIRST.
   const uint1 = results().filter((r) => r.name.includes(' uint1 ') && r.stats?.unitBits === 1);
