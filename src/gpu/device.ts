@@ -38,8 +38,10 @@ async function loadNodeGpu(specifier: string): Promise<GpuEntry | string> {
 const isNode = () =>
   typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === 'string';
 
+// The adapter missing is Dawn's only where Cleave loaded the `webgpu` package: Deno's `process` claims a Node
+// version too, but its WebGPU is navigator.gpu (wgpu).
 function noAdapter(): string {
-  if (!isNode()) return 'navigator.gpu.requestAdapter() found no adapter (no usable GPU, or WebGPU is blocked for it)';
+  if (!nodeGpu) return 'navigator.gpu.requestAdapter() found no adapter (no usable GPU, or WebGPU is blocked for it)';
   const icd = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.VK_ICD_FILENAMES;
   return (
     'Dawn found no WebGPU adapter' +

@@ -4,60 +4,12 @@
 // destination does not own must come back unchanged (row gaps, word tails, neighbours).
 import { describe, expect } from 'vitest';
 import type { DType, GpuTensor, HostTensor, Into, SplitEngine } from '../../src/index.js';
-import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '../helpers/cases.js';
-import { FIXED_REF_DTYPES, REF_TYPES, TENSOR_USAGE, numel } from '../helpers/dtypes.js';
+import { ParamsBuilder, hashParams, randomSplit, randomTensor, rng } from '../helpers/cases.js';
+import { FIXED_REF_DTYPES } from '../helpers/dtypes.js';
+import { bufferOf, noise, randomDestinations, rowMajor, scatter, widthOf } from '../helpers/destinations.js';
 import { gpuTest } from '../helpers/gpu.js';
 import { readBuffer } from '../helpers/download.js';
 import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
-
-/** Bits per element from the tests' own table. */
-const widthOf = (d: string) => REF_TYPES[d as keyof typeof REF_TYPES].bits;
-
-const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
-
-/** Row-major element strides of a shape. */
-const rowMajor = (shape: readonly number[]) => shape.map((_, k) => numel(shape.slice(k + 1)));
-
-/**
- * The oracle: `before` with the output's elements (row-major bits in `out`) written at byteOffset
- * + Σ index·stride elements. uint1 numbers its bits from bit 7 of each byte.
- */
-function scatter(
-  before: Uint8Array,
-  out: Uint8Array,
-  dtype: string,
-  shape: readonly number[],
-  byteOffset: number,
-  strides: readonly number[],
-): Uint8Array {
-  const w = widthOf(dtype);
-  const msb = dtype === 'uint1';
-  const bit = (k: number) => [Math.floor(k / 8), msb ? 7 - (k % 8) : k % 8] as const;
-  const after = before.slice();
-  const n = numel(shape);
-  for (let e = 0; e < n; e++) {
-    let [q, off] = [e, 0];
-    for (let k = shape.length - 1; k >= 0; k--) {
-      off += (q % shape[k]!) * strides[k]!;
-      q = Math.floor(q / shape[k]!);
-    }
-    for (let b = 0; b < w; b++) {
-      const [sb, ss] = bit(e * w + b);
-      const [db, ds] = bit(byteOffset * 8 + off * w + b);
-      after[db] = (after[db]! & ~(1 << ds)) | (((out[sb]! >> ss) & 1) << ds);
-    }
-  }
-  return after;
-}
-
-function bufferOf(device: GPUDevice, bytes: Uint8Array, usage = TENSOR_USAGE): GPUBuffer {
-  const b = device.createBuffer({ size: Math.max(4, Math.ceil(bytes.length / 4) * 4), usage });
-  device.queue.writeBuffer(b, 0, bytes);
-  return b;
-}
-
-const noise = (n: number, next: () => number) =>
-  Uint8Array.from({ length: Math.ceil(n / 4) * 4 }, () => int(next, 0, 255));
 
 /** Splits `x` with destinations and checks every destination buffer and every engine-placed output. */
 async function expectInto(
@@ -172,49 +124,18 @@ describe('into: generated destinations', () => {
     gpuTest(`${p.dtype} #${p.seed}`, async (g) => {
       const next = rng(hashParams(p));
       const e = await g.engine({ strategy: p.seed === 3 ? 'copy' : 'auto' });
-      const w = widthOf(p.dtype);
-      const rank = int(next, 1, 4);
-      const shape = Array.from({ length: rank }, () => int(next, 1, 5));
-      const axis = int(next, 0, rank - 1);
-      const sizes = randomSizes(shape[axis]!, int(next, 1, 4), next);
+      const { shape, axis, sizes } = randomSplit(next);
       const x = randomTensor(p.dtype as DType, shape, next);
-      const buffers = [0, 1].map(() => ({ used: 0, dests: [] as number[] }));
-      const into = sizes.map((s, i): Into | undefined => {
-        if (next() < 0.3) return undefined;
-        const dims = shape.map((n, k) => (k === axis ? s : n));
-        const padded = dims.map((n) => n + int(next, 0, 2));
-        const order = dims.map((_, k) => k);
-        if (w >= 32) order.sort(() => next() - 0.5);
-        // Strides in the padded tensor, `order` from outermost to innermost; rows of 32 bits at least.
-        const strides = new Array<number>(rank);
-        let acc = 1;
-        for (let j = rank - 1; j >= 0; j--) {
-          const k = order[j]!;
-          strides[k] = acc;
-          acc *= padded[k]!;
-          if (w < 32 && j === rank - 1) acc = Math.ceil(acc / (32 / gcd(w, 32))) * (32 / gcd(w, 32));
-        }
-        const b = buffers[int(next, 0, 1)]!;
-        const byteOffset = b.used + 4 * int(next, 0, 2);
-        b.used = byteOffset + Math.ceil((acc * w) / 8 / 4) * 4;
-        b.dests.push(i);
-        return {
-          dtype: p.dtype as 'float32',
-          shape: dims,
-          buffer: undefined as unknown as GPUBuffer,
-          byteOffset,
-          strides,
-        };
-      });
+      const { dests, bytes } = randomDestinations(next, p.dtype, shape, axis, sizes);
       const images = new Map<GPUBuffer, Uint8Array>();
-      const gpuBuffers = buffers.map((b) => {
-        const bytes = noise(b.used + 8, next);
-        const buf = bufferOf(g.device, bytes);
-        images.set(buf, bytes);
+      const gpuBuffers = bytes.map((used) => {
+        const before = noise(used + 8, next);
+        const buf = bufferOf(g.device, before);
+        images.set(buf, before);
         return buf;
       });
-      const placed = into.map(
-        (d, i) => d && { ...d, buffer: gpuBuffers[buffers.findIndex((b) => b.dests.includes(i))]! },
+      const placed = dests.map(
+        (d) => d && ({ ...d, dtype: d.dtype as 'float32', shape: [...d.shape], buffer: gpuBuffers[d.target]! } as Into),
       );
       await expectInto(e, g.device, x, axis, sizes, placed, images);
       for (const b of gpuBuffers) b.destroy();

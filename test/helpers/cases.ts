@@ -62,6 +62,14 @@ export function randomSizes(dim: number, count: number, next: () => number): num
   return [...cuts, dim].map((c, i) => c - (i === 0 ? 0 : cuts[i - 1]!));
 }
 
+/** A random split: rank 1 to 4, each dimension 1 to 5, a random axis, 1 to 4 random lengths (zeros included). */
+export function randomSplit(next: () => number): { shape: number[]; axis: number; sizes: number[] } {
+  const rank = int(next, 1, 4);
+  const shape = Array.from({ length: rank }, () => int(next, 1, 5));
+  const axis = int(next, 0, rank - 1);
+  return { shape, axis, sizes: randomSizes(shape[axis]!, int(next, 1, 4), next) };
+}
+
 const STRINGS = ['', 'a', 'héllo', '日本語', '🙂👍🏽', 'tab\there', 'nul\u0000in', 'x'.repeat(33)];
 
 /**

@@ -1,41 +1,11 @@
-// Reading GPU outputs back in tests. No vitest import: the crash tier's child processes bundle it.
+// Reading GPU outputs back in tests, with src/'s hostDataFromBytes (readback.ts holds the reads).
+// No vitest import: the crash tier's child processes bundle it.
 import { type GpuTensor, type HostTensor, type SplitEngine, hostDataFromBytes } from '../../src/index.js';
+import { downloadOutputs } from './readback.js';
 
-/**
- * Reads GPU outputs back with one download of their whole shared buffer, then slices it: 4096
- * outputs cost one mapAsync, not 4096.
- */
-export async function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[]): Promise<HostTensor[]> {
-  const bytes = new Map<GPUBuffer, Uint8Array>();
-  for (const buffer of new Set(outs.map((o) => o.buffer))) {
-    const all = await engine.download({
-      dtype: 'uint8',
-      shape: [buffer.size],
-      buffer,
-      byteOffset: 0,
-      byteLength: buffer.size,
-    });
-    bytes.set(buffer, all.data);
-  }
-  return outs.map(
-    (o) =>
-      ({
-        dtype: o.dtype,
-        shape: o.shape,
-        data: hostDataFromBytes(o.dtype, bytes.get(o.buffer)!.subarray(o.byteOffset, o.byteOffset + o.byteLength)),
-      }) as HostTensor,
-  );
-}
+export { readBuffer } from './readback.js';
 
-/** A whole GPU buffer's bytes, read through a staging buffer of the test's own (MAP_READ | COPY_DST). */
-export async function readBuffer(device: GPUDevice, b: GPUBuffer): Promise<Uint8Array> {
-  const [MAP_READ, COPY_DST] = [0x1, 0x8];
-  const staging = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(b, 0, staging, 0, b.size);
-  device.queue.submit([enc.finish()]);
-  await staging.mapAsync(MAP_READ);
-  const bytes = new Uint8Array(staging.getMappedRange().slice(0));
-  staging.destroy();
-  return bytes;
+/** Every output's data, from one download per buffer the outputs share. */
+export function downloadAll(engine: SplitEngine, outs: readonly GpuTensor[]): Promise<HostTensor[]> {
+  return downloadOutputs(engine, outs, hostDataFromBytes);
 }
