@@ -8,7 +8,7 @@ import { ParamsBuilder, hashParams, int, randomSizes, randomTensor, rng } from '
 import { FIXED_REF_DTYPES, REF_TYPES, TENSOR_USAGE, numel } from '../helpers/dtypes.js';
 import { gpuTest } from '../helpers/gpu.js';
 import { readBuffer } from '../helpers/download.js';
-import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
+import { bitsOf, firstMismatch, referenceSplit, scatter } from '../helpers/reference.js';
 
 /** Bits per element from the tests' own table. */
 const widthOf = (d: string) => REF_TYPES[d as keyof typeof REF_TYPES].bits;
@@ -17,38 +17,6 @@ const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
 /** Row-major element strides of a shape. */
 const rowMajor = (shape: readonly number[]) => shape.map((_, k) => numel(shape.slice(k + 1)));
-
-/**
- * The oracle: `before` with the output's elements (row-major bits in `out`) written at byteOffset
- * + Σ index·stride elements. uint1 numbers its bits from bit 7 of each byte.
- */
-function scatter(
-  before: Uint8Array,
-  out: Uint8Array,
-  dtype: string,
-  shape: readonly number[],
-  byteOffset: number,
-  strides: readonly number[],
-): Uint8Array {
-  const w = widthOf(dtype);
-  const msb = dtype === 'uint1';
-  const bit = (k: number) => [Math.floor(k / 8), msb ? 7 - (k % 8) : k % 8] as const;
-  const after = before.slice();
-  const n = numel(shape);
-  for (let e = 0; e < n; e++) {
-    let [q, off] = [e, 0];
-    for (let k = shape.length - 1; k >= 0; k--) {
-      off += (q % shape[k]!) * strides[k]!;
-      q = Math.floor(q / shape[k]!);
-    }
-    for (let b = 0; b < w; b++) {
-      const [sb, ss] = bit(e * w + b);
-      const [db, ds] = bit(byteOffset * 8 + off * w + b);
-      after[db] = (after[db]! & ~(1 << ds)) | (((out[sb]! >> ss) & 1) << ds);
-    }
-  }
-  return after;
-}
 
 function bufferOf(device: GPUDevice, bytes: Uint8Array, usage = TENSOR_USAGE): GPUBuffer {
   const b = device.createBuffer({ size: Math.max(4, Math.ceil(bytes.length / 4) * 4), usage });

@@ -1,6 +1,7 @@
 // The tests' independent model of a split, the oracle of every GPU tier: imports nothing from
 // src/ on purpose, so a fault in Cleave's planner, shader or executors cannot reach it. Widths come
-// from test/helpers/dtypes.ts; sub-byte types go through test/helpers/packed.ts, bit by bit.
+// from test/helpers/dtypes.ts; sub-byte types go through test/helpers/packed.ts, bit by bit. `scatter`
+// is the oracle of `into`: a split output written into a strided destination.
 
 import { REF_TYPES, type RefDType, numel } from './dtypes.js';
 import { isPackedType, referencePackedSplit } from './packed.js';
@@ -94,4 +95,36 @@ export function splitMismatch(
     if (m) return `output ${i}: ${m}`;
   }
   return undefined;
+}
+
+/**
+ * The oracle of `into`: `before` with the output's elements (row-major bits in `out`) written at
+ * byteOffset + Σ index·stride elements. uint1 numbers its bits from bit 7 of each byte.
+ */
+export function scatter(
+  before: Uint8Array,
+  out: Uint8Array,
+  dtype: string,
+  shape: readonly number[],
+  byteOffset: number,
+  strides: readonly number[],
+): Uint8Array {
+  const w = REF_TYPES[refType(dtype)].bits;
+  const msb = dtype === 'uint1';
+  const bit = (k: number) => [Math.floor(k / 8), msb ? 7 - (k % 8) : k % 8] as const;
+  const after = before.slice();
+  const n = numel(shape);
+  for (let e = 0; e < n; e++) {
+    let [q, off] = [e, 0];
+    for (let k = shape.length - 1; k >= 0; k--) {
+      off += (q % shape[k]!) * strides[k]!;
+      q = Math.floor(q / shape[k]!);
+    }
+    for (let b = 0; b < w; b++) {
+      const [sb, ss] = bit(e * w + b);
+      const [db, ds] = bit(byteOffset * 8 + off * w + b);
+      after[db] = (after[db]! & ~(1 << ds)) | (((out[sb]! >> ss) & 1) << ds);
+    }
+  }
+  return after;
 }
