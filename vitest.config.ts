@@ -1,6 +1,7 @@
 // Test tiers: test/planner (plain Node), test/gpu (Dawn on a real adapter), test/browser
-// (the built bundle in headless Chromium). GPU tests run on SwiftShader unless
-// VK_ICD_FILENAMES already names a driver.
+// (the built bundle in headless Chromium and Firefox). GPU tests run on SwiftShader unless
+// VK_ICD_FILENAMES already names a driver; Firefox, which has no software fallback of its own,
+// inherits it from the test process.
 import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';

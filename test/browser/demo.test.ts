@@ -1,5 +1,6 @@
 // End to end: the built demo page (dist-demo; `npm test` builds it before vitest runs) served on
-// 127.0.0.1 and opened in headless Chromium with WebGPU on, at 1280×800 and as a 390×844 touch
+// 127.0.0.1 and opened in headless Chromium with WebGPU on (the first three tests in Firefox too:
+// see the note before the Chromium-only ones), at 1280×800 and as a 390×844 touch
 // phone. Runs presets and bad inputs, checks what the page drew and said (timings of the three
 // paths, the GPU work in words, the code view, run back through a stub engine), that nothing
 // widens the page on a phone and that a tap shows a cell's details. The pipeline section runs with
@@ -9,9 +10,9 @@
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser } from '../helpers/browser.js';
+import { BROWSER_NAMES, type BrowserName, launchBrowser } from '../helpers/browser.js';
 import { type Served, serveDir } from '../helpers/serve.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -20,7 +21,7 @@ const ARTIFACTS = join(ROOT, 'test/artifacts');
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 1 };
 
-let browser: Browser;
+const browsers = new Map<BrowserName, Browser>();
 let server: Served;
 /** Console errors, page errors and off-server requests, from every page; each test must leave none. */
 const problems: string[] = [];
@@ -34,24 +35,32 @@ beforeAll(async () => {
     'Cross-Origin-Opener-Policy': 'same-origin',
     'Cross-Origin-Embedder-Policy': 'require-corp',
   });
-  browser = await launchBrowser();
-  await browser
-    .defaultBrowserContext()
-    .overridePermissions(server.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+  await launch('chromium');
 });
 
 afterAll(async () => {
-  await browser?.close();
+  for (const b of browsers.values()) await b.close();
   await server?.close();
 });
+
+/** The browser of that name, launched once. Firefox reads the clipboard through a pref of the launcher's. */
+async function launch(name: BrowserName): Promise<void> {
+  if (browsers.has(name)) return;
+  const browser = await launchBrowser({ browser: name });
+  browsers.set(name, browser);
+  if (name === 'chromium')
+    await browser
+      .defaultBrowserContext()
+      .overridePermissions(server.url, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+}
 
 afterEach(() => {
   expect(problems.splice(0)).toEqual([]);
 });
 
 /** A page on the demo, watched for errors; `noWebGpu` hides navigator.gpu before the page's scripts run. */
-async function open(options: { noWebGpu?: boolean; phone?: boolean } = {}): Promise<Page> {
-  const page = await browser.newPage();
+async function open(options: { noWebGpu?: boolean; phone?: boolean; browser?: BrowserName } = {}): Promise<Page> {
+  const page = await browsers.get(options.browser ?? 'chromium')!.newPage();
   await page.setViewport(options.phone ? PHONE : DESKTOP);
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
@@ -70,8 +79,10 @@ async function open(options: { noWebGpu?: boolean; phone?: boolean } = {}): Prom
     // Every device the page creates (its engine's, the pipeline section's) is watched from birth: an
     // uncaptured GPU error becomes a console error, and so a problem.
     await page.evaluateOnNewDocument(() => {
+      // Firefox runs this in the tab's first about:blank too, which is no secure context: no WebGPU there.
+      if (typeof GPUAdapter === 'undefined') return;
       const requestDevice = GPUAdapter.prototype.requestDevice;
-      GPUAdapter.prototype.requestDevice = async function (descriptor) {
+      GPUAdapter.prototype.requestDevice = async function watchedRequestDevice(descriptor) {
         const d = await requestDevice.call(this, descriptor);
         d.addEventListener('uncapturederror', (e) => console.error(`uncaptured GPU error: ${e.error.message}`));
         return d;
@@ -80,8 +91,16 @@ async function open(options: { noWebGpu?: boolean; phone?: boolean } = {}): Prom
   }
   await page.goto(server.url, { waitUntil: 'load' });
   await settled(page, 0);
+  if (!options.noWebGpu)
+    expect(await page.evaluate(() => GPUAdapter.prototype.requestDevice.name), 'devices watched').toBe(
+      'watchedRequestDevice',
+    );
   return page;
 }
+
+/** A screenshot's file name: Chromium's as given, Firefox's with '-firefox' before the extension. */
+const shotName = (file: string, browser: BrowserName) =>
+  browser === 'chromium' ? file : file.replace(/\.png$/, `-${browser}.png`);
 
 /** Takes a full-page screenshot into test/artifacts (when named) and closes the page. */
 async function finish(page: Page, artifact?: string): Promise<void> {
@@ -375,113 +394,180 @@ async function cutLabels(page: Page): Promise<string[]> {
   });
 }
 
-test('opens on WebGPU and draws the default preset with its three timings and its code', async () => {
-  const page = await open();
-  expect(await page.$eval('#adapter', (e) => e.textContent)).toMatch(/^WebGPU · /);
-  expect(await page.$eval('#notice', (e) => (e as HTMLElement).hidden)).toBe(true);
-  expect(await page.$eval('.tag', (e) => e.textContent)).not.toContain('one WebGPU compute pass');
-  // On SwiftShader the page says plainly that the 'GPU' is the CPU, so its figures are read as ratios.
-  const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
-  expect((await page.$eval('#timing-note', (e) => e.textContent!)).includes('runs GPU work on the CPU')).toBe(
-    swiftshader,
-  );
-  const s = await seen(page);
-  expect(s.kind).toBe('ok');
-  expect(s.result).toContain('Split-18 gave 3 outputs: lengths [3, 3, 2] along axis 1');
-  expect(s.cards).toEqual([
-    { shape: '[2, 3]', values: ['1', '2', '3', '9', '10', '11'] },
-    { shape: '[2, 3]', values: ['4', '5', '6', '12', '13', '14'] },
-    { shape: '[2, 2]', values: ['7', '8', '15', '16'] },
-  ]);
-  expect(s.inputCells).toBe(16);
-  ms(s.stats['t-resident']);
-  expect(s.stats['t-resident']).toContain('data already on the GPU');
-  ms(s.stats['t-host']);
-  ms(s.stats['t-cpu']);
-  expect(s.stats.work).toBe('one dispatch of the gather shader (32-bit words) writes every output (both GPU paths)');
-  expect(s.stats.agree).toContain('bit for bit ✓');
-  expect(s.errors).toEqual({});
-  expect(s.code).toBe(
-    [
-      'const outputs = await engine.run({',
-      "  op: 'Split', opset: 18,",
-      '  inputs: [',
-      "    { dtype: 'float32', shape: [2, 8], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) },",
-      '  ],',
-      '  attrs: { axis: 1, num_outputs: 3 },',
-      '});',
-    ].join('\n'),
-  );
-  expect(await codeMismatches(page)).toEqual([]);
-  expect(await cutLabels(page)).toEqual([]);
+describe.each(BROWSER_NAMES)('%s', (name) => {
+  beforeAll(() => launch(name));
 
-  await page.click('#copy');
-  await page.waitForFunction(() => document.getElementById('copy')!.textContent === 'Copied ✓');
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(s.code);
+  test('opens on WebGPU and draws the default preset with its three timings and its code', async () => {
+    const page = await open({ browser: name });
+    expect(await page.$eval('#adapter', (e) => e.textContent)).toMatch(/^WebGPU · /);
+    expect(await page.$eval('#notice', (e) => (e as HTMLElement).hidden)).toBe(true);
+    expect(await page.$eval('.tag', (e) => e.textContent)).not.toContain('one WebGPU compute pass');
+    // On SwiftShader the page says plainly that the 'GPU' is the CPU, so its figures are read as ratios.
+    const swiftshader = (await page.$eval('#adapter', (e) => e.textContent!)).includes('swiftshader');
+    expect((await page.$eval('#timing-note', (e) => e.textContent!)).includes('runs GPU work on the CPU')).toBe(
+      swiftshader,
+    );
+    // Firefox gives no adapter info: the page names no adapter there, and cannot tell SwiftShader.
+    if (name === 'firefox') expect(await page.$eval('#adapter', (e) => e.textContent)).toBe('WebGPU · unnamed adapter');
+    const s = await seen(page);
+    expect(s.kind).toBe('ok');
+    expect(s.result).toContain('Split-18 gave 3 outputs: lengths [3, 3, 2] along axis 1');
+    expect(s.cards).toEqual([
+      { shape: '[2, 3]', values: ['1', '2', '3', '9', '10', '11'] },
+      { shape: '[2, 3]', values: ['4', '5', '6', '12', '13', '14'] },
+      { shape: '[2, 2]', values: ['7', '8', '15', '16'] },
+    ]);
+    expect(s.inputCells).toBe(16);
+    ms(s.stats['t-resident']);
+    expect(s.stats['t-resident']).toContain('data already on the GPU');
+    ms(s.stats['t-host']);
+    ms(s.stats['t-cpu']);
+    expect(s.stats.work).toBe('one dispatch of the gather shader (32-bit words) writes every output (both GPU paths)');
+    expect(s.stats.agree).toContain('bit for bit ✓');
+    expect(s.errors).toEqual({});
+    expect(s.code).toBe(
+      [
+        'const outputs = await engine.run({',
+        "  op: 'Split', opset: 18,",
+        '  inputs: [',
+        "    { dtype: 'float32', shape: [2, 8], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]) },",
+        '  ],',
+        '  attrs: { axis: 1, num_outputs: 3 },',
+        '});',
+      ].join('\n'),
+    );
+    expect(await codeMismatches(page)).toEqual([]);
+    expect(await cutLabels(page)).toEqual([]);
 
-  // Hover over the input cell at row 1, axis position 4: input[1, 4] = 13, in output 1.
-  const at = await cellPoint(page, '#input svg', 1, 4, 2, 8);
-  await page.mouse.move(at.x, at.y);
-  expect(await tipText(page)).toBe('input[1, 4] = 13 → out 1');
-  await page.mouse.move(0, 0);
-  await page.waitForFunction(() => document.getElementById('tip')!.hidden);
-  await finish(page, 'demo.png');
+    await page.click('#copy');
+    await page.waitForFunction(() => document.getElementById('copy')!.textContent === 'Copied ✓');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(s.code);
+
+    // Hover over the input cell at row 1, axis position 4: input[1, 4] = 13, in output 1.
+    const at = await cellPoint(page, '#input svg', 1, 4, 2, 8);
+    await page.mouse.move(at.x, at.y);
+    expect(await tipText(page)).toBe('input[1, 4] = 13 → out 1');
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.getElementById('tip')!.hidden);
+    await finish(page, shotName('demo.png', name));
+  });
+
+  test('presets: 7 into 4, 4096 outputs, a string tensor, VariadicSplit with -1 (views vs copies)', async () => {
+    const page = await open({ browser: name });
+
+    await preset(page, 'Split-18: 7 into 4');
+    let s = await seen(page);
+    expect(s.cards).toEqual([
+      { shape: '[2]', values: ['1', '2'] },
+      { shape: '[2]', values: ['3', '4'] },
+      { shape: '[2]', values: ['5', '6'] },
+      { shape: '[1]', values: ['7'] },
+    ]);
+    expect(s.stats.agree).toContain('bit for bit ✓');
+
+    await preset(page, 'Split-18: 4096 outputs');
+    s = await seen(page);
+    expect(s.kind).toBe('ok');
+    expect(s.result).toContain('gave 4096 outputs');
+    expect(s.cards).toHaveLength(24);
+    expect(s.cards[0]).toEqual({ shape: '[2, 1]', values: ['1', '4097'] });
+    expect(s.cards[23]).toEqual({ shape: '[2, 1]', values: ['24', '4120'] });
+    expect(s.more).toBe('… and 4072 more: 4072 × [2, 1]');
+    expect(s.stats.work).toMatch(/^one dispatch of the gather shader/);
+    expect(s.stats.agree).toBe(
+      'every path gave the CPU path\u2019s outputs, bit for bit ✓ (GPU-resident: 64 of 4096 outputs read back)',
+    );
+    expect(s.code).toContain('data: Float32Array.from({ length: 8192 }, (_, i) => i + 1) }');
+    expect(await codeMismatches(page)).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, shotName('demo-4096.png', name)), fullPage: true });
+
+    await preset(page, 'SplitToSequence-11: strings');
+    s = await seen(page);
+    expect(s.result).toContain('SplitToSequence-11 gave 3 tensors: lengths [2, 2, 1] along axis 1');
+    expect(s.cards).toEqual([
+      { shape: '[2, 2]', values: ['α', 'β', 'ζ', 'η'] },
+      { shape: '[2, 2]', values: ['γ', 'δ', 'θ', 'ι'] },
+      { shape: '[2, 1]', values: ['ε', 'κ'] },
+    ]);
+    expect(s.stats.work).toMatch(/^split on the CPU: string host tensors take the CPU path/);
+    expect(s.stats['t-host']).toBe('not used: string host tensors are split on the CPU path');
+    expect(s.stats['t-resident']).toBe('not possible: string tensors cannot live on the GPU');
+    expect(await codeMismatches(page)).toEqual([]);
+
+    // Chunks of 4 and 2 rows of 11520 bytes start at 256-aligned offsets: views on the GPU, copies from the host.
+    await preset(page, 'VariadicSplit-1: split_lengths [-1, 2]');
+    s = await seen(page);
+    expect(s.result).toContain('VariadicSplit-1 gave 2 outputs: lengths [4, 2] along axis 0');
+    expect(s.cards.map((c) => c.shape)).toEqual(['[4, 12, 10, 24]', '[2, 12, 10, 24]']);
+    expect(s.stats.work).toBe(
+      'GPU-resident: no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of ' +
+        'the input buffer. Host round trip: 2 buffer copies (copyBufferToBuffer), no shader.',
+    );
+    expect(s.stats.agree).toContain('bit for bit ✓');
+    await finish(page);
+  });
+
+  test('uint4: values drawn from packed bytes, bits in the tooltip, refused by ONNX Split next to the dtype', async () => {
+    const page = await open({ browser: name });
+    await preset(page, 'VariadicSplit-1: uint4 tensor, chunk boundaries inside bytes');
+    let s = await seen(page);
+    expect(s.kind).toBe('ok');
+    expect(s.result).toContain('VariadicSplit-1 gave 3 outputs: lengths [3, 5, 1] along axis 1');
+    // 1, 2, 3, ... modulo 16, packed two a byte: chunk boundaries after values 3 and 8 fall inside bytes.
+    expect(s.cards).toEqual([
+      { shape: '[2, 3]', values: ['1', '2', '3', '10', '11', '12'] },
+      { shape: '[2, 5]', values: ['4', '5', '6', '7', '8', '13', '14', '15', '0', '1'] },
+      { shape: '[2, 1]', values: ['9', '2'] },
+    ]);
+    expect(s.stats.work).toBe(
+      'one dispatch of the gather shader (bit-level variant, for chunk boundaries inside bytes) writes every output (both GPU paths)',
+    );
+    expect(s.stats.agree).toContain('bit for bit ✓');
+    expect(s.code).toContain(
+      "{ dtype: 'uint4', shape: [2, 9], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 0x21]) },",
+    );
+    expect(s.code).toContain('// uint4: 2 values a byte, LSB-first');
+    expect(await codeMismatches(page)).toEqual([]);
+
+    let at = await cellPoint(page, '#input svg', 0, 3, 2, 9);
+    await page.mouse.move(at.x, at.y);
+    expect(await tipText(page)).toBe('input[0, 3] = 4 (byte 1 bits 4–7) → out 1');
+    at = await cellPoint(page, '#outputs .card[data-index="1"] svg', 0, 0, 2, 5);
+    await page.mouse.move(at.x, at.y);
+    expect(await tipText(page)).toBe('out 1[0, 0] = 4 (byte 0 bits 0–3)');
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: join(ARTIFACTS, shotName('demo-uint4.png', name)), fullPage: true });
+
+    // A float32 index tensor: VariadicSplit refuses its dtype, next to the index dtype control.
+    await choose(page, 'indexDtype', 'float32');
+    s = await seen(page);
+    expect(Object.keys(s.errors)).toEqual(['indexDtype']);
+    expect(s.errors.indexDtype!.code).toBe('BAD_DTYPE');
+    await choose(page, 'indexDtype', 'int64');
+
+    await choose(page, 'version', 'Split-18');
+    s = await seen(page);
+    expect(s.kind).toBe('refused');
+    expect(Object.keys(s.errors)).toEqual(['dtype']);
+    expect(s.errors.dtype!.code).toBe('BAD_DTYPE');
+    expect(s.errors.dtype!.text).toMatch(/^Split-18: .*uint4/);
+    await finish(page);
+  });
 });
 
-test('presets: 7 into 4, 4096 outputs, a string tensor, VariadicSplit with -1 (views vs copies)', async () => {
-  const page = await open();
-
-  await preset(page, 'Split-18: 7 into 4');
-  let s = await seen(page);
-  expect(s.cards).toEqual([
-    { shape: '[2]', values: ['1', '2'] },
-    { shape: '[2]', values: ['3', '4'] },
-    { shape: '[2]', values: ['5', '6'] },
-    { shape: '[1]', values: ['7'] },
-  ]);
-  expect(s.stats.agree).toContain('bit for bit ✓');
-
-  await preset(page, 'Split-18: 4096 outputs');
-  s = await seen(page);
-  expect(s.kind).toBe('ok');
-  expect(s.result).toContain('gave 4096 outputs');
-  expect(s.cards).toHaveLength(24);
-  expect(s.cards[0]).toEqual({ shape: '[2, 1]', values: ['1', '4097'] });
-  expect(s.cards[23]).toEqual({ shape: '[2, 1]', values: ['24', '4120'] });
-  expect(s.more).toBe('… and 4072 more: 4072 × [2, 1]');
-  expect(s.stats.work).toMatch(/^one dispatch of the gather shader/);
-  expect(s.stats.agree).toBe(
-    'every path gave the CPU path\u2019s outputs, bit for bit ✓ (GPU-resident: 64 of 4096 outputs read back)',
-  );
-  expect(s.code).toContain('data: Float32Array.from({ length: 8192 }, (_, i) => i + 1) }');
-  expect(await codeMismatches(page)).toEqual([]);
-  await page.screenshot({ path: join(ARTIFACTS, 'demo-4096.png'), fullPage: true });
-
-  await preset(page, 'SplitToSequence-11: strings');
-  s = await seen(page);
-  expect(s.result).toContain('SplitToSequence-11 gave 3 tensors: lengths [2, 2, 1] along axis 1');
-  expect(s.cards).toEqual([
-    { shape: '[2, 2]', values: ['α', 'β', 'ζ', 'η'] },
-    { shape: '[2, 2]', values: ['γ', 'δ', 'θ', 'ι'] },
-    { shape: '[2, 1]', values: ['ε', 'κ'] },
-  ]);
-  expect(s.stats.work).toMatch(/^split on the CPU: string host tensors take the CPU path/);
-  expect(s.stats['t-host']).toBe('not used: string host tensors are split on the CPU path');
-  expect(s.stats['t-resident']).toBe('not possible: string tensors cannot live on the GPU');
-  expect(await codeMismatches(page)).toEqual([]);
-
-  // Chunks of 4 and 2 rows of 11520 bytes start at 256-aligned offsets: views on the GPU, copies from the host.
-  await preset(page, 'VariadicSplit-1: split_lengths [-1, 2]');
-  s = await seen(page);
-  expect(s.result).toContain('VariadicSplit-1 gave 2 outputs: lengths [4, 2] along axis 0');
-  expect(s.cards.map((c) => c.shape)).toEqual(['[4, 12, 10, 24]', '[2, 12, 10, 24]']);
-  expect(s.stats.work).toBe(
-    'GPU-resident: no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of ' +
-      'the input buffer. Host round trip: 2 buffer copies (copyBufferToBuffer), no shader.',
-  );
-  expect(s.stats.agree).toContain('bit for bit ✓');
-  await finish(page);
-});
+// The rest runs in Chromium only. In Firefox each of them was tried and fails, or costs more than
+// it adds, for reasons that are Firefox's, not Cleave's:
+// - the large preset: every wait for the GPU resolves when Firefox next polls it (about every
+//   100 ms), so both GPU paths show about 100 ms a split and cannot be told apart;
+// - bad input, the code view for every dtype: CPU-side validation and text, the same in any
+//   browser; about 65 s in Firefox, where every run's timings wait out those polls (every fixed
+//   dtype splits in Firefox in resident.test.ts);
+// - the phone: puppeteer has no touch or mobile emulation over WebDriver BiDi, and Firefox's
+//   scrollbar takes 12 px of the 390 (scrollWidth 378);
+// - the pipeline section: it runs in Firefox (ORT's whole graph refused with 'Too many storage
+//   buffers in shader. Current: 11, Max is 10', y through Cleave equal to the CPU EP's), but its
+//   width checks meet the same scrollbar, and ORT with Cleave in Firefox is ort-pipeline.test.ts;
+// - without WebGPU: the page's own fallback, whatever the browser.
 
 test('the large preset: data kept on the GPU beats the host round trip', async () => {
   const page = await open();
@@ -503,53 +589,6 @@ test('the large preset: data kept on the GPU beats the host round trip', async (
   );
   expect(await codeMismatches(page)).toEqual([]);
   await finish(page, 'demo-large.png');
-});
-
-test('uint4: values drawn from packed bytes, bits in the tooltip, refused by ONNX Split next to the dtype', async () => {
-  const page = await open();
-  await preset(page, 'VariadicSplit-1: uint4 tensor, chunk boundaries inside bytes');
-  let s = await seen(page);
-  expect(s.kind).toBe('ok');
-  expect(s.result).toContain('VariadicSplit-1 gave 3 outputs: lengths [3, 5, 1] along axis 1');
-  // 1, 2, 3, ... modulo 16, packed two a byte: chunk boundaries after values 3 and 8 fall inside bytes.
-  expect(s.cards).toEqual([
-    { shape: '[2, 3]', values: ['1', '2', '3', '10', '11', '12'] },
-    { shape: '[2, 5]', values: ['4', '5', '6', '7', '8', '13', '14', '15', '0', '1'] },
-    { shape: '[2, 1]', values: ['9', '2'] },
-  ]);
-  expect(s.stats.work).toBe(
-    'one dispatch of the gather shader (bit-level variant, for chunk boundaries inside bytes) writes every output (both GPU paths)',
-  );
-  expect(s.stats.agree).toContain('bit for bit ✓');
-  expect(s.code).toContain(
-    "{ dtype: 'uint4', shape: [2, 9], data: new Uint8Array([0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 0x21]) },",
-  );
-  expect(s.code).toContain('// uint4: 2 values a byte, LSB-first');
-  expect(await codeMismatches(page)).toEqual([]);
-
-  let at = await cellPoint(page, '#input svg', 0, 3, 2, 9);
-  await page.mouse.move(at.x, at.y);
-  expect(await tipText(page)).toBe('input[0, 3] = 4 (byte 1 bits 4–7) → out 1');
-  at = await cellPoint(page, '#outputs .card[data-index="1"] svg', 0, 0, 2, 5);
-  await page.mouse.move(at.x, at.y);
-  expect(await tipText(page)).toBe('out 1[0, 0] = 4 (byte 0 bits 0–3)');
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(ARTIFACTS, 'demo-uint4.png'), fullPage: true });
-
-  // A float32 index tensor: VariadicSplit refuses its dtype, next to the index dtype control.
-  await choose(page, 'indexDtype', 'float32');
-  s = await seen(page);
-  expect(Object.keys(s.errors)).toEqual(['indexDtype']);
-  expect(s.errors.indexDtype!.code).toBe('BAD_DTYPE');
-  await choose(page, 'indexDtype', 'int64');
-
-  await choose(page, 'version', 'Split-18');
-  s = await seen(page);
-  expect(s.kind).toBe('refused');
-  expect(Object.keys(s.errors)).toEqual(['dtype']);
-  expect(s.errors.dtype!.code).toBe('BAD_DTYPE');
-  expect(s.errors.dtype!.text).toMatch(/^Split-18: .*uint4/);
-  await finish(page);
 });
 
 test('bad input: the SplitError message appears next to the control its subject names', async () => {

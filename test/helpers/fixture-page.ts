@@ -1,14 +1,14 @@
-// A fixture page of the browser tier (test/browser/fixtures/NAME.html) in headless Chromium: the
-// built bundle must be there, the repository is served (only the folders the page needs, and
-// whatever `memory` answers), every uncaught error and console error is collected, and the page's
-// `window[global]` object is called with JSON arguments. After each test, `problems()` drains those
-// errors and the ones the page collected itself (its `problems` array). Shared by the ORT and
-// TF.js pipeline tests.
+// A fixture page of the browser tier (test/browser/fixtures/NAME.html) in headless Chromium or
+// Firefox: the built bundle must be there, the repository is served (only the folders the page
+// needs, and whatever `memory` answers), every uncaught error and console error is collected, and
+// the page's `window[global]` object is called with JSON arguments. After each test, `problems()`
+// drains those errors and the ones the page collected itself (its `problems` array). Shared by the
+// ORT, TF.js and GPU-resident tests.
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'puppeteer';
-import { launchBrowser } from './browser.js';
+import { type BrowserName, launchBrowser } from './browser.js';
 import { ISOLATED } from './serve.js';
 import { serve } from '../../scripts/lib/serve.mjs';
 
@@ -30,6 +30,8 @@ export interface FixtureOptions {
   /** URL path prefixes served besides /dist/ and the fixtures ('/node_modules/…/dist/'). */
   readonly only: readonly string[];
   readonly memory?: (path: string) => Uint8Array | undefined;
+  /** Default 'chromium'. */
+  readonly browser?: BrowserName;
 }
 
 export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
@@ -47,7 +49,7 @@ export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
   let page: Page | undefined;
   const errors: string[] = [];
   try {
-    browser = await launchBrowser();
+    browser = await launchBrowser({ browser: o.browser ?? 'chromium' });
     page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
     // The browser's own favicon request is the one failed load this page may see.
@@ -64,8 +66,14 @@ export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
   }
   const p = page;
   return {
+    // Through JSON both ways: WebDriver BiDi (Firefox) hands back an object met twice in the
+    // result (a shape array shared by outputs) as undefined the second time; CDP copies it.
     call: async <T>(fn: string, ...args: unknown[]) =>
-      (await p.evaluate(`window.${o.global}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`)) as T,
+      JSON.parse(
+        (await p.evaluate(
+          `(async () => JSON.stringify(await window.${o.global}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})))()`,
+        )) as string,
+      ) as T,
     problems: async () => [
       ...errors.splice(0),
       ...((await p.evaluate(`window.${o.global}?.problems.splice(0) ?? []`)) as string[]),
