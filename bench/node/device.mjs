@@ -82,7 +82,7 @@ function rerunWith(icd) {
   process.exit(r.status ?? 1);
 }
 
-/** The numeric limits a GPUSupportedLimits object has (its getters live on its prototype). @param {GPUSupportedLimits} l */
+/** A GPUSupportedLimits object's numeric limits (getters on its prototype). @param {GPUSupportedLimits} l */
 function limitNames(l) {
   const names = new Set([...Object.keys(l), ...Object.getOwnPropertyNames(Object.getPrototypeOf(l))]);
   return [...names].filter((k) => typeof limitOf(l, k) === 'number').sort();

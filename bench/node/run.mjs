@@ -95,9 +95,8 @@ async function setup(args) {
   const { fmt, size } = await import('./report.mjs');
   const { device, adapter: a, limits } = opened;
   log(`adapter: ${a.vendor} / ${a.architecture} / ${a.description || a.device} (VK_ICD_FILENAMES ${opened.icd})`);
-  log(
-    `limits: maxBufferSize ${size(limits.maxBufferSize ?? 0)}, binding ${size(limits.maxStorageBufferBindingSize ?? 0)}`,
-  );
+  const [buf, bind] = [limits.maxBufferSize ?? 0, limits.maxStorageBufferBindingSize ?? 0];
+  log(`limits: maxBufferSize ${size(buf)}, maxStorageBufferBindingSize ${size(bind)}`);
   const why = args.wallOnly ? '--wall-only' : "the adapter has no 'timestamp-query'";
   log(opened.timestamps ? 'GPU time: timestamp queries' : `GPU time: none (${why}): wall time only`);
   const engine = await createSplitEngine({ device, backend: 'webgpu' });
