@@ -18,6 +18,9 @@
 //            report sets time and bytes moved of the two side by side)
 //   scopeCost  also time Cleave's per-split error-scope pair against the same loop without it
 //   note     shown in the report
+//   nodeQuick  part of `npm run bench:node -- --quick` (bench:node's full run takes every case but the cold ones;
+//            the 128 MiB cases stay out of it, which must finish in under a minute on SwiftShader's 2 cores)
+//   nodeOnly   run by bench:node only: the page bench leaves it out
 /** @type {readonly import('./types.js').CaseSpec[]} */
 export const CASES = [
   { id: 'f32-1024x1024-a0-2', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 2, quick: true },
@@ -27,8 +30,33 @@ export const CASES = [
   { id: 'f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
   { id: 'f32-1024x1024-a1-16', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 16 },
   { id: 'f32-64x4096-a1-64', dtype: 'float32', shape: [64, 4096], axis: 1, parts: 64 },
-  { id: 'f32-8x512x512-a2-100-200-212', dtype: 'float32', shape: [8, 512, 512], axis: 2, sizes: [100, 200, 212] },
+  {
+    id: 'f32-8x512x512-a2-100-200-212',
+    dtype: 'float32',
+    shape: [8, 512, 512],
+    axis: 2,
+    sizes: [100, 200, 212],
+    nodeQuick: true,
+  },
   { id: 'f32-4096x8192-a1-2-128MiB', dtype: 'float32', shape: [4096, 8192], axis: 1, parts: 2 },
+  {
+    id: 'u8-8192x16384-a1-5461-5462-5461-128MiB',
+    dtype: 'uint8',
+    shape: [8192, 16384],
+    axis: 1,
+    sizes: [5461, 5462, 5461],
+    nodeOnly: true,
+    note: 'the byte-level large split: rows of 5461 bytes are no whole 4-byte words',
+  },
+  {
+    id: 'f16-1x128x12288-a2-3-qkv',
+    dtype: 'float16',
+    shape: [1, 128, 3 * 4096],
+    axis: 2,
+    parts: 3,
+    nodeQuick: true,
+    note: 'the QKV split of a model of width 4096, 128 tokens',
+  },
   {
     id: 'f32-4096x1-a0-4096',
     dtype: 'float32',
@@ -36,6 +64,7 @@ export const CASES = [
     axis: 0,
     parts: 4096,
     quick: true,
+    nodeQuick: true,
     sameBytesAs: ['f32-4096x1-a0-2', 'f32-4096x1-a0-2-gather'],
   },
   {
@@ -68,6 +97,7 @@ export const CASES = [
     axis: 1,
     sizes: [301, 402, 321],
     quick: true,
+    nodeQuick: true,
     note: 'the uint8 peer of the uint4 and uint1 cases: same element count, same split; rows of 301 and 402 bytes are no whole 4-byte words, so Cleave gathers bits here too',
   },
   {
@@ -77,6 +107,7 @@ export const CASES = [
     axis: 1,
     sizes: [301, 402, 321],
     quick: true,
+    nodeQuick: true,
     sameElementsAs: 'u8-1024x1024-a1-301-402-321',
     note: 'packed 4-bit (OpenVINO u4, LSB-first): chunk boundaries fall inside bytes (301 x 4 bits = 150.5 bytes), so only the bit-level gather can split it',
   },
@@ -87,6 +118,7 @@ export const CASES = [
     axis: 1,
     sizes: [301, 402, 321],
     quick: true,
+    nodeQuick: true,
     sameElementsAs: 'u8-1024x1024-a1-301-402-321',
     note: 'packed 1-bit (OpenVINO u1, MSB-first): 8 values per byte, chunk boundaries inside bytes',
   },
@@ -97,6 +129,7 @@ export const CASES = [
     axis: 0,
     parts: 3,
     quick: true,
+    nodeQuick: true,
     tiny: true,
     scopeCost: true,
     note: 'per-call latency; also what the per-split error-scope pair costs',

@@ -336,7 +336,7 @@ async function run(args) {
   if (cases.length + selected.pipelines.length + callCosts.length + decodeSpecs.length === 0) fail('no case matches');
   const settings = settingsFor(args);
   const started = new Date();
-  const { models, pipelines } = buildModels(cases, selected.pipelines);
+  const { models, pipelines } = await buildModels(cases, selected.pipelines);
   const decodes = decodeSpecs.map((p) => resolveDecode(p, models));
   const server = await serve({
     root: ROOT,

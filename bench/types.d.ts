@@ -38,6 +38,8 @@ export interface CaseSpec {
   readonly sameElementsAs?: string;
   readonly scopeCost?: boolean;
   readonly note?: string;
+  readonly nodeQuick?: boolean;
+  readonly nodeOnly?: boolean;
 }
 
 /** A case resolved by bench/lib/resolve-cases.mjs: what the page runs and the report reads. */

@@ -10,7 +10,7 @@ import { isA } from './gpu/webgpu-object.js';
 import { readChoice, readCount, readLengths, readOptions } from './options.js';
 import { type SplitPlan, equalParts, normalizeAxis } from './planner/split.js';
 import { planSplitRecent } from './planner/recent.js';
-import type { Strategy } from './planner/gpu.js';
+import type { CostModel, Strategy } from './planner/gpu.js';
 import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitRequest } from './gpu/executor.js';
@@ -18,7 +18,7 @@ import { acquireDevice } from './gpu/device.js';
 import { missingUsage } from './gpu/usage.js';
 import { release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
-import { calibrate } from './gpu/calibrate.js';
+import { calibrate, costsOf } from './gpu/calibrate.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
 
 export type Backend = 'webgpu' | 'cpu';
@@ -67,6 +67,8 @@ export interface EngineStats extends SplitStats {
   readonly pipelinesCreated: number;
   /** Buffers this engine created that are still alive (leased, pooled or cached). */
   readonly liveBuffers: number;
+  /** The device's costs the planner uses now: defaults until measured (`calibrate()`); undefined on the CPU. */
+  readonly costs: CostModel | undefined;
 }
 
 /** A node's outputs: where its data input lives, with its dtype when the type says which. */
@@ -227,7 +229,9 @@ class Engine implements SplitEngine {
   }
 
   get stats(): EngineStats {
-    return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
+    const gpu = this.gpu;
+    const live = { pipelinesCreated: gpu?.pipelinesCreated ?? 0, liveBuffers: gpu?.liveBuffers ?? 0 };
+    return { ...this.last, ...live, costs: this.device && costsOf(this.device) };
   }
 
   split<D extends FixedDType>(

@@ -1,12 +1,12 @@
 // Turns the editable lists (bench/cases.mjs) into what a run does: resolved cases (split lengths,
 // element and byte counts from the library's dtype table, whether each chunk is one contiguous
 // run, the ONNX model each case gives ONNX Runtime or why it gets none), pipelines with their
-// models and reference (bench/lib/pipelines.mjs), and per-call cost cases.
+// models and reference (bench/lib/pipelines.mjs), and per-call cost cases. The model builders load
+// only when models are built: resolving a case needs the library alone (the Node bench, bench/node,
+// resolves cases on machines that carry no ONNX package).
 
-import { DTYPES, byteLengthOf, equalParts } from 'cleave';
+import { DTYPES, ONNX_DTYPES, byteLengthOf, equalParts } from 'cleave';
 import { CALL_COSTS, CASES, PIPELINES } from '../cases.mjs';
-import { isOnnxDType, splitModel, splitToSequenceModel } from '../../scripts/lib/onnx-model.mjs';
-import { resolvePipeline } from './pipelines.mjs';
 
 /** @import { BenchCase, CaseSpec, PipelineSpec } from '../types.js' */
 
@@ -34,7 +34,7 @@ export function resolveCase(c) {
     numel,
     bytes: byteLengthOf(c.dtype, numel),
     contiguous: product(c.shape.slice(0, axis)) === 1,
-    ...(isOnnxDType(c.dtype)
+    ...(ONNX_DTYPES.includes(c.dtype)
       ? { model: c.id }
       : {
           ortSkip: `n/a: ${c.dtype} is no ONNX dtype that ONNX Runtime Web can split (no ONNX Split or SplitToSequence lists it), so ORT has no model to run`,
@@ -55,7 +55,7 @@ export function selectCases({ quick, filter }) {
   }
   const keep = (/** @type {{ id: string, quick?: boolean }} */ c) => (filter ? filter.test(c.id) : !quick || !!c.quick);
   return {
-    cases: CASES.filter(keep).map(resolveCase),
+    cases: CASES.filter((c) => !c.nodeOnly && keep(c)).map(resolveCase),
     pipelines: PIPELINES.filter(keep),
     callCosts: CALL_COSTS.filter(keep),
   };
@@ -66,7 +66,9 @@ export function selectCases({ quick, filter }) {
  * ORT's device alive, and each pipeline's models, input and reference (resolved here).
  * @param {readonly BenchCase[]} cases @param {readonly PipelineSpec[]} pipelineSpecs
  */
-export function buildModels(cases, pipelineSpecs) {
+export async function buildModels(cases, pipelineSpecs) {
+  const { isOnnxDType, splitModel, splitToSequenceModel } = await import('../../scripts/lib/onnx-model.mjs');
+  const { resolvePipeline } = await import('./pipelines.mjs');
   /** @type {Map<string, Uint8Array>} */
   const models = new Map();
   models.set('keepalive', splitModel({ dtype: 'float32', shape: [2, 4], axis: 1, sizes: [1, 3] }));

@@ -4,7 +4,7 @@
 
 import { DTYPES } from '/dist/cleave.js';
 import { fetchModel, msg, now, progress, shared } from './context.mjs';
-import { compare, makeHost, referenceSplit } from './data.mjs';
+import { caseData, compare } from './data.mjs';
 import { countCalls } from './gpu-probe.mjs';
 import { coldCase } from './cold.mjs';
 import { scopeCost } from './scopes.mjs';
@@ -18,15 +18,9 @@ import { measureAll, summary } from './timing.mjs';
 async function prepare(spec) {
   if (!DTYPES.includes(spec.dtype) || spec.dtype === 'string')
     throw new Error(`${spec.id}: the bench cannot run dtype ${spec.dtype}`);
-  const host = makeHost(spec.dtype, spec.shape, 7);
-  const d = /** @type {ArrayBufferView} */ (host.data);
-  const input = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
   return {
     ...spec,
-    host,
-    input,
-    ref: referenceSplit(input, spec.dtype, spec.shape, spec.axis, spec.sizes),
-    outShapes: spec.sizes.map((s) => spec.shape.map((d, i) => (i === spec.axis ? s : d))),
+    ...caseData(spec),
     modelBytes: spec.model ? await fetchModel(spec.model) : undefined,
     split: splitCalls(spec),
   };

@@ -7,6 +7,8 @@ import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { GpuTimer, pipelinesOn } from './gpu-probe.mjs';
 import { COPY_WORKGROUP, makeCopyPipeline } from './systems/limits.mjs';
 
+export { msg, now, progress } from './log.mjs';
+
 /** @import { SplitEngine } from '/dist/cleave.js' */
 /** @import { FinalState, PageEnv } from '../types.js' */
 
@@ -30,16 +32,6 @@ let state;
 export function shared() {
   if (!state) throw new Error('bench.init() has not run');
   return state;
-}
-
-export const now = () => performance.now();
-
-/** @param {unknown} e */
-export const msg = (e) => (e && typeof e === 'object' && 'message' in e ? String(e.message) : String(e));
-
-/** @param {string} text */
-export function progress(text) {
-  if (typeof window.__benchProgress === 'function') void window.__benchProgress(text);
 }
 
 /** @param {string} name */

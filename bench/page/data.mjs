@@ -11,6 +11,7 @@ import { byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst, isPacked } fr
 import { createBuffer } from './gpu-probe.mjs';
 
 /** @import { FixedDType, HostTensor } from '/dist/cleave.js' */
+/** @import { BenchCase } from '../types.js' */
 
 /** @param {readonly number[]} xs */
 const product = (xs) => xs.reduce((a, b) => a * b, 1);
@@ -40,6 +41,23 @@ export function makeHost(dtype, shape, seed) {
     shape: [...shape],
     data: hostDataFromBytes(dtype, bytes, false),
   });
+}
+
+/**
+ * A resolved case's data: its input (seed 7), the input's bytes, the reference outputs and their shapes.
+ * @param {BenchCase} spec
+ */
+export function caseData(spec) {
+  const dtype = /** @type {FixedDType} */ (spec.dtype);
+  const host = makeHost(dtype, spec.shape, 7);
+  const d = /** @type {ArrayBufferView} */ (host.data);
+  const input = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+  return {
+    host,
+    input,
+    ref: referenceSplit(input, dtype, spec.shape, spec.axis, spec.sizes),
+    outShapes: spec.sizes.map((s) => spec.shape.map((d, i) => (i === spec.axis ? s : d))),
+  };
 }
 
 /** @param {number} n @param {number} seed */

@@ -2,7 +2,7 @@
 // every system's batches interleaved in rotating order, so a load change on a shared machine hits
 // them alike. GPU time is taken on every other rep, with the timestamp probes swapped in.
 
-import { msg, now, progress } from './context.mjs';
+import { msg, now, progress } from './log.mjs';
 
 /** @import { Runner, Settings, Slot, Summary } from '../types.js' */
 /** @import { GpuTimer } from './gpu-probe.mjs' */

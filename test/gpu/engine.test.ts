@@ -422,6 +422,7 @@ describe('device and backends', () => {
     const e = await createSplitEngine();
     const device = e.device!;
     expect(costsOf(device), 'no measurement at creation').toBe(DEFAULT_COSTS);
+    expect(e.stats.costs).toBe(DEFAULT_COSTS);
     const x = randomTensor('float32', [16, 8], rng(5)) as HostTensor<'float32'>;
     const gx = e.upload(x);
     const outs = await e.split(gx, { axis: 1, sizes: [3, 5] });
@@ -430,6 +431,7 @@ describe('device and backends', () => {
     const costs = costsOf(device);
     expect(costs, 'measured').not.toBe(DEFAULT_COSTS);
     for (const v of Object.values(costs)) expect(v).toBeGreaterThan(0);
+    expect(e.stats.costs, 'the stats show the costs splits plan with').toBe(costs);
     // A second engine on the same device, and a second call, measure nothing again.
     const again = await createSplitEngine({ device });
     await again.calibrate();

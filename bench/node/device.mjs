@@ -1,0 +1,92 @@
+// The Node bench's device: Dawn (the `webgpu` package) on whatever adapter it finds, with the
+// adapter's full limits (a large split needs its largest buffers and bindings) and, unless told
+// otherwise, timestamp queries. When Dawn finds no adapter with VK_ICD_FILENAMES unset and
+// SwiftShader's ICD is here, the process runs itself again with it set (Dawn reads the variable
+// once, at its first create()).
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { create, globals } from 'webgpu';
+
+export const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
+
+// Dawn aborts the process if the object create() returns is garbage-collected: kept for good.
+/** @type {GPU | undefined} */
+let gpu;
+
+/**
+ * @typedef {object} Opened
+ * @property {GPUDevice} device
+ * @property {{ vendor: string, architecture: string, device: string, description: string }} adapter
+ * @property {string} icd  VK_ICD_FILENAMES as the process saw it ('unset': the loader's own search)
+ * @property {string[]} features  the device's
+ * @property {Record<string, number>} limits  the device's
+ * @property {boolean} timestamps  GPU time is measured
+ * @property {string[]} errors  uncaptured GPU errors so far (the caller empties it per case)
+ */
+
+/**
+ * The device, or never returns: runs the process again on SwiftShader, or exits saying why there is none.
+ * @param {{ timestamps: boolean }} o @returns {Promise<Opened>}
+ */
+export async function openDevice(o) {
+  Object.assign(globalThis, globals);
+  gpu = create([]);
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  const icd = process.env.VK_ICD_FILENAMES;
+  if (!adapter) {
+    if (!icd && existsSync(SWIFTSHADER)) rerunWith(SWIFTSHADER);
+    console.error(`bench:node: Dawn found no WebGPU adapter (VK_ICD_FILENAMES ${icd ?? 'unset'})`);
+    process.exit(1);
+  }
+  /** @type {Record<string, number>} */
+  const requiredLimits = {};
+  for (const k of limitNames(adapter.limits)) requiredLimits[k] = /** @type {number} */ (limitOf(adapter.limits, k));
+  const wanted = /** @type {GPUFeatureName[]} */ (o.timestamps ? ['timestamp-query', 'shader-f16'] : ['shader-f16']);
+  const device = await adapter.requestDevice({
+    label: 'bench:node',
+    requiredLimits,
+    requiredFeatures: wanted.filter((f) => adapter.features.has(f)),
+  });
+  /** @type {string[]} */
+  const errors = [];
+  device.addEventListener('uncapturederror', (e) =>
+    errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message),
+  );
+  void device.lost.then((l) => errors.push(`device lost: ${l.reason} ${l.message}`));
+  const info = adapter.info;
+  /** @type {Record<string, number>} */
+  const limits = {};
+  for (const k of limitNames(device.limits)) limits[k] = /** @type {number} */ (limitOf(device.limits, k));
+  return {
+    device,
+    adapter: {
+      vendor: info.vendor,
+      architecture: info.architecture,
+      device: info.device,
+      description: info.description,
+    },
+    icd: icd ?? 'unset',
+    features: [...device.features].sort(),
+    limits,
+    timestamps: device.features.has('timestamp-query'),
+    errors,
+  };
+}
+
+/** @param {string} icd @returns {never} */
+function rerunWith(icd) {
+  console.log(`bench:node: no adapter with VK_ICD_FILENAMES unset; running again with VK_ICD_FILENAMES=${icd}`);
+  const args = [...process.execArgv, ...process.argv.slice(1)];
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, VK_ICD_FILENAMES: icd } });
+  process.exit(r.status ?? 1);
+}
+
+/** A GPUSupportedLimits object's numeric limits (getters on its prototype). @param {GPUSupportedLimits} l */
+function limitNames(l) {
+  const names = new Set([...Object.keys(l), ...Object.getOwnPropertyNames(Object.getPrototypeOf(l))]);
+  return [...names].filter((k) => typeof limitOf(l, k) === 'number').sort();
+}
+
+/** @param {GPUSupportedLimits} l @param {string} k */
+const limitOf = (l, k) => /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (l))[k];

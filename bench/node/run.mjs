@@ -1,0 +1,148 @@
+// `npm run bench:node`: Cleave's kernels in Node, through Dawn on whatever adapter it finds (no
+// browser): per case, the default plan and each strategy forced against one copyBufferToBuffer and
+// a vec4 copy kernel of the same bytes on the same device, every output verified first. Prints the
+// tables and writes bench/results/node-<timestamp>.json. Imports only dist/, `webgpu` and bench
+// modules that run in Node and the browser alike.
+//
+//   node bench/node/run.mjs [--quick] [--cases REGEX] [--wall-only] [--budget MS] [--out DIR]
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { register } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CASES } from '../cases.mjs';
+import { openDevice } from './device.mjs';
+
+const ROOT = new URL('../../', import.meta.url);
+
+const USAGE = `usage: node bench/node/run.mjs [options]   (npm run bench:node -- [options])
+  --quick          the cases marked nodeQuick, shorter timing: under a minute
+  --cases REGEX    only the cases whose id matches REGEX (ids in bench/cases.mjs; cold cases never run here)
+  --wall-only      no timestamp queries: wall time only, as on an adapter without 'timestamp-query'
+  --budget MS      timing per system per case (default 1500, quick 150)
+  --out DIR        where the JSON goes (default bench/results)`;
+
+/** @param {string} m @returns {never} */
+function fail(m) {
+  console.error(`bench:node: ${m}\n${USAGE}`);
+  process.exit(2);
+}
+
+/** @param {readonly string[]} argv */
+function parseArgs(argv) {
+  const a = { quick: false, filter: /** @type {RegExp | undefined} */ (undefined), wallOnly: false };
+  let budget = /** @type {number | undefined} */ (undefined);
+  let out = fileURLToPath(new URL('bench/results', ROOT));
+  for (let i = 0; i < argv.length; i++) {
+    const k = /** @type {string} */ (argv[i]);
+    const value = () => argv[++i] ?? fail(`${k} needs a value`);
+    if (k === '--quick') a.quick = true;
+    else if (k === '--cases') a.filter = new RegExp(value());
+    else if (k === '--wall-only') a.wallOnly = true;
+    else if (k === '--budget') budget = Number(value());
+    else if (k === '--out') out = resolve(value());
+    else if (k === '--help' || k === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else fail(`unknown option ${k}`);
+  }
+  return { ...a, budget, out };
+}
+
+/** @typedef {ReturnType<typeof parseArgs>} Args */
+
+/** Timing: batches of about batchMs, interleaved reps within budgetMs per system (page/timing.mjs). @param {Args} a */
+function settingsFor(a) {
+  const shared = { maxLiveBytes: 256 << 20, warmupIters: a.quick ? 2 : 3, maxBatch: a.quick ? 200 : 400 };
+  const timing = a.quick
+    ? { budgetMs: a.budget ?? 150, minReps: 5, maxReps: 11, batchMs: 8, warmupMs: 20 }
+    : { budgetMs: a.budget ?? 1500, minReps: 9, maxReps: 41, batchMs: 20, warmupMs: 150 };
+  return /** @type {import('../types.js').Settings} */ ({ ...shared, ...timing });
+}
+
+/** @param {Args} a */
+function selectCases(a) {
+  const cases = CASES.filter((c) => !c.cold && (a.filter ? a.filter.test(c.id) : !a.quick || c.nodeQuick));
+  if (cases.length === 0) fail('no case matches');
+  return cases;
+}
+
+// A status line, overwritten in place on a terminal (the page modules report progress through it).
+const tty = process.stdout.isTTY;
+/** @param {string} line */
+const status = (line) => tty && process.stdout.write(`\r\x1b[2K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
+/** @param {string} line */
+const log = (line) => console.log(tty ? `\r\x1b[2K${line}` : line);
+
+// The page modules import the library as '/dist/cleave.js' (the page's server path): here, the repository's dist/.
+const hook = `export async function resolve(s, c, next) {
+  return next(s.startsWith('/dist/') ? ${JSON.stringify(ROOT.href)} + s.slice(1) : s, c);
+}`;
+
+/**
+ * The device and what runs on it: Cleave's engine, calibrated as a long-lived application has it,
+ * the copy kernel and the GPU timer. The page modules load here, once the WebGPU globals exist.
+ * @param {Args} args
+ */
+async function setup(args) {
+  const opened = await openDevice({ timestamps: !args.wallOnly });
+  register(`data:text/javascript,${encodeURIComponent(hook)}`);
+  Object.assign(globalThis, { __benchProgress: status });
+  const { createSplitEngine } = await import('cleave');
+  const { GpuTimer } = await import('../page/gpu-probe.mjs');
+  const { makeCopyPipeline } = await import('../page/systems/limits.mjs');
+  const { fmt, size } = await import('./report.mjs');
+  const { device, adapter: a, limits } = opened;
+  log(`adapter: ${a.vendor} / ${a.architecture} / ${a.description || a.device} (VK_ICD_FILENAMES ${opened.icd})`);
+  const [buf, bind] = [limits.maxBufferSize ?? 0, limits.maxStorageBufferBindingSize ?? 0];
+  log(`limits: maxBufferSize ${size(buf)}, maxStorageBufferBindingSize ${size(bind)}`);
+  const why = args.wallOnly ? '--wall-only' : "the adapter has no 'timestamp-query'";
+  log(opened.timestamps ? 'GPU time: timestamp queries' : `GPU time: none (${why}): wall time only`);
+  const engine = await createSplitEngine({ device, backend: 'webgpu' });
+  status('calibrating the planner');
+  await engine.calibrate();
+  const costs = engine.stats.costs;
+  log(
+    `cost model (calibrated): ${Object.entries(costs ?? {})
+      .map(([k, v]) => `${k} ${fmt(v)}`)
+      .join(', ')}`,
+  );
+  const shared = { device, engine, copyPipeline: makeCopyPipeline(device), timer: new GpuTimer(device) };
+  return { opened, costs, shared: { ...shared, errors: opened.errors } };
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  if (!existsSync(new URL('dist/cleave.js', ROOT))) fail('dist/cleave.js is missing: run `npm run build`');
+  const cases = selectCases(args);
+  const settings = settingsFor(args);
+  const { opened, costs, shared } = await setup(args);
+  const { runCase } = await import('./case.mjs');
+  const { fmt, ratiosOf, renderCase, renderSummary, size } = await import('./report.mjs');
+  const started = new Date();
+  const records = [];
+  for (const spec of cases) {
+    const r = await runCase(spec, settings, shared);
+    log(`\n${r.case.id} (${spec.dtype} [${spec.shape}], ${size(r.case.bytes)}, ${fmt(r.seconds)} s)`);
+    log(renderCase(r));
+    for (const e of r.gpuErrors) log(`  GPU error: ${e}`);
+    records.push({ ...r, ratios: ratiosOf(r) });
+  }
+  log(`\nmedian ms per split, wall (GPU); ratios of the default plan, wall (GPU)\n${renderSummary(records)}`);
+  const { adapter, icd, features, limits, timestamps } = opened;
+  const report = { started, finished: new Date(), node: process.version, args: process.argv.slice(2) };
+  const device = { adapter, icd, features, limits, timestamps, costs };
+  const file = join(args.out, `node-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  await mkdir(args.out, { recursive: true });
+  await writeFile(file, JSON.stringify({ ...report, ...device, settings, cases: records }, null, 1));
+  log(`\nwrote ${file}`);
+  shared.engine.destroy();
+  const failed = records.filter((r) => r.gpuErrors.length || Object.values(r.systems).some((s) => s.error));
+  if (failed.length) {
+    log(`FAILED: ${failed.map((r) => r.case.id).join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+await main();
