@@ -4,10 +4,11 @@
 
 import { SplitError, asInt, check, guardRead, show } from './errors.js';
 import type { DType, FixedDType } from './dtype.js';
-import { type AnyTensor, type GpuTensor, type HostTensor, type TensorView, readTensor } from './tensor.js';
-import { type Into, readInto } from './into.js';
-import { isA } from './gpu/webgpu-object.js';
-import { readChoice, readCount, readLengths, readOptions } from './options.js';
+import type { AnyTensor, GpuTensor, HostTensor, Into } from './tensor.js';
+import { type TensorView, readTensor } from './read/tensor.js';
+import { readInto } from './read/into.js';
+import { isA } from './read/webgpu-object.js';
+import { readChoice, readCount, readLengths, readOptions } from './read/options.js';
 import { type SplitPlan, equalParts, normalizeAxis } from './planner/split.js';
 import { planSplitRecent } from './planner/recent.js';
 import type { Strategy } from './planner/gpu.js';
@@ -15,8 +16,8 @@ import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';
 import { GpuExecutor, type SplitRequest } from './gpu/executor.js';
 import { acquireDevice } from './gpu/device.js';
-import { missingUsage } from './gpu/usage.js';
-import { release } from './gpu/leases.js';
+import { missingUsage } from './usage.js';
+import { checkLive, release } from './gpu/leases.js';
 import { warmUp } from './gpu/pipelines.js';
 import { calibrate } from './gpu/calibrate.js';
 import { type SplitNode, resolveRun } from './ops/index.js';
@@ -354,7 +355,8 @@ class Engine implements SplitEngine {
       strategy: this.strategy,
       layout: readChoice(out.layout, ['shared', 'separate'] as const, 'shared', 'split', 'option:layout'),
       alias: readChoice(out.alias, ['owned', 'any', 'none'] as const, alias, 'split', 'option:alias'),
-      into: x.kind === 'gpu' ? readInto(out.into, x, shapes, plan.outputShapes, plan.axis, 'split') : undefined,
+      into:
+        x.kind === 'gpu' ? readInto(out.into, x, shapes, plan.outputShapes, plan.axis, 'split', checkLive) : undefined,
     };
   }
 

@@ -32,11 +32,9 @@ export {
   isPacked,
   packedValue,
 } from './dtype.js';
-export type { GpuTensor, HostTensor } from './tensor.js';
-export type { Into } from './into.js';
-export { MAX_RANK, MAX_STRINGS } from './tensor.js';
-export { MAX_OUTPUTS } from './planner/split.js';
-export { TENSOR_USAGE } from './gpu/usage.js';
+export type { GpuTensor, HostTensor, Into } from './tensor.js';
+export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
+export { TENSOR_USAGE } from './usage.js';
 export { SHADER_VARIANTS } from './gpu/pipelines.js';
 export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';

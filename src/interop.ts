@@ -3,7 +3,8 @@
 // caller passes (read once; anything it throws becomes a SplitError).
 
 import { type SubjectKey, SplitError, check, guardRead, show } from './errors.js';
-import { type GpuTensor, type GpuView, readTensor } from './tensor.js';
+import type { GpuTensor } from './tensor.js';
+import { type GpuView, readTensor } from './read/tensor.js';
 import { checkLive } from './gpu/leases.js';
 
 /**

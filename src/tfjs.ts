@@ -25,7 +25,8 @@
 
 import { check, guardRead, show } from './errors.js';
 import { byteLengthOf } from './dtype.js';
-import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
+import type { GpuTensor } from './tensor.js';
+import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 // GPUBufferUsage.STORAGE | COPY_SRC (values fixed by the spec), what TF.js asks of a buffer it wraps.

@@ -13,7 +13,7 @@ import { pipelineFor } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped } from './scope.js';
 import { TableCache } from './tables.js';
-import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
+import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 const measured = new WeakMap<GPUDevice, CostModel | Promise<CostModel>>();
 

@@ -4,7 +4,7 @@
 // them. When there is none, the result says why, in words a user can act on. Nothing is written
 // onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
-import { useWebGpuClasses } from './webgpu-object.js';
+import { useWebGpuClasses } from '../read/webgpu-object.js';
 import type { GpuLimits } from '../planner/gpu.js';
 import { costsOf } from './calibrate.js';
 

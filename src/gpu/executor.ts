@@ -7,11 +7,12 @@
 
 import { type SplitError, check } from '../errors.js';
 import { hostDataFromBytes } from '../dtype.js';
-import type { GpuTensor, GpuView, HostTensor, HostView } from '../tensor.js';
+import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { GpuView, HostView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 import { align4 } from '../planner/dispatch.js';
 import type { GatherPlan, GpuLimits, GpuPlan, Strategy } from '../planner/gpu.js';
-import type { IntoPlan } from '../into.js';
+import type { IntoPlan } from '../read/into.js';
 import { type SplitStats, statsOf } from '../stats.js';
 import { type Targets, encodeCopies, encodeGather, encodeUnshare } from './encode.js';
 import {
@@ -33,7 +34,7 @@ import { BufferPool } from './pool.js';
 import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
 import { GpuPlanCache } from './plan-cache.js';
-import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from './usage.js';
+import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
 import { limitsOf } from './device.js';
 import { calibrateSoon } from './calibrate.js';
 import { readBack, writePadded } from './transfer.js';

@@ -4,7 +4,7 @@
 // fills exists in the shader and that the shader has none the host leaves unfilled.
 
 import { SHADER_TILE_MEMBERS, type ShaderTile } from '../planner/dispatch.js';
-import { COMPUTE_STAGE } from './usage.js';
+import { COMPUTE_STAGE } from '../usage.js';
 import { GATHER_LAYOUT } from './layout.generated.js';
 
 export const LAYOUT = GATHER_LAYOUT;

@@ -8,7 +8,7 @@
 import { type Dispatch, SHADER_TILE_MEMBERS, align } from '../planner/dispatch.js';
 import { LAYOUT, encodeParams, encodeTile } from './layout.js';
 import type { BufferPool } from './pool.js';
-import { USAGE } from './usage.js';
+import { USAGE } from '../usage.js';
 
 export interface Table {
   readonly buffer: GPUBuffer;

@@ -3,10 +3,10 @@
 // accepts. The planner does the rest.
 
 import { check, show } from '../errors.js';
-import { readCount, readLengths } from '../options.js';
+import { readCount, readLengths } from '../read/options.js';
 import { type PlanSubjects, equalParts, normalizeAxis } from '../planner/split.js';
 import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
   type NodeFields,

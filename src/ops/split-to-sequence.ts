@@ -5,9 +5,10 @@
 
 import { type SubjectKey, check } from '../errors.js';
 import { ONNX_DTYPES } from '../dtype.js';
-import { MAX_OUTPUTS, normalizeAxis } from '../planner/split.js';
+import { normalizeAxis } from '../planner/split.js';
+import { MAX_OUTPUTS } from '../shape.js';
 import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
   type NodeFields,

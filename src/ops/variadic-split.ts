@@ -5,7 +5,7 @@
 import { check } from '../errors.js';
 import { normalizeAxis } from '../planner/split.js';
 import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
 import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';

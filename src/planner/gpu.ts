@@ -4,7 +4,8 @@
 
 import { check } from '../errors.js';
 import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
-import { type SplitPlan, rowMajorStrides } from './split.js';
+import { rowMajorStrides } from '../shape.js';
+import type { SplitPlan } from './split.js';
 import { type Dispatch, type Region, type UnitBits, align4, planDispatches } from './dispatch.js';
 
 /** Device numbers the layout depends on. */

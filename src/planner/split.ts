@@ -3,9 +3,7 @@
 
 import { type SubjectKey, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
-
-/** Most outputs one split may have (checked before anything is allocated: TOO_LARGE). */
-export const MAX_OUTPUTS = 65536;
+import { MAX_OUTPUTS, product } from '../shape.js';
 
 /** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
 export interface SplitPlan {
@@ -142,15 +140,4 @@ function outputShapesOf(shape: readonly number[], ax: number, sizes: readonly nu
     out[i] = last;
   }
   return out;
-}
-
-/** Row-major element strides of a shape: each dimension's stride is the product of those after it. */
-export function rowMajorStrides(shape: readonly number[]): number[] {
-  const out = new Array<number>(shape.length);
-  for (let k = shape.length - 1, acc = 1; k >= 0; k--) [out[k], acc] = [acc, acc * shape[k]!];
-  return out;
-}
-
-function product(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a * b, 1);
 }

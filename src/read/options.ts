@@ -2,8 +2,8 @@
 // name (with the nearest known key as a suggestion), each value read a single time, and the split
 // arguments checked before anything is allocated.
 
-import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from './errors.js';
-import { MAX_OUTPUTS } from './planner/split.js';
+import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { MAX_OUTPUTS } from '../shape.js';
 
 /**
  * Every own property of an ordinary object, read once (inherited keys are not options). A Symbol
