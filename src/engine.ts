@@ -10,7 +10,7 @@ import { readInto } from './read/into.js';
 import { isA } from './read/webgpu-object.js';
 import { readChoice, readCount, readLengths, readOptions } from './read/options.js';
 import { type SplitPlan, equalParts, normalizeAxis } from './planner/split.js';
-import { planSplitRecent } from './planner/recent.js';
+import { planSplitRecent } from './cache/recent-plans.js';
 import type { Strategy } from './planner/gpu.js';
 import { CPU_STATS, type SplitStats } from './stats.js';
 import { splitOnCpu } from './cpu/split.js';

@@ -33,7 +33,7 @@ import { pipelineFor, pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { BOTH, lateError, scoped, throwIfFailed } from './scope.js';
 import { type Table, TableCache } from './tables.js';
-import { GpuPlanCache } from './plan-cache.js';
+import { GpuPlanCache } from '../cache/gpu-plans.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
 import { limitsOf } from './device.js';
 import { calibrateSoon } from './calibrate.js';

@@ -24,7 +24,7 @@ export class TableCache {
   private readonly tables = new Map<string, Table>();
   /** Tables recorded into a caller's encoder: their last use is unknown, so Cleave never destroys them. */
   private readonly handedOver = new WeakSet<Table>();
-  /** Keys already built, by dispatch list: a kept GPU plan (gpu/plan-cache.ts) brings the same list back. */
+  /** Keys already built, by dispatch list: a kept GPU plan (cache/gpu-plans.ts) brings the same list back. */
   private readonly keys = new WeakMap<readonly Dispatch[], string>();
   /** Bytes between two dispatches' params (the uniform offset alignment). */
   private readonly slot: number;

@@ -5,7 +5,7 @@
 import { check, show } from '../errors.js';
 import { readCount, readLengths } from '../read/options.js';
 import { type PlanSubjects, equalParts, normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../planner/recent.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {

@@ -7,7 +7,7 @@ import { type SubjectKey, check } from '../errors.js';
 import { ONNX_DTYPES } from '../dtype.js';
 import { normalizeAxis } from '../planner/split.js';
 import { MAX_OUTPUTS } from '../shape.js';
-import { planSplitRecent } from '../planner/recent.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {

@@ -4,7 +4,7 @@
 
 import { check } from '../errors.js';
 import { normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../planner/recent.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
