@@ -1,7 +1,7 @@
 // Cleave's public entry: the engine, its error class, the node API, the pure planner, and the
 // dtype table (names, widths, host arrays). Internals (GPU plans, executors) stay out of it.
 
-export { createSplitEngine } from './engine.js';
+export { createSplitEngine } from './engine/create.js';
 export type {
   Backend,
   EngineStats,
@@ -10,7 +10,7 @@ export type {
   SplitEngine,
   SplitEngineOptions,
   SplitOptions,
-} from './engine.js';
+} from './engine/api.js';
 export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject } from './errors.js';

@@ -1,0 +1,208 @@
+// The engine: one flow for every call (read the caller's objects once, validate, plan, execute on
+// the GPU or the CPU executor). Outputs live where the input lived: host tensors in, host tensors
+// out; GPU tensors in, GPU tensors out with no readback. The engine keeps the API; what it is made
+// of has its own module: its arguments (arguments.ts), whether it is usable (lifecycle.ts), the
+// late-error ledger (late-errors.ts), and the executors.
+
+import { SplitError, check, show } from '../errors.js';
+import type { DType, FixedDType } from '../dtype.js';
+import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
+import { type TensorView, readTensor } from '../read/tensor.js';
+import { readOptions } from '../read/options.js';
+import { isA } from '../read/webgpu-object.js';
+import type { SplitPlan } from '../planner/split.js';
+import type { Strategy } from '../planner/gpu.js';
+import { CPU_STATS, type SplitStats } from '../stats.js';
+import { splitOnCpu } from '../cpu/split.js';
+import { GpuExecutor, type SplitRequest } from '../gpu/executor.js';
+import { release } from '../gpu/leases.js';
+import { calibrate } from '../gpu/calibrate.js';
+import { type SplitNode, resolveRun } from '../ops/index.js';
+import type {
+  Backend,
+  EngineStats,
+  Fixed,
+  NodeOutputs,
+  OutputOptions,
+  SplitEngine,
+  SplitEngineOptions,
+  SplitOptions,
+} from './api.js';
+import { type OutputFields, requestOf, requireInputUsage, splitArguments } from './arguments.js';
+import { LateErrors } from './late-errors.js';
+import { Lifecycle } from './lifecycle.js';
+
+export class Engine implements SplitEngine {
+  readonly backend: Backend;
+  private readonly gpu: GpuExecutor | undefined;
+  private readonly life: Lifecycle;
+  private readonly late = new LateErrors();
+  /** Of the split that finished last. */
+  private last: SplitStats = CPU_STATS;
+
+  constructor(
+    readonly device: GPUDevice | undefined,
+    readonly adapterInfo: SplitEngine['adapterInfo'],
+    private readonly ownsDevice: boolean,
+    private readonly strategy: 'auto' | Strategy,
+    readonly fallbackReason: string | undefined,
+    private readonly onLateError: SplitEngineOptions['onLateError'],
+  ) {
+    this.backend = device ? 'webgpu' : 'cpu';
+    this.life = new Lifecycle(device);
+    this.gpu =
+      device &&
+      new GpuExecutor(
+        device,
+        (what) => this.life.alive(what),
+        (e) => (this.onLateError ? this.onLateError(e) : this.late.add(e)),
+      );
+    // Methods taken off the engine (`const { split } = engine`) still work.
+    const methods = [
+      'split',
+      'run',
+      'encodeSplit',
+      'upload',
+      'download',
+      'release',
+      'destroy',
+      'acknowledge',
+      'calibrate',
+    ] as const;
+    for (const m of methods) this[m] = this[m].bind(this) as never;
+  }
+
+  get lateErrors(): readonly SplitError[] {
+    return this.late.list();
+  }
+
+  acknowledge(): SplitError[] {
+    return this.late.acknowledge();
+  }
+
+  get stats(): EngineStats {
+    return { ...this.last, pipelinesCreated: this.gpu?.pipelinesCreated ?? 0, liveBuffers: this.gpu?.liveBuffers ?? 0 };
+  }
+
+  split<D extends FixedDType>(
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): Promise<GpuTensor<D>[]>;
+  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
+  async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
+    this.usable('split');
+    const [view, plan, out] = splitArguments('split', x, options);
+    return this.execute(plan, view, plan.outputShapes, out);
+  }
+
+  async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
+    this.usable('run');
+    const r = resolveRun(node);
+    requireInputUsage(r.data, 'run');
+    return (await this.execute(
+      r.plan,
+      r.data,
+      r.outputShapes,
+      readOptions(options, 'run', ['layout', 'alias', 'into']),
+    )) as NodeOutputs<N>;
+  }
+
+  encodeSplit<D extends FixedDType>(
+    encoder: GPUCommandEncoder,
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): GpuTensor<D>[] {
+    const gpu = this.requireGpu('encodeSplit');
+    check(
+      isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
+      'BAD_INPUT',
+      () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`,
+      'input:encoder',
+    );
+    const [view, plan, out] = splitArguments('encodeSplit', x, options);
+    check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
+    const r = gpu.encodeResident(requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy), view, encoder);
+    this.last = r.stats;
+    return r.outputs as GpuTensor<D>[];
+  }
+
+  upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
+    const gpu = this.requireGpu('upload');
+    const view = readTensor(x, 'upload');
+    check(
+      view.kind === 'host' && view.dtype !== 'string',
+      view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
+      () =>
+        'upload: ' +
+        (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
+      'input:input',
+    );
+    return gpu.upload(view) as GpuTensor<D>;
+  }
+
+  async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
+    const gpu = this.requireGpu('download');
+    const view = readTensor(x, 'download');
+    check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: takes a GPU tensor, got a host tensor', 'input:input');
+    return (await gpu.download(view)) as HostTensor<D>;
+  }
+
+  release(x: GpuTensor | undefined): void {
+    release(x);
+  }
+
+  async calibrate(): Promise<void> {
+    this.life.alive('calibrate');
+    if (this.device) await calibrate(this.device);
+  }
+
+  destroy(): void {
+    if (this.life.end()) {
+      this.gpu?.destroy();
+      if (this.ownsDevice) this.device?.destroy();
+    }
+  }
+
+  /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
+  private async execute(
+    plan: SplitPlan,
+    x: TensorView,
+    shapes: SplitRequest['shapes'],
+    out: OutputFields,
+  ): Promise<AnyTensor[]> {
+    check(
+      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined && out.into === undefined),
+      'BAD_OPTIONS',
+      () => 'split: layout, alias and into place GPU outputs; a host input gives host outputs',
+      out.into === undefined ? 'option:layout' : 'option:into',
+    );
+    const req = requestOf(plan, x, shapes, out, 'owned', this.strategy);
+    const r =
+      x.kind === 'gpu'
+        ? await this.requireGpu('split').splitResident(req, x)
+        : this.gpu && !x.strings && !x.dtype.startsWith('complex')
+          ? await this.gpu.splitHost(req, x)
+          : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
+    this.last = r.stats;
+    return r.outputs;
+  }
+
+  /** The one check every call makes: the engine is alive and no late GPU error is unacknowledged. */
+  private usable(what: string): void {
+    this.life.alive(what);
+    this.late.refuse(what);
+  }
+
+  private requireGpu(what: string): GpuExecutor {
+    this.usable(what);
+    if (!this.gpu)
+      throw new SplitError(
+        'WRONG_BACKEND',
+        `${what}: this engine runs on the CPU backend and has no GPU device ` +
+          `(${this.fallbackReason ?? "it was created with backend: 'cpu'"}); ` +
+          "check engine.backend before a GPU call, or create the engine with backend: 'webgpu' to fail at creation",
+        'engine:backend',
+      );
+    return this.gpu;
+  }
+}
