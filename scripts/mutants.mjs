@@ -195,7 +195,7 @@ const FAULTS = [
     id: 'executor-host-on-cpu',
     what: 'host tensors on a WebGPU engine silently split on the CPU',
     file: 'src/engine/engine.ts',
-    find: '? await this.gpu.splitHost(req, x)',
+    find: '? await splitHost(this.gpu, req, x)',
     replace: '? { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS }',
     tests: [DIFF, GEN, GOLDEN],
   },

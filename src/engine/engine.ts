@@ -15,6 +15,8 @@ import type { Strategy } from '../planner/gpu.js';
 import { CPU_STATS, type SplitStats } from '../stats.js';
 import { splitOnCpu } from '../cpu/split.js';
 import { GpuExecutor, type SplitRequest } from '../gpu/executor.js';
+import { encodeResident, splitResident } from '../gpu/resident.js';
+import { downloadTensor, splitHost, uploadTensor } from '../gpu/host.js';
 import { release } from '../gpu/leases.js';
 import { calibrate } from '../gpu/calibrate.js';
 import { type SplitNode, resolveRun } from '../ops/index.js';
@@ -121,7 +123,8 @@ export class Engine implements SplitEngine {
     );
     const [view, plan, out] = splitArguments('encodeSplit', x, options);
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const r = gpu.encodeResident(requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy), view, encoder);
+    const req = requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy);
+    const r = encodeResident(gpu, req, view, encoder);
     this.last = r.stats;
     return r.outputs as GpuTensor<D>[];
   }
@@ -137,14 +140,14 @@ export class Engine implements SplitEngine {
         (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
       'input:input',
     );
-    return gpu.upload(view) as GpuTensor<D>;
+    return uploadTensor(gpu, view) as GpuTensor<D>;
   }
 
   async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
     const gpu = this.requireGpu('download');
     const view = readTensor(x, 'download');
     check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: takes a GPU tensor, got a host tensor', 'input:input');
-    return (await gpu.download(view)) as HostTensor<D>;
+    return (await downloadTensor(gpu, view)) as HostTensor<D>;
   }
 
   release(x: GpuTensor | undefined): void {
@@ -179,9 +182,9 @@ export class Engine implements SplitEngine {
     const req = requestOf(plan, x, shapes, out, 'owned', this.strategy);
     const r =
       x.kind === 'gpu'
-        ? await this.requireGpu('split').splitResident(req, x)
+        ? await splitResident(this.requireGpu('split'), req, x)
         : this.gpu && !x.strings && !x.dtype.startsWith('complex')
-          ? await this.gpu.splitHost(req, x)
+          ? await splitHost(this.gpu, req, x)
           : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
     this.last = r.stats;
     return r.outputs;
