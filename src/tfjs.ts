@@ -99,7 +99,8 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
     'input:tensor',
     (thrown) =>
       `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +
-      "it must live on TF.js's 'webgpu' backend (which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)",
+      "it must live on TF.js's 'webgpu' backend " +
+      '(which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)',
   );
   const word = dtype === 'bool' ? 'int32' : dtype;
   try {

@@ -98,7 +98,8 @@ function chunks(dim: number, k: number, who: string, subject: SubjectKey): numbe
     count <= MAX_OUTPUTS,
     'TOO_LARGE',
     () =>
-      `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; a split makes at most ${MAX_OUTPUTS}`,
+      `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; ` +
+      `a split makes at most ${MAX_OUTPUTS}`,
     subject,
   );
   return Array.from({ length: count }, (_, i) => Math.min(k, dim - i * k));

@@ -71,7 +71,8 @@ function resolveLengths(lengths: number[], dim: number, ax: number): number[] {
     inferred.length <= 1,
     'BAD_SIZE',
     () =>
-      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 (at ${inferred.join(', ')}); at most one may be -1`,
+      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 ` +
+      `(at ${inferred.join(', ')}); at most one may be -1`,
     LENGTHS,
   );
   if (!inferred.length) return lengths;

@@ -60,7 +60,11 @@ export function equalParts(dim: number, parts: number): number[] {
   return sizes;
 }
 
-/** Plans a split of `shape` along `axis` into `sizes`, checking every rule. */
+/**
+ * Plans a split of `shape` along `axis` into `sizes`, checking every rule. Plain loops, no closure
+ * per length: this runs per call, and 4096-output splits are a case we care about; a message's
+ * closure is made only for a bad length.
+ */
 export function planSplit(
   dtype: DType,
   shape: readonly number[],
@@ -84,14 +88,12 @@ export function planSplit(
     () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`,
     subjects.sizes,
   );
-  // Plain loops, no closure per length: this runs per call, and 4096-output splits are a case we care about.
   const n = sizes.length;
   const clean: number[] = [];
   const starts: number[] = [];
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const s = sizes[i];
-    // The message's closure is made only for a bad length, not once per length.
     if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0))
       check(
         false,
