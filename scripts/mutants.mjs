@@ -50,7 +50,7 @@ const FAULTS = [
   {
     id: 'planner-tile-short',
     what: "a bit geometry's last tile ends one word early: its last word is never written",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'last: Math.min(last, p + span)',
     replace: 'last: Math.min(last - 1, p + span)',
     tests: [DIFF, GEN, KERNELS],
@@ -58,7 +58,7 @@ const FAULTS = [
   {
     id: 'planner-into-stride',
     what: "a destination's rows are written back to back, its strides ignored",
-    file: 'src/planner/gpu.ts',
+    file: 'src/planner/regions.ts',
     find: 'dstStride: rd * bits,',
     replace: 'dstStride: rowLen * bits,',
     tests: [INTO, 'test/planner/into.test.ts'],
@@ -82,7 +82,7 @@ const FAULTS = [
   {
     id: 'planner-word-tile-short',
     what: "a word geometry's last tile ends one row early: its last row is never written",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'last: Math.min(g.rows, r + rows) })',
     replace: 'last: Math.min(g.rows, r + rows) - (r + rows >= g.rows ? 1 : 0) })',
     tests: [DIFF, GEN, KERNELS],
@@ -90,7 +90,7 @@ const FAULTS = [
   {
     id: 'planner-word-columns',
     what: "a long row's column tiles all read the row's first 256 words",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };',
     replace: 'const cols = { ...g, src: g.src, dst: g.dst + c, row_len: rowLen };',
     tests: [DIFF, GEN, KERNELS, LARGE],

@@ -38,4 +38,4 @@ export { TENSOR_USAGE } from './usage.js';
 export { SHADER_VARIANTS } from './gpu/pipelines.js';
 export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';
-export type { Strategy } from './planner/gpu.js';
+export type { Strategy } from './planner/types.js';

@@ -1,7 +1,7 @@
-// The public tensor types: a tensor in host memory, one in a GPU buffer, and a place in a GPU
-// buffer to write an output at (`Into`). A HostTensor's `data` type follows its `dtype`, so a
-// mismatched pair fails to compile; plain JavaScript callers get the same rules at run time
-// (read/tensor.ts).
+// The tensor types: a tensor in host memory, one in a GPU buffer, and a place in a GPU buffer to
+// write an output at (`Into`), public; and that place as the planner takes it (`Destination`),
+// which read/into.ts makes. A HostTensor's `data` type follows its `dtype`, so a mismatched pair
+// fails to compile; plain JavaScript callers get the same rules at run time (read/tensor.ts).
 
 import type { DType, FixedDType, HostDataMap } from './dtype.js';
 
@@ -41,4 +41,14 @@ export interface Into<D extends FixedDType = FixedDType> {
   readonly strides?: readonly number[];
   /** Optional: when given, the output's byte length (that of a row-major tensor of this shape). */
   readonly byteLength?: number;
+}
+
+/**
+ * A caller's destination for one output (`into`): the `target` buffer (k > 0, the k-th distinct
+ * one), its byte offset, and its strides in elements over the plan's output shape.
+ */
+export interface Destination {
+  readonly target: number;
+  readonly byteOffset: number;
+  readonly strides: readonly number[];
 }

@@ -4,7 +4,8 @@
 // every split that gets it may read it. Splits into a caller's destinations are planned each time.
 
 import type { SplitPlan } from '../planner/split.js';
-import { type GpuLimits, type GpuPlan, type GpuPlanOptions, planGpu } from '../planner/gpu.js';
+import type { GpuLimits, GpuPlan, GpuPlanOptions } from '../planner/types.js';
+import { planGpu } from '../planner/gpu.js';
 
 interface Kept {
   readonly srcByteOffset: number;

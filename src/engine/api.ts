@@ -4,7 +4,7 @@
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
 import type { GpuTensor, HostTensor, Into } from '../tensor.js';
-import type { Strategy } from '../planner/gpu.js';
+import type { Strategy } from '../planner/types.js';
 import type { SplitStats } from '../stats.js';
 import type { SplitNode } from '../ops/index.js';
 

@@ -11,7 +11,7 @@ import { type TensorView, readTensor } from '../read/tensor.js';
 import { readOptions } from '../read/options.js';
 import { isA } from '../read/webgpu-object.js';
 import type { SplitPlan } from '../planner/split.js';
-import type { Strategy } from '../planner/gpu.js';
+import type { Strategy } from '../planner/types.js';
 import { CPU_STATS, type SplitStats } from '../stats.js';
 import { splitOnCpu } from '../cpu/split.js';
 import { GpuExecutor, type SplitRequest } from '../gpu/executor.js';

@@ -5,7 +5,7 @@
 // onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
-import type { GpuLimits } from '../planner/gpu.js';
+import type { GpuLimits } from '../planner/types.js';
 import { costsOf } from './calibrate.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;

@@ -8,7 +8,7 @@
 import type { SplitError } from '../errors.js';
 import type { IntoPlan } from '../read/into.js';
 import type { SplitPlan } from '../planner/split.js';
-import type { GatherPlan, GpuLimits, GpuPlan, Strategy } from '../planner/gpu.js';
+import type { GatherPlan, GpuLimits, GpuPlan, Strategy } from '../planner/types.js';
 import { GpuPlanCache } from '../cache/gpu-plans.js';
 import type { SplitStats } from '../stats.js';
 import { type Targets, encodeGather } from './encode.js';

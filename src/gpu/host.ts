@@ -7,7 +7,7 @@ import { hostDataFromBytes } from '../dtype.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';
-import type { GpuPlan } from '../planner/gpu.js';
+import type { GpuPlan } from '../planner/types.js';
 import { statsOf } from '../stats.js';
 import { encodeCopies } from './encode.js';
 import { checkLive, fateOf, handOut, leaseFor, poisoned } from './leases.js';

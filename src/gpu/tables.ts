@@ -5,7 +5,8 @@
 // submitted. Past `capacity` tables the least recently used is dropped: destroyed once the GPU is
 // done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
 
-import { type Dispatch, SHADER_TILE_MEMBERS, align } from '../planner/dispatch.js';
+import { type Dispatch, SHADER_TILE_MEMBERS } from '../planner/types.js';
+import { align } from '../planner/dispatch.js';
 import { LAYOUT, encodeParams, encodeTile } from './layout.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from '../usage.js';

@@ -4,7 +4,7 @@
 import { SplitError } from '../errors.js';
 import { type FixedDType, hostDataFromBytes } from '../dtype.js';
 import type { HostTensor } from '../tensor.js';
-import type { OutputSlot } from '../planner/gpu.js';
+import type { OutputSlot } from '../planner/types.js';
 import { throwIfFailed } from './scope.js';
 import { MAP_READ_MODE } from '../usage.js';
 

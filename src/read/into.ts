@@ -5,7 +5,7 @@
 
 import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
 import { byteLengthOf, elementBits } from '../dtype.js';
-import type { Destination } from '../planner/gpu.js';
+import type { Destination } from '../tensor.js';
 import { type GpuView, isGpuBuffer, readShape } from './tensor.js';
 import { product, rowMajorStrides } from '../shape.js';
 import { missingUsage } from '../usage.js';

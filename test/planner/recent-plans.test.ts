@@ -5,7 +5,9 @@ import { describe, expect, test } from 'vitest';
 import { SplitError, equalParts, resolveNode } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
 import { planSplitRecent } from '../../src/cache/recent-plans.js';
-import { DEFAULT_COSTS, type CostModel, type GpuLimits, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS, type CostModel } from '../../src/planner/costs.js';
+import type { GpuLimits } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
 import { GpuPlanCache } from '../../src/cache/gpu-plans.js';
 
 describe('split plans kept', () => {
