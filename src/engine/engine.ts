@@ -7,7 +7,8 @@
 import { SplitError, check, show } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
 import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
-import { type TensorView, readTensor } from '../read/tensor.js';
+import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
+import { type OutputFields, requestOf, requireInputUsage, splitArguments } from './arguments.js';
 import { readOptions } from '../read/options.js';
 import { isA } from '../read/webgpu-object.js';
 import type { SplitPlan } from '../planner/split.js';
@@ -30,15 +31,14 @@ import type {
   SplitEngineOptions,
   SplitOptions,
 } from './api.js';
-import { type OutputFields, requestOf, requireInputUsage, splitArguments } from './arguments.js';
-import { LateErrors } from './late-errors.js';
-import { Lifecycle } from './lifecycle.js';
+import { lateErrorLedger } from './late-errors.js';
+import { type Lifecycle, lifecycle } from './lifecycle.js';
 
 export class Engine implements SplitEngine {
   readonly backend: Backend;
   private readonly gpu: GpuExecutor | undefined;
   private readonly life: Lifecycle;
-  private readonly late = new LateErrors();
+  private readonly late = lateErrorLedger();
   /** Of the split that finished last. */
   private last: SplitStats = CPU_STATS;
 
@@ -48,16 +48,17 @@ export class Engine implements SplitEngine {
     private readonly ownsDevice: boolean,
     private readonly strategy: 'auto' | Strategy,
     readonly fallbackReason: string | undefined,
-    private readonly onLateError: SplitEngineOptions['onLateError'],
+    onLateError: SplitEngineOptions['onLateError'],
   ) {
     this.backend = device ? 'webgpu' : 'cpu';
-    this.life = new Lifecycle(device);
+    this.life = lifecycle(device);
     this.gpu =
       device &&
       new GpuExecutor(
         device,
-        (what) => this.life.alive(what),
-        (e) => (this.onLateError ? this.onLateError(e) : this.late.add(e)),
+        this.life.alive,
+        // The caller's listener hears it as a method of the engine, or the ledger keeps it.
+        (e) => (onLateError ? onLateError.call(this, e) : this.late.add(e)),
       );
     // Methods taken off the engine (`const { split } = engine`) still work.
     const methods = [
@@ -145,9 +146,7 @@ export class Engine implements SplitEngine {
 
   async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
     const gpu = this.requireGpu('download');
-    const view = readTensor(x, 'download');
-    check(view.kind === 'gpu', 'BAD_INPUT', () => 'download: takes a GPU tensor, got a host tensor', 'input:input');
-    return (await downloadTensor(gpu, view)) as HostTensor<D>;
+    return (await downloadTensor(gpu, readGpuTensor(x, 'download'))) as HostTensor<D>;
   }
 
   release(x: GpuTensor | undefined): void {

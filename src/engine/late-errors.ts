@@ -5,33 +5,34 @@
 
 import { SplitError } from '../errors.js';
 
-export class LateErrors {
-  private errors: SplitError[] = [];
-
-  add(e: SplitError): void {
-    this.errors.push(e);
-  }
-
+export interface LateErrors {
+  add(e: SplitError): void;
   /** A copy: the caller may keep it while the ledger changes. */
-  list(): readonly SplitError[] {
-    return [...this.errors];
-  }
-
+  list(): readonly SplitError[];
   /** The errors, handed over and cleared: the engine takes calls again. */
-  acknowledge(): SplitError[] {
-    const errors = this.errors;
-    this.errors = [];
-    return errors;
-  }
-
+  acknowledge(): SplitError[];
   /** Throws while an error is unacknowledged, naming the oldest. */
-  refuse(what: string): void {
-    const [first] = this.errors;
-    if (first)
-      throw new SplitError(
-        'GPU_ERROR',
-        `${what}: refused until engine.acknowledge(): ${first.message}`,
-        'engine:engine',
-      );
-  }
+  refuse(what: string): void;
+}
+
+export function lateErrorLedger(): LateErrors {
+  let errors: SplitError[] = [];
+  return {
+    add: (e) => void errors.push(e),
+    list: () => [...errors],
+    acknowledge: () => {
+      const all = errors;
+      errors = [];
+      return all;
+    },
+    refuse: (what) => {
+      const [first] = errors;
+      if (first)
+        throw new SplitError(
+          'GPU_ERROR',
+          `${what}: refused until engine.acknowledge(): ${first.message}`,
+          'engine:engine',
+        );
+    },
+  };
 }

@@ -4,31 +4,24 @@
 
 import { check } from '../errors.js';
 
-export class Lifecycle {
-  private destroyed = false;
-  private lost: string | undefined;
-
-  constructor(device: GPUDevice | undefined) {
-    void device?.lost.then((info) => {
-      this.lost = info.message || info.reason;
-    });
-  }
-
+export interface Lifecycle {
   /** Throws when the engine was destroyed or its device lost. */
-  alive(what: string): void {
-    check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
-    check(
-      this.lost === undefined,
-      'DEVICE_LOST',
-      () => `${what}: the GPU device was lost: ${this.lost}`,
-      'engine:device',
-    );
-  }
-
+  alive(what: string): void;
   /** Marks the engine destroyed; true the first time only. */
-  end(): boolean {
-    const first = !this.destroyed;
-    this.destroyed = true;
-    return first;
-  }
+  end(): boolean;
+}
+
+export function lifecycle(device: GPUDevice | undefined): Lifecycle {
+  let destroyed = false;
+  let lost: string | undefined;
+  void device?.lost.then((info) => {
+    lost = info.message || info.reason;
+  });
+  return {
+    alive: (what) => {
+      check(!destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
+      check(lost === undefined, 'DEVICE_LOST', () => `${what}: the GPU device was lost: ${lost}`, 'engine:device');
+    },
+    end: () => !destroyed && (destroyed = true),
+  };
 }

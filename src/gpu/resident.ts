@@ -47,7 +47,11 @@ export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuV
   const { own = [], shared } = outputBuffers(p.work, req.layout);
   const pooled = gpu.pool.has([...own.filter((n) => n > 0), ...(shared === undefined ? [] : [shared])], TENSOR_USAGE);
   const theirs = [...(p.owned ? [] : [x.buffer]), ...(req.into?.buffers.filter((b) => !ours(gpu, b)) ?? [])];
-  const { early, scopes } = scopePolicy({ theirs: theirs.length, seen: theirs.every((b) => gpu.seen.has(b)), pooled });
+  const { early, scopes } = scopePolicy(
+    theirs.length,
+    theirs.every((b) => gpu.seen.has(b)),
+    pooled,
+  );
   const { value, error } = gpu.submit('split', (enc) => record(gpu, enc, p.work, x.buffer, req), scopes);
   for (const b of value.scratch) gpu.pool.give(b);
   const forget = () => theirs.forEach((b) => gpu.seen.delete(b));

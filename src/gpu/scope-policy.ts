@@ -16,16 +16,6 @@ export const BOTH: readonly GPUErrorFilter[] = ['out-of-memory', 'validation'];
 export const VALIDATION: readonly GPUErrorFilter[] = ['validation'];
 export const NONE: readonly GPUErrorFilter[] = [];
 
-/** What a resident split touches. */
-export interface ScopeFacts {
-  /** How many of the caller's buffers it touches: its input's, its destinations'. */
-  readonly theirs: number;
-  /** Whether every one of those was split here before with no GPU error. */
-  readonly seen: boolean;
-  /** Whether every output buffer it takes is free in the pool: nothing is allocated. */
-  readonly pooled: boolean;
-}
-
 export interface ScopePolicy {
   /** The scopes its commands are recorded inside, outermost first. */
   readonly scopes: readonly GPUErrorFilter[];
@@ -33,7 +23,12 @@ export interface ScopePolicy {
   readonly early: boolean;
 }
 
-export function scopePolicy({ theirs, seen, pooled }: ScopeFacts): ScopePolicy {
+/**
+ * The policy of a resident split that touches `theirs` of the caller's buffers (its input's, its
+ * destinations'), `seen` when every one of those was split here before with no GPU error, and
+ * `pooled` when every output buffer it takes is free in the pool (nothing is allocated).
+ */
+export function scopePolicy(theirs: number, seen: boolean, pooled: boolean): ScopePolicy {
   const early = theirs > 0 && pooled && seen;
   return { early, scopes: theirs === 0 && pooled ? NONE : early ? VALIDATION : BOTH };
 }

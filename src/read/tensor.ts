@@ -57,6 +57,13 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
   );
 }
 
+/** Reads a tensor that must be a GPU tensor (a call that takes no host tensor). */
+export function readGpuTensor(t: unknown, what: string, subject: SubjectKey = 'input:input'): GpuView {
+  const v = readTensor(t, what, subject);
+  check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, subject);
+  return v;
+}
+
 /** The likely slip behind a non-tensor, as a hint that names the fix. */
 function mistake(t: unknown): string {
   if (t instanceof Promise) return ': an `await` is missing (await the call that made the tensor)';

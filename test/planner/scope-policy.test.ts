@@ -30,21 +30,20 @@ describe('scopePolicy', () => {
   ] as const;
 
   test.each(cases)('theirs %d, seen %s, pooled %s', (theirs, seen, pooled, scopes, early) => {
-    const p = scopePolicy({ theirs, seen, pooled });
+    const p = scopePolicy(theirs, seen, pooled);
     expect(p.scopes).toBe(scopes);
     expect(p.early).toBe(early);
   });
 
   test('with no buffer of the caller, whether they were seen does not matter', () => {
-    for (const pooled of [true, false])
-      expect(scopePolicy({ theirs: 0, seen: false, pooled })).toEqual(scopePolicy({ theirs: 0, seen: true, pooled }));
+    for (const pooled of [true, false]) expect(scopePolicy(0, false, pooled)).toEqual(scopePolicy(0, true, pooled));
   });
 
   test('a split that resolves early always keeps the validation scope', () => {
     for (const theirs of [0, 1, 2])
       for (const seen of [true, false])
         for (const pooled of [true, false]) {
-          const p = scopePolicy({ theirs, seen, pooled });
+          const p = scopePolicy(theirs, seen, pooled);
           if (p.early) expect(p.scopes).toContain('validation');
           else if (theirs > 0) expect(p.scopes).toBe(BOTH);
         }
