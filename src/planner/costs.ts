@@ -13,9 +13,9 @@ export interface CostModel {
 }
 
 /**
- * Costs before (or without) a measurement. They keep 0.2's fixed choices: copy commands for at most
- * 16 contiguous chunks (a dispatch costs 16.5 commands), the gather for strided chunks (the same cost
- * per byte, so row copies never win).
+ * Costs before (or without) a measurement, which choose copy commands for at most 16 contiguous
+ * chunks (a dispatch costs 16.5 commands) and the gather for strided chunks (the same cost per
+ * byte, so row copies never win).
  */
 export const DEFAULT_COSTS: CostModel = {
   copyCommandNs: 2000,
