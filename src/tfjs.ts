@@ -30,7 +30,7 @@ import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 // GPUBufferUsage.STORAGE | COPY_SRC (values fixed by the spec), what TF.js asks of a buffer it wraps.
-// Written here rather than imported from gpu/usage.ts, which would move that module out of the main
+// Written here rather than imported from usage.ts, which would move that module out of the main
 // entry's file into a chunk of its own and make \`cleave\` load one file more.
 const STORAGE_COPY_SRC = 0x80 | 0x4;
 
