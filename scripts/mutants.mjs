@@ -247,7 +247,8 @@ function copyTree() {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
     .toString()
     .split('\0')
-    .filter(Boolean);
+    // node_modules is linked below, also where the checkout links it (untracked, and not a folder).
+    .filter((f) => f && f !== 'node_modules');
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     try {
