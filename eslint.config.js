@@ -1,9 +1,12 @@
 // ESLint: typescript-eslint's recommended type-checked rules on the library (src/), the recommended
 // rules on everything else. Run through `npm run lint`, which loads TypeScript 6 for the type
-// information (see scripts/eslint-typescript6.cjs). Formatting is Prettier's job, not ESLint's.
+// information (see scripts/eslint-typescript6.cjs). Formatting is Prettier's job, not ESLint's;
+// the library's size limits (files, functions, columns) and its layers (eslint.layers.js) are
+// ESLint's.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layers } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'dist-demo/', 'dist-docs/', 'bench/results/', 'test/artifacts/', 'node_modules/'] },
@@ -29,6 +32,18 @@ export default tseslint.config(
       // Reflect.apply on a receiver it chose (so a Proxy or an overridden getter cannot lie): taking
       // a method off its object is the point there, not a slip.
       '@typescript-eslint/unbound-method': 'off',
+      // Small modules and functions that read without scrolling; lines that Prettier's 120 columns
+      // cannot wrap (strings, comments) held to the same width.
+      'max-lines': ['error', { max: 250, skipBlankLines: false, skipComments: false }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: false, skipComments: false, IIFEs: true }],
+      'max-len': ['error', { code: 120, tabWidth: 2 }],
     },
   },
+  {
+    // The calibration's measure() is over 60 lines; its rewrite is under way apart from this change.
+    // Remove this exception when it lands.
+    files: ['src/gpu/calibrate.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  ...layers,
 );

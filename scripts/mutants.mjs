@@ -50,7 +50,7 @@ const FAULTS = [
   {
     id: 'planner-tile-short',
     what: "a bit geometry's last tile ends one word early: its last word is never written",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'last: Math.min(last, p + span)',
     replace: 'last: Math.min(last - 1, p + span)',
     tests: [DIFF, GEN, KERNELS],
@@ -58,7 +58,7 @@ const FAULTS = [
   {
     id: 'planner-into-stride',
     what: "a destination's rows are written back to back, its strides ignored",
-    file: 'src/planner/gpu.ts',
+    file: 'src/planner/regions.ts',
     find: 'dstStride: rd * bits,',
     replace: 'dstStride: rowLen * bits,',
     tests: [INTO, 'test/planner/into.test.ts'],
@@ -82,7 +82,7 @@ const FAULTS = [
   {
     id: 'planner-word-tile-short',
     what: "a word geometry's last tile ends one row early: its last row is never written",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'last: Math.min(g.rows, r + rows) })',
     replace: 'last: Math.min(g.rows, r + rows) - (r + rows >= g.rows ? 1 : 0) })',
     tests: [DIFF, GEN, KERNELS],
@@ -90,7 +90,7 @@ const FAULTS = [
   {
     id: 'planner-word-columns',
     what: "a long row's column tiles all read the row's first 256 words",
-    file: 'src/planner/dispatch.ts',
+    file: 'src/planner/tiles.ts',
     find: 'const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };',
     replace: 'const cols = { ...g, src: g.src, dst: g.dst + c, row_len: rowLen };',
     tests: [DIFF, GEN, KERNELS, LARGE],
@@ -194,8 +194,8 @@ const FAULTS = [
   {
     id: 'executor-host-on-cpu',
     what: 'host tensors on a WebGPU engine silently split on the CPU',
-    file: 'src/engine.ts',
-    find: '? await this.gpu.splitHost(req, x)',
+    file: 'src/engine/engine.ts',
+    find: '? await splitHost(this.gpu, req, x)',
     replace: '? { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS }',
     tests: [DIFF, GEN, GOLDEN],
   },
@@ -247,7 +247,8 @@ function copyTree() {
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT })
     .toString()
     .split('\0')
-    .filter(Boolean);
+    // node_modules is linked below, also where the checkout links it (untracked, and not a folder).
+    .filter((f) => f && f !== 'node_modules');
   for (const f of files) {
     mkdirSync(dirname(join(dir, f)), { recursive: true });
     try {

@@ -1,7 +1,7 @@
 // Cleave's public entry: the engine, its error class, the node API, the pure planner, and the
 // dtype table (names, widths, host arrays). Internals (GPU plans, executors) stay out of it.
 
-export { createSplitEngine } from './engine.js';
+export { createSplitEngine } from './engine/create.js';
 export type {
   Backend,
   EngineStats,
@@ -10,7 +10,7 @@ export type {
   SplitEngine,
   SplitEngineOptions,
   SplitOptions,
-} from './engine.js';
+} from './engine/api.js';
 export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject } from './errors.js';
@@ -32,12 +32,11 @@ export {
   isPacked,
   packedValue,
 } from './dtype.js';
-export type { GpuTensor, HostTensor } from './tensor.js';
-export type { Into } from './into.js';
-export { MAX_RANK, MAX_STRINGS } from './tensor.js';
-export { MAX_OUTPUTS } from './planner/split.js';
-export { TENSOR_USAGE } from './gpu/usage.js';
+export type { GpuTensor, HostTensor, Into } from './tensor.js';
+export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
+export { TENSOR_USAGE } from './usage.js';
 export { SHADER_VARIANTS } from './gpu/pipelines.js';
 export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';
-export type { CostModel, Strategy } from './planner/gpu.js';
+export type { Strategy } from './planner/types.js';
+export type { CostModel } from './planner/costs.js';

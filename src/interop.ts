@@ -3,7 +3,8 @@
 // caller passes (read once; anything it throws becomes a SplitError).
 
 import { type SubjectKey, SplitError, check, guardRead, show } from './errors.js';
-import { type GpuTensor, type GpuView, readTensor } from './tensor.js';
+import type { GpuTensor } from './tensor.js';
+import { type GpuView, readGpuTensor } from './read/tensor.js';
 import { checkLive } from './gpu/leases.js';
 
 /**
@@ -11,8 +12,7 @@ import { checkLive } from './gpu/leases.js';
  * GPUBuffer without an offset, so anything else must be split with `layout: 'separate'`.
  */
 export function readWholeBuffer(t: GpuTensor, what: string, runtime: string): GpuView {
-  const v = readTensor(t, what, 'input:tensor');
-  check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, 'input:tensor');
+  const v = readGpuTensor(t, what, 'input:tensor');
   checkLive(v, what);
   check(
     v.byteOffset === 0,

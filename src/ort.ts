@@ -4,7 +4,8 @@
 
 import { check, guardRead, show } from './errors.js';
 import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
-import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
+import type { GpuTensor } from './tensor.js';
+import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 /** The part of an onnxruntime-web Tensor fromOrtTensor reads. */

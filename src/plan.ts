@@ -4,8 +4,8 @@
 
 import { asInt, check, guardRead, show } from './errors.js';
 import { type DType, isDType } from './dtype.js';
-import { readCount, readLengths } from './options.js';
-import { numelOf, readShape } from './tensor.js';
+import { readCount, readLengths } from './read/options.js';
+import { numelOf, readShape } from './read/tensor.js';
 import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './planner/split.js';
 
 /** Plans a split of `shape` along `axis` (negative counts from the back) into `sizes`, checking every rule. */

@@ -1,7 +1,7 @@
 // What a split did: on the GPU (strategy, shader word width, commands) or on the CPU. For tests,
 // the bench and the demo; built from the plan that ran.
 
-import type { GpuPlan, Strategy } from './planner/gpu.js';
+import type { GpuPlan, Strategy } from './planner/types.js';
 
 export interface SplitStats {
   readonly strategy: Strategy | 'cpu';

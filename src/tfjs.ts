@@ -25,11 +25,12 @@
 
 import { check, guardRead, show } from './errors.js';
 import { byteLengthOf } from './dtype.js';
-import { type GpuTensor, type GpuView, numelOf, readShape, readTensor } from './tensor.js';
+import type { GpuTensor } from './tensor.js';
+import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 // GPUBufferUsage.STORAGE | COPY_SRC (values fixed by the spec), what TF.js asks of a buffer it wraps.
-// Written here rather than imported from gpu/usage.ts, which would move that module out of the main
+// Written here rather than imported from usage.ts, which would move that module out of the main
 // entry's file into a chunk of its own and make \`cleave\` load one file more.
 const STORAGE_COPY_SRC = 0x80 | 0x4;
 
@@ -98,7 +99,8 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
     'input:tensor',
     (thrown) =>
       `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +
-      "it must live on TF.js's 'webgpu' backend (which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)",
+      "it must live on TF.js's 'webgpu' backend " +
+      '(which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)',
   );
   const word = dtype === 'bool' ? 'int32' : dtype;
   try {

@@ -3,7 +3,8 @@
 // `backend: 'cpu'`.
 
 import { type FixedDType, byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst } from '../dtype.js';
-import type { HostTensor, HostView } from '../tensor.js';
+import type { HostTensor } from '../tensor.js';
+import type { HostView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 
 export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (readonly number[])[]): HostTensor[] {

@@ -6,14 +6,16 @@
 // is done with the work submitted before the engine's first split (or when `engine.calibrate()`
 // asks), and splits plan with DEFAULT_COSTS until it ends.
 
-import { type CostModel, DEFAULT_COSTS, type GatherPlan, type GpuPlan, planGpu } from '../planner/gpu.js';
+import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
+import type { GatherPlan, GpuPlan } from '../planner/types.js';
+import { planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
 import { encodeCopies, encodeGather } from './encode.js';
 import { pipelineFor } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { scoped } from './scope.js';
 import { TableCache } from './tables.js';
-import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from './usage.js';
+import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 const measured = new WeakMap<GPUDevice, CostModel | Promise<CostModel>>();
 

@@ -4,8 +4,8 @@
 // them. When there is none, the result says why, in words a user can act on. Nothing is written
 // onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
-import { useWebGpuClasses } from './webgpu-object.js';
-import type { GpuLimits } from '../planner/gpu.js';
+import { useWebGpuClasses } from '../read/webgpu-object.js';
+import type { GpuLimits } from '../planner/types.js';
 import { costsOf } from './calibrate.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
@@ -20,7 +20,7 @@ let nodeGpu: Promise<GpuEntry | string> | undefined;
 
 // The package name arrives as an argument: a literal (or a constant the library build folds into
 // one) would make consumers' bundlers resolve a Node-only package for the browser, and Vite wrap
-// the import in its preload helper (1.6 kB).
+// the import in its preload helper.
 async function loadNodeGpu(specifier: string): Promise<GpuEntry | string> {
   let mod: { create(flags: string[]): GpuEntry; globals: object };
   try {

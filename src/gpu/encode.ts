@@ -3,7 +3,7 @@
 // executor's business.
 
 import { align4 } from '../planner/dispatch.js';
-import type { ByteCopy, GatherPlan, OutputSlot } from '../planner/gpu.js';
+import type { ByteCopy, GatherPlan, OutputSlot } from '../planner/types.js';
 import { BINDING, LAYOUT } from './layout.js';
 import { gatherBindGroupLayout } from './pipelines.js';
 import type { Table } from './tables.js';

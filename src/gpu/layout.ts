@@ -3,8 +3,8 @@
 // struct encoding through one field map per struct. The compiler checks that every member the host
 // fills exists in the shader and that the shader has none the host leaves unfilled.
 
-import { SHADER_TILE_MEMBERS, type ShaderTile } from '../planner/dispatch.js';
-import { COMPUTE_STAGE } from './usage.js';
+import { SHADER_TILE_MEMBERS, type ShaderTile } from '../planner/types.js';
+import { COMPUTE_STAGE } from '../usage.js';
 import { GATHER_LAYOUT } from './layout.generated.js';
 
 export const LAYOUT = GATHER_LAYOUT;

@@ -10,7 +10,8 @@
 
 import { SplitError, type SubjectKey, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
-import type { GpuTensor, GpuView } from '../tensor.js';
+import type { GpuTensor } from '../tensor.js';
+import type { GpuView } from '../read/tensor.js';
 
 export interface Lease {
   readonly buffer: GPUBuffer;

@@ -4,7 +4,7 @@
 // variant, at most five per device (three word widths, two bit orders).
 // One explicit bind group layout serves every variant.
 
-import type { UnitBits } from '../planner/dispatch.js';
+import type { UnitBits } from '../planner/types.js';
 import { bindGroupLayoutEntries } from './layout.js';
 import { entryPoint, shaderText } from './shader.js';
 

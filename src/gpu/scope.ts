@@ -5,9 +5,7 @@
 // or, when it resolved first, hears of their error later (`lateError`).
 
 import { SplitError } from '../errors.js';
-
-/** Both scopes: a call that may allocate, or whose input may be another device's. */
-export const BOTH: readonly GPUErrorFilter[] = ['out-of-memory', 'validation'];
+import { BOTH } from './scope-policy.js';
 
 /**
  * Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors.

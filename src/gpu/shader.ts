@@ -2,7 +2,7 @@
 // bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1).
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';
-import type { UnitBits } from '../planner/dispatch.js';
+import type { UnitBits } from '../planner/types.js';
 
 const WORD_TYPE: Readonly<Record<UnitBits, string>> = { 1: 'u32', 32: 'u32', 64: 'vec2<u32>', 128: 'vec4<u32>' };
 const ALIAS_LINE = /^alias Word = .*;$/m;

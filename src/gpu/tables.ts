@@ -5,10 +5,11 @@
 // submitted. Past `capacity` tables the least recently used is dropped: destroyed once the GPU is
 // done with it, or, if a caller's encoder may still hold it, left to the garbage collector.
 
-import { type Dispatch, SHADER_TILE_MEMBERS, align } from '../planner/dispatch.js';
+import { type Dispatch, SHADER_TILE_MEMBERS } from '../planner/types.js';
+import { align } from '../planner/dispatch.js';
 import { LAYOUT, encodeParams, encodeTile } from './layout.js';
 import type { BufferPool } from './pool.js';
-import { USAGE } from './usage.js';
+import { USAGE } from '../usage.js';
 
 export interface Table {
   readonly buffer: GPUBuffer;
@@ -24,7 +25,7 @@ export class TableCache {
   private readonly tables = new Map<string, Table>();
   /** Tables recorded into a caller's encoder: their last use is unknown, so Cleave never destroys them. */
   private readonly handedOver = new WeakSet<Table>();
-  /** Keys already built, by dispatch list: a kept GPU plan (gpu/plan-cache.ts) brings the same list back. */
+  /** Keys already built, by dispatch list: a kept GPU plan (cache/gpu-plans.ts) brings the same list back. */
   private readonly keys = new WeakMap<readonly Dispatch[], string>();
   /** Bytes between two dispatches' params (the uniform offset alignment). */
   private readonly slot: number;

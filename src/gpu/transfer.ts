@@ -4,9 +4,9 @@
 import { SplitError } from '../errors.js';
 import { type FixedDType, hostDataFromBytes } from '../dtype.js';
 import type { HostTensor } from '../tensor.js';
-import type { OutputSlot } from '../planner/gpu.js';
+import type { OutputSlot } from '../planner/types.js';
 import { throwIfFailed } from './scope.js';
-import { MAP_READ_MODE } from './usage.js';
+import { MAP_READ_MODE } from '../usage.js';
 
 /** writeBuffer needs a multiple of 4 bytes: the tail goes through a zero-padded word. */
 export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Array): void {

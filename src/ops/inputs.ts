@@ -3,8 +3,8 @@
 
 import { type SplitErrorCode, SplitError, asInt, check } from '../errors.js';
 import { type DType, type FixedDType, ONNX_DTYPES, halfToNumber, hostDataFromBytes } from '../dtype.js';
-import { MAX_OUTPUTS } from '../planner/split.js';
-import type { HostView, TensorView } from '../tensor.js';
+import { MAX_OUTPUTS } from '../shape.js';
+import type { HostView, TensorView } from '../read/tensor.js';
 
 export const INTEGER_DTYPES: readonly DType[] = [
   'int8',

@@ -4,9 +4,9 @@
 // error's subject names the node field, input or attribute.
 
 import { SplitError, asInt, check, show } from '../errors.js';
-import { copyArray, ownFields, readOptions } from '../options.js';
-import { MAX_OUTPUTS } from '../planner/split.js';
-import { type TensorView, readTensor } from '../tensor.js';
+import { copyArray, ownFields, readOptions } from '../read/options.js';
+import { MAX_OUTPUTS } from '../shape.js';
+import { type TensorView, readTensor } from '../read/tensor.js';
 import type { OpName } from './types.js';
 
 /** A node's fields, read once; inputs still unread (their names depend on the version). */

@@ -3,10 +3,10 @@
 // accepts. The planner does the rest.
 
 import { check, show } from '../errors.js';
-import { readCount, readLengths } from '../options.js';
+import { readCount, readLengths } from '../read/options.js';
 import { type PlanSubjects, equalParts, normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
   type NodeFields,
@@ -61,6 +61,9 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   return { label: who, plan, outputShapes: plan.outputShapes, data };
 }
 
+type Lengths = [unknown[], PlanSubjects['sizes']];
+type Explicit = (sizes: unknown[], subject: PlanSubjects['sizes']) => Lengths;
+
 /** Where this version takes its lengths from, checked against the declared output count. */
 function lengths(
   n: NodeFields,
@@ -70,8 +73,8 @@ function lengths(
   splitInput: TensorView | undefined,
   declared: number | undefined,
   dim: number,
-): [unknown[], PlanSubjects['sizes']] {
-  const explicit = (sizes: unknown[], subject: PlanSubjects['sizes']): [unknown[], PlanSubjects['sizes']] => {
+): Lengths {
+  const explicit: Explicit = (sizes, subject) => {
     check(sizes.length > 0, 'BAD_SIZE', () => `${who}: 'split' is empty, but Split has at least one output`, subject);
     checkOutputCount(
       declared,
@@ -87,22 +90,35 @@ function lengths(
       readParam(splitInput!, who, 'split', type, [1], 'a 1-D tensor with one length per output', 'BAD_SIZE').values,
       'input:split',
     );
+  if (version !== 18) return beforeNumOutputs(n, who, declared, dim, splitInput && fromInput, explicit);
   const numOutputs = n.attrs.num_outputs;
-  if (version === 18) {
-    check(
-      (splitInput === undefined) !== (numOutputs === undefined),
-      'BAD_OPTIONS',
-      () =>
-        `${who}: give exactly one of the 'split' input ` +
-        `or the 'num_outputs' attribute, ${splitInput ? 'not both' : 'neither is given'}`,
-      'attribute:num_outputs',
-    );
-    if (splitInput) return fromInput();
-    const count = readCount(numOutputs, who, 'attribute:num_outputs', 'BAD_ATTRIBUTE');
-    checkOutputCount(declared, count, who, `'num_outputs' = ${count}`);
-    // Uneven: chunks of ceil(dim / n) with a smaller (possibly empty) tail, as the ONNX reference.
-    return [equalParts(dim, count), 'attribute:num_outputs'];
-  }
+  check(
+    (splitInput === undefined) !== (numOutputs === undefined),
+    'BAD_OPTIONS',
+    () =>
+      `${who}: give exactly one of the 'split' input ` +
+      `or the 'num_outputs' attribute, ${splitInput ? 'not both' : 'neither is given'}`,
+    'attribute:num_outputs',
+  );
+  if (splitInput) return fromInput();
+  const count = readCount(numOutputs, who, 'attribute:num_outputs', 'BAD_ATTRIBUTE');
+  checkOutputCount(declared, count, who, `'num_outputs' = ${count}`);
+  // Uneven: chunks of ceil(dim / n) with a smaller (possibly empty) tail, as the ONNX reference.
+  return [equalParts(dim, count), 'attribute:num_outputs'];
+}
+
+/**
+ * Split-1 to Split-13: the 'split' attribute or input (`fromInput`, when the node has one), never
+ * both; without either, the axis cut into one equal part per declared output.
+ */
+function beforeNumOutputs(
+  n: NodeFields,
+  who: string,
+  declared: number | undefined,
+  dim: number,
+  fromInput: (() => Lengths) | undefined,
+  explicit: Explicit,
+): Lengths {
   const splitAttr =
     n.attrs.split === undefined ? undefined : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
   check(
@@ -111,7 +127,7 @@ function lengths(
     () => `${who}: attribute 'split' must be an array of integers (ONNX INTS), got ${show(splitAttr)}`,
     'attribute:split',
   );
-  if (splitInput) {
+  if (fromInput) {
     check(
       !splitAttr,
       'BAD_OPTIONS',
@@ -121,12 +137,12 @@ function lengths(
     return fromInput();
   }
   if (splitAttr) return explicit(splitAttr, 'attribute:split');
-  // Without 'split' (before opset 18) the declared outputs are equal parts that must divide the axis.
   check(
     declared !== undefined,
     'OUTPUT_COUNT',
     () =>
-      `${who}: without 'split' the axis is cut into one equal part per declared output, but the node declares no output count`,
+      `${who}: without 'split' the axis is cut into one equal part per declared output, ` +
+      'but the node declares no output count',
     'node:outputs',
   );
   check(

@@ -5,9 +5,10 @@
 
 import { type SubjectKey, check } from '../errors.js';
 import { ONNX_DTYPES } from '../dtype.js';
-import { MAX_OUTPUTS, normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import { normalizeAxis } from '../planner/split.js';
+import { MAX_OUTPUTS } from '../shape.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
   type NodeFields,
@@ -97,7 +98,8 @@ function chunks(dim: number, k: number, who: string, subject: SubjectKey): numbe
     count <= MAX_OUTPUTS,
     'TOO_LARGE',
     () =>
-      `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; a split makes at most ${MAX_OUTPUTS}`,
+      `${who}: chunks of ${k} cut the axis of length ${dim} into ${count} tensors; ` +
+      `a split makes at most ${MAX_OUTPUTS}`,
     subject,
   );
   return Array.from({ length: count }, (_, i) => Math.min(k, dim - i * k));

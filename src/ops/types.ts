@@ -2,7 +2,8 @@
 // over (positional inputs, attributes by their spec names, opset), and what a front-end resolves
 // it to (the version that applied, a planner plan, the output shapes).
 
-import type { GpuTensor, HostTensor, TensorView } from '../tensor.js';
+import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { TensorView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 
 export type OpName = 'Split' | 'SplitToSequence' | 'VariadicSplit';

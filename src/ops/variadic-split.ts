@@ -4,8 +4,8 @@
 
 import { check } from '../errors.js';
 import { normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../planner/recent.js';
-import type { TensorView } from '../tensor.js';
+import { planSplitRecent } from '../cache/recent-plans.js';
+import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
 import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';
@@ -71,7 +71,8 @@ function resolveLengths(lengths: number[], dim: number, ax: number): number[] {
     inferred.length <= 1,
     'BAD_SIZE',
     () =>
-      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 (at ${inferred.join(', ')}); at most one may be -1`,
+      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 ` +
+      `(at ${inferred.join(', ')}); at most one may be -1`,
     LENGTHS,
   );
   if (!inferred.length) return lengths;

@@ -1,94 +1,11 @@
-// Gather dispatches: binding windows, runs of regions and the tiles the shader's workgroups take,
-// in shader units. One dispatch covers every output when the input and the outputs each fit one
-// binding window; beyond that, one dispatch per window-sized piece of a region.
+// Gather dispatches: binding windows and runs of regions, in shader units, each run cut into tiles
+// (tiles.ts). One dispatch covers every output when the input and the outputs each fit one binding
+// window; beyond that, one dispatch per window-sized piece of a region. Outputs at a caller's
+// destinations take a group of dispatches per target buffer.
 
-/**
- * A 2-D strided region in bits: `rows` rows of `rowLen`, read `srcStride` apart and written
- * `dstStride` apart (`rowLen`, back to back, unless a caller's destination has strides).
- */
-export interface Region {
-  readonly src: number;
-  readonly dst: number;
-  readonly rowLen: number;
-  readonly srcStride: number;
-  readonly dstStride: number;
-  readonly rows: number;
-}
-
-/** Shader word width in bits: vec4<u32>, vec2<u32> or u32 words, or 1 for the bit-level variant. */
-export type UnitBits = 128 | 64 | 32 | 1;
-
-/**
- * A run of regions in shader units relative to the windows: `count` equal regions `src_step` and
- * `dst_step` apart (4096 equal outputs are one run, not 4096), each `rows` rows of `row_len` read
- * `src_stride` apart and written `dst_stride` apart.
- */
-export interface Run {
-  readonly src: number;
-  readonly dst: number;
-  readonly row_len: number;
-  readonly src_stride: number;
-  readonly dst_stride: number;
-  readonly rows: number;
-  readonly count: number;
-  readonly src_step: number;
-  readonly dst_step: number;
-}
-
-/**
- * A tile as the shader's `Tile` struct reads it (same member names): one workgroup's work. Its
- * geometry is `rows` rows of `row_len` units, row r read from `src + r * src_stride` and written
- * to `dst + r * dst_stride`; the workgroup covers positions [first, last) of it. gather_words:
- * positions are words in row-major order. gather_bits: units are bits; with `dst_stride ===
- * row_len` (rows back to back) positions are the window's destination u32 words, else every row
- * starts a destination word and positions are (row, word of the row) in row-major order.
- */
-export type ShaderTile = { readonly [K in (typeof SHADER_TILE_MEMBERS)[number]]: number };
-
-/** Member names of the shader's Tile struct that the planner fills (the layout is checked against them). */
-export const SHADER_TILE_MEMBERS = [
-  'src',
-  'dst',
-  'row_len',
-  'rows',
-  'src_stride',
-  'dst_stride',
-  'first',
-  'last',
-] as const;
-
-/**
- * One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup
- * each). `target` is the buffer it writes: 0 the engine's output buffer, k > 0 the k-th distinct
- * buffer of the caller's destinations (`into`), whose bytes around the outputs are kept.
- */
-export interface Dispatch {
-  readonly target: number;
-  readonly srcWindow: readonly [offset: number, size: number];
-  readonly dstWindow: readonly [offset: number, size: number];
-  readonly runs: readonly Run[];
-  readonly tiles: readonly ShaderTile[];
-}
-
-/** Destination u32 words a gather_bits tile of a small geometry covers: 8 per lane of a 256-lane workgroup. */
-export const TILE_POSITIONS = 2048;
-
-/**
- * Words a gather_words tile covers, at most: 16 per lane. On SwiftShader every SIMD group of a
- * workgroup pays the tile's setup (its descriptor, a division), so longer tiles measured faster
- * (the float32 cases: 4096 against 2048 and 8192).
- */
-export const WORD_TILE_WORDS = 4096;
-
-/**
- * Destination u32 words one gather_bits tile covers in a geometry of that many words or more: 32
- * per lane (8 groups of 4). Longer than a word tile: a tile's setup (its descriptor, divisions, the
- * passes for seams and edges) weighs more beside bit work. On SwiftShader, in one process against
- * the previous rule (8192 only from 4 such tiles up), the uint1 301/402/321 case ran 1.6x faster and
- * the uint8 and uint4 ones the same; 16384 left the uint1 case's cores idle (3 tiles, 1.8x slower).
- * Smaller geometries keep TILE_POSITIONS.
- */
-export const BIT_TILE_POSITIONS = 8192;
+import { check } from '../errors.js';
+import { tilesOf } from './tiles.js';
+import type { Dispatch, GpuLimits, OutputSlot, Region, Run, ShaderTile, UnitBits } from './types.js';
 
 /** `x` rounded up to a multiple of `a`. */
 export const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -200,75 +117,6 @@ function makeDispatch(
 }
 
 /**
- * Appends a run's tiles. Equal one-row regions are one geometry whose strides are the run's
- * steps; regions of several rows are one geometry each.
- */
-export function tilesOf(run: Run, unit: UnitBits, out: ShaderTile[]): void {
-  const g = {
-    src: run.src,
-    dst: run.dst,
-    row_len: run.row_len,
-    src_stride: run.src_stride,
-    dst_stride: run.dst_stride,
-  };
-  if (run.rows === 1) {
-    // A lone row: its strides never matter; equal lone rows: the steps are the strides.
-    const rows = run.count;
-    const strided =
-      rows > 1
-        ? { src_stride: run.src_step, dst_stride: run.dst_step }
-        : { src_stride: run.row_len, dst_stride: run.row_len };
-    cover({ ...g, ...strided, rows }, unit, out);
-    return;
-  }
-  for (let c = 0; c < run.count; c++) {
-    cover({ ...g, rows: run.rows, src: run.src + c * run.src_step, dst: run.dst + c * run.dst_step }, unit, out);
-  }
-}
-
-type Geometry = Omit<ShaderTile, 'first' | 'last'>;
-
-/** Lanes of the shader's workgroup. */
-const WORKGROUP_SIZE = 256;
-
-/** Cuts a geometry into tiles: rows for words, destination words for bits. */
-function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
-  if (unit !== 1) return coverRows(g, out);
-  const [first, last] =
-    g.dst_stride === g.row_len
-      ? [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)]
-      : [0, g.rows * Math.ceil(g.row_len / 32)];
-  const span = last - first >= BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
-  for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span) });
-}
-
-/**
- * gather_words' tiles: blocks of whole rows of about WORD_TILE_WORDS words, in whole passes of the
- * workgroup (256 / row_len rows each). A geometry whose rows lie back to back on both sides (one
- * row, say: a contiguous chunk) is one run of words, recut into rows of 256 words and one shorter
- * row; a longer row of a strided geometry is cut into columns of 256 words, each a geometry of its
- * own with the same strides.
- */
-function coverRows(g: Geometry, out: ShaderTile[]): void {
-  if (g.row_len > WORKGROUP_SIZE && (g.rows === 1 || (g.src_stride === g.row_len && g.dst_stride === g.row_len))) {
-    const words = g.rows * g.row_len;
-    const cut = words - (words % WORKGROUP_SIZE);
-    const row = { row_len: WORKGROUP_SIZE, src_stride: WORKGROUP_SIZE, dst_stride: WORKGROUP_SIZE };
-    coverRows({ ...g, ...row, rows: cut / WORKGROUP_SIZE }, out);
-    if (cut < words)
-      coverRows({ ...g, ...row, src: g.src + cut, dst: g.dst + cut, row_len: words - cut, rows: 1 }, out);
-    return;
-  }
-  for (let c = 0; c < g.row_len; c += WORKGROUP_SIZE) {
-    const rowLen = Math.min(WORKGROUP_SIZE, g.row_len - c);
-    const passRows = Math.floor(WORKGROUP_SIZE / rowLen);
-    const rows = Math.max(1, Math.floor(WORD_TILE_WORDS / rowLen / passRows)) * passRows;
-    const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };
-    for (let r = 0; r < g.rows; r += rows) out.push({ ...cols, first: r, last: Math.min(g.rows, r + rows) });
-  }
-}
-
-/**
  * How many regions from `i` have the same form at the same distance (a run the shader walks as
  * one). The bit variant takes a run only of one-row regions whose destinations start words and
  * stay whole words apart: each row then owns its destination words.
@@ -295,4 +143,47 @@ function runLength(regions: readonly Region[], i: number, unit: UnitBits): numbe
     count++;
   }
   return count;
+}
+
+/**
+ * A gather's dispatches when some outputs go to a caller's destinations: one group per target
+ * buffer (the shader binds one output buffer), each over the span its regions write. On the bit
+ * path a strided destination's rows must each start a 4-byte word: a word is then written by one
+ * thread only, and the bytes between rows are kept.
+ */
+export function targetDispatches(
+  regions: readonly Region[],
+  owner: readonly number[],
+  outputs: readonly OutputSlot[],
+  src: [number, number],
+  bufferBytes: number,
+  unit: UnitBits,
+  limits: GpuLimits,
+): Dispatch[] {
+  const groups = new Map<number, Region[]>();
+  regions.forEach((r, k) => {
+    const o = owner[k]!;
+    const target = outputs[o]!.target ?? 0;
+    check(
+      unit !== 1 ||
+        !target ||
+        (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
+      'BAD_INPUT',
+      () =>
+        `split: into[${o}]: this split moves bits, not whole 4-byte words, ` +
+        'so every row of a strided destination must start at a multiple of 4 bytes ' +
+        '(its row strides in bytes must be multiples of 4); a row starting inside a byte never can',
+      `option:into[${o}]`,
+    );
+    let g = groups.get(target);
+    if (!g) groups.set(target, (g = []));
+    g.push(r);
+  });
+  return [...groups].flatMap(([target, rs]) => {
+    // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
+    let [begin, end] = target ? [Infinity, 0] : [0, bufferBytes * 8];
+    if (target)
+      for (const r of rs) [begin, end] = [Math.min(begin, r.dst), Math.max(end, endOf(r, r.dst, r.dstStride))];
+    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
+  });
 }

@@ -3,9 +3,7 @@
 
 import { type SubjectKey, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
-
-/** Most outputs one split may have (checked before anything is allocated: TOO_LARGE). */
-export const MAX_OUTPUTS = 65536;
+import { MAX_OUTPUTS, product } from '../shape.js';
 
 /** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
 export interface SplitPlan {
@@ -62,7 +60,11 @@ export function equalParts(dim: number, parts: number): number[] {
   return sizes;
 }
 
-/** Plans a split of `shape` along `axis` into `sizes`, checking every rule. */
+/**
+ * Plans a split of `shape` along `axis` into `sizes`, checking every rule. Plain loops, no closure
+ * per length: this runs per call, and 4096-output splits are a case we care about; a message's
+ * closure is made only for a bad length.
+ */
 export function planSplit(
   dtype: DType,
   shape: readonly number[],
@@ -86,14 +88,12 @@ export function planSplit(
     () => `${who}: no split lengths for dimension ${ax} of length ${axisLen}`,
     subjects.sizes,
   );
-  // Plain loops, no closure per length: this runs per call, and 4096-output splits are a case we care about.
   const n = sizes.length;
   const clean: number[] = [];
   const starts: number[] = [];
   let sum = 0;
   for (let i = 0; i < n; i++) {
     const s = sizes[i];
-    // The message's closure is made only for a bad length, not once per length.
     if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0))
       check(
         false,
@@ -142,15 +142,4 @@ function outputShapesOf(shape: readonly number[], ax: number, sizes: readonly nu
     out[i] = last;
   }
   return out;
-}
-
-/** Row-major element strides of a shape: each dimension's stride is the product of those after it. */
-export function rowMajorStrides(shape: readonly number[]): number[] {
-  const out = new Array<number>(shape.length);
-  for (let k = shape.length - 1, acc = 1; k >= 0; k--) [out[k], acc] = [acc, acc * shape[k]!];
-  return out;
-}
-
-function product(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a * b, 1);
 }

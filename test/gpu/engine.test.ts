@@ -11,7 +11,8 @@ import {
   equalParts,
   planSplit,
 } from '../../src/index.js';
-import { DEFAULT_COSTS, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import { planGpu } from '../../src/planner/gpu.js';
 import { costsOf } from '../../src/gpu/calibrate.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';

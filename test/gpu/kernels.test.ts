@@ -7,7 +7,9 @@
 import { describe, expect } from 'vitest';
 import { type HostTensor, type SplitEngine } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
-import { DEFAULT_COSTS, type GpuLimits, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import type { GpuLimits } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
 import { encodeGather } from '../../src/gpu/encode.js';
 import { pipelineFor } from '../../src/gpu/pipelines.js';
 import { BufferPool } from '../../src/gpu/pool.js';

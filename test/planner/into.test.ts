@@ -3,7 +3,10 @@
 // path's rule that a strided destination's rows start words.
 import { describe, expect, test } from 'vitest';
 import { planSplit } from '../../src/index.js';
-import { DEFAULT_COSTS, type Destination, type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import type { Destination } from '../../src/tensor.js';
+import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
 
 const LIMITS: GpuLimits = {
   alignment: 256,

@@ -2,7 +2,9 @@
 // layout (outputs, regions, runs) for equal and mixed lengths.
 import { describe, expect, test } from 'vitest';
 import { equalParts, planSplit } from '../../src/index.js';
-import { DEFAULT_COSTS, type GpuLimits, type GpuPlan, planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
 
 const LIMITS: GpuLimits = {
   alignment: 256,

@@ -2,15 +2,11 @@
 import { describe, expect, test } from 'vitest';
 import { MAX_OUTPUTS, SplitError, equalParts, planSplit } from '../../src/index.js';
 import { normalizeAxis } from '../../src/planner/split.js';
-import {
-  type CostModel,
-  DEFAULT_COSTS,
-  type GpuLimits,
-  type GpuPlan,
-  copyCheaper,
-  planGpu,
-} from '../../src/planner/gpu.js';
-import { TILE_POSITIONS, WORD_TILE_WORDS, tileRegion } from '../../src/planner/dispatch.js';
+import { type CostModel, DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
+import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
+import { TILE_POSITIONS, WORD_TILE_WORDS } from '../../src/planner/tiles.js';
+import { tileRegion } from '../../src/planner/dispatch.js';
 import { foldGrid } from '../../src/gpu/encode.js';
 
 const LIMITS: GpuLimits = {

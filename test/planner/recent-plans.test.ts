@@ -1,12 +1,14 @@
-// Plans kept for repeated splits: the split plan (planner/recent.ts) and the GPU plans made from it
-// (gpu/plan-cache.ts). A kept plan comes back only for arguments that planSplit would plan the
-// same, and a bad call after a good one of the same shape is still refused.
+// Plans kept for repeated splits: the split plan (cache/recent-plans.ts) and the GPU plans made
+// from it (cache/gpu-plans.ts). A kept plan comes back only for arguments that planSplit would
+// plan the same, and a bad call after a good one of the same shape is still refused.
 import { describe, expect, test } from 'vitest';
 import { SplitError, equalParts, resolveNode } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
-import { planSplitRecent } from '../../src/planner/recent.js';
-import { DEFAULT_COSTS, type CostModel, type GpuLimits, planGpu } from '../../src/planner/gpu.js';
-import { GpuPlanCache } from '../../src/gpu/plan-cache.js';
+import { planSplitRecent } from '../../src/cache/recent-plans.js';
+import { DEFAULT_COSTS, type CostModel } from '../../src/planner/costs.js';
+import type { GpuLimits } from '../../src/planner/types.js';
+import { planGpu } from '../../src/planner/gpu.js';
+import { GpuPlanCache } from '../../src/cache/gpu-plans.js';
 
 describe('split plans kept', () => {
   test('equal arguments get the same plan object, equal to a fresh plan', () => {

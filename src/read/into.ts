@@ -3,33 +3,29 @@
 // buffer that no other destination and not the input share, strides that keep elements apart, a
 // usage that allows writing. The planner turns the checked destinations into regions.
 
-import { type SubjectKey, asInt, check, guardRead, show } from './errors.js';
-import { type FixedDType, byteLengthOf, elementBits } from './dtype.js';
-import type { Destination } from './planner/gpu.js';
-import type { GpuView } from './tensor.js';
-import { isGpuBuffer, readShape } from './tensor.js';
-import { rowMajorStrides } from './planner/split.js';
-import { checkLive } from './gpu/leases.js';
-import { missingUsage } from './gpu/usage.js';
+import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { byteLengthOf, elementBits } from '../dtype.js';
+import type { Destination } from '../tensor.js';
+import { type GpuView, isGpuBuffer, readShape } from './tensor.js';
+import { product, rowMajorStrides } from '../shape.js';
+import { missingUsage } from '../usage.js';
 
-/** Where one output goes: a GPU tensor's place (`buffer`, `byteOffset`), with its element `strides` if not row-major. */
-export interface Into<D extends FixedDType = FixedDType> {
-  readonly dtype: D;
-  readonly shape: readonly number[];
-  readonly buffer: GPUBuffer;
-  readonly byteOffset: number;
-  /** Element strides, one per dimension (row-major when absent); a dimension of size 1 may have any. */
-  readonly strides?: readonly number[];
-  /** Optional: when given, the output's byte length (that of a row-major tensor of this shape). */
-  readonly byteLength?: number;
-}
-
-/** The destinations as checked: planner places, their distinct buffers (target k is buffers[k - 1]), given strides. */
+/**
+ * The destinations as checked: planner places, their distinct buffers (target k is buffers[k - 1]),
+ * the strides as given.
+ */
 export interface IntoPlan {
   readonly places: readonly (Destination | undefined)[];
   readonly buffers: readonly GPUBuffer[];
   readonly strides: readonly (readonly number[] | undefined)[];
 }
+
+/**
+ * Refuses a destination whose buffer holds tensors that are no longer live (a released one, or a
+ * Cleave buffer no lease holds): the engine passes the executor's lease check, which this layer
+ * does not know.
+ */
+export type LiveCheck = (v: GpuView, what: string, subject: SubjectKey) => void;
 
 /**
  * Reads `into` for a split of `x` whose outputs have `shapes` (as reported) and, in the plan,
@@ -42,13 +38,15 @@ export function readInto(
   planShapes: readonly (readonly number[])[],
   axis: number,
   what: string,
+  live: LiveCheck,
 ): IntoPlan | undefined {
   if (raw === undefined) return undefined;
   check(
     Array.isArray(raw) && raw.length === shapes.length,
     'BAD_OPTIONS',
     () =>
-      `${what}: 'into' must be an array with one entry (a destination or undefined) per output, ${shapes.length} here, got ${show(raw)}`,
+      `${what}: 'into' must be an array with one entry (a destination or undefined) per output, ` +
+      `${shapes.length} here, got ${show(raw)}`,
     'option:into',
   );
   const entries = Array.from({ length: shapes.length }, (_, i) => raw[i] as unknown);
@@ -58,7 +56,7 @@ export function readInto(
   const places = entries.map((e, i): Destination | undefined => {
     if (e === undefined) return undefined;
     const at: SubjectKey = `option:into[${i}]`;
-    const d = guardRead(what, () => readOne(e, x, shapes[i]!, `${what}: into[${i}]`, at), at);
+    const d = guardRead(what, () => readOne(e, x, shapes[i]!, `${what}: into[${i}]`, at, live), at);
     strides[i] = d.given;
     if (d.bytes > 0) spans.push([d.buffer, d.byteOffset, d.byteOffset + d.bytes, i]);
     let target = buffers.indexOf(d.buffer) + 1;
@@ -80,7 +78,8 @@ export function readInto(
       'BAD_INPUT',
       () =>
         `${what}: into[${i}] overlaps into[${prev![3]}] in one buffer (bytes [${begin}, ...) against ` +
-        `[${prev![1]}, ${prev![2]})); destinations in one buffer must lie in separate 4-byte words, from first byte to last`,
+        `[${prev![1]}, ${prev![2]})); destinations in one buffer must lie in separate 4-byte words, ` +
+        'from first byte to last',
       `option:into[${i}]`,
     );
   });
@@ -88,7 +87,7 @@ export function readInto(
 }
 
 /** One destination, checked against the output of `shape` it receives. */
-function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string, at: SubjectKey) {
+function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string, at: SubjectKey, live: LiveCheck) {
   check(
     typeof e === 'object' && e !== null,
     'BAD_INPUT',
@@ -109,29 +108,8 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     () => `${what}: shape [${dims.join(', ')}] differs from the output's, [${shape.join(', ')}]`,
     `${at}.shape`,
   );
-  const numel = dims.reduce((a, b) => a * b, 1);
-  const buffer = o.buffer;
-  check(
-    isGpuBuffer(buffer),
-    'BAD_INPUT',
-    () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`,
-    `${at}.buffer`,
-  );
-  check(
-    buffer !== x.buffer,
-    'BAD_INPUT',
-    () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
-    `${at}.buffer`,
-  );
-  const missing = missingUsage(buffer, ['STORAGE', 'COPY_DST']);
-  check(
-    missing.length === 0,
-    'BAD_INPUT',
-    () =>
-      `${what}: the destination's buffer needs usage ${missing.join(' | ')} to be written (STORAGE | COPY_DST, ` +
-      'whatever the plan)',
-    `${at}.buffer`,
-  );
+  const numel = product(dims);
+  const buffer = readBuffer(o.buffer, x, what, at);
   const byteOffset = asInt(o.byteOffset, 0);
   check(
     byteOffset !== undefined && byteOffset % 4 === 0,
@@ -157,8 +135,34 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     () => `${what}: its ${bytes} bytes at byteOffset ${byteOffset} lie outside its ${buffer.size}-byte buffer`,
     `${at}.buffer`,
   );
-  checkLive({ ...x, shape: dims, buffer, byteOffset, byteLength: want, source: o }, what, `${at}.buffer`);
+  live({ ...x, shape: dims, buffer, byteOffset, byteLength: want, source: o }, what, `${at}.buffer`);
   return { buffer, byteOffset, strides: s, given, bytes };
+}
+
+/** A destination's buffer: a GPUBuffer, not the input's, that a split may write. */
+function readBuffer(buffer: unknown, x: GpuView, what: string, at: SubjectKey): GPUBuffer {
+  check(
+    isGpuBuffer(buffer),
+    'BAD_INPUT',
+    () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`,
+    `${at}.buffer`,
+  );
+  check(
+    buffer !== x.buffer,
+    'BAD_INPUT',
+    () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
+    `${at}.buffer`,
+  );
+  const missing = missingUsage(buffer, ['STORAGE', 'COPY_DST']);
+  check(
+    missing.length === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the destination's buffer needs usage ${missing.join(' | ')} to be written (STORAGE | COPY_DST, ` +
+      'whatever the plan)',
+    `${at}.buffer`,
+  );
+  return buffer;
 }
 
 /** Element strides, one per dimension, non-negative integers that never make two elements meet. */

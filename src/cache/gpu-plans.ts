@@ -1,10 +1,11 @@
 // GPU plans kept per split plan: the split planner hands a repeated split the same plan object
-// (planner/recent.ts), and its GPU plan is then made once per input offset, alias rule, forced
+// (recent-plans.ts), and its GPU plan is then made once per input offset, alias rule, forced
 // strategy and cost model, not once per call. A GPU plan is never changed after it is made, so
 // every split that gets it may read it. Splits into a caller's destinations are planned each time.
 
 import type { SplitPlan } from '../planner/split.js';
-import { type GpuLimits, type GpuPlan, type GpuPlanOptions, planGpu } from '../planner/gpu.js';
+import type { GpuLimits, GpuPlan, GpuPlanOptions } from '../planner/types.js';
+import { planGpu } from '../planner/gpu.js';
 
 interface Kept {
   readonly srcByteOffset: number;

@@ -2,8 +2,8 @@
 // name (with the nearest known key as a suggestion), each value read a single time, and the split
 // arguments checked before anything is allocated.
 
-import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from './errors.js';
-import { MAX_OUTPUTS } from './planner/split.js';
+import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { MAX_OUTPUTS } from '../shape.js';
 
 /**
  * Every own property of an ordinary object, read once (inherited keys are not options). A Symbol
@@ -51,7 +51,8 @@ export function readOptions<K extends string>(
       near === undefined,
       'BAD_OPTIONS',
       () =>
-        `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`,
+        `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ` +
+        `the options are ${keys.join(', ')}`,
       `${kind}:${key}`,
     );
   }
@@ -98,7 +99,7 @@ export function copyArray(
 ): unknown[] {
   const n = v.length;
   check(n <= max, code, () => `${what}: ${n} entries; at most ${max}`, subject);
-  // A plain loop: Array.from with a callback costs several times more per entry (4096-output splits).
+  // A plain loop, not Array.from with a callback: this runs on every call, on up to MAX_OUTPUTS entries.
   const out: unknown[] = [];
   for (let i = 0; i < n; i++) out.push(v[i]);
   return out;

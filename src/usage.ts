@@ -2,7 +2,7 @@
 // so Cleave runs on a device a caller made in Node without the `webgpu` package's globals installed,
 // and the check that a caller's buffer allows what a split does with it.
 
-import { check } from '../errors.js';
+import { check } from './errors.js';
 
 export const USAGE = { MAP_READ: 0x1, COPY_SRC: 0x4, COPY_DST: 0x8, UNIFORM: 0x40, STORAGE: 0x80 } as const;
 export const MAP_READ_MODE = 0x1;

@@ -1,12 +1,13 @@
-// The last few split plans, so a repeated split (a decode step, a layer after layer, 4096
-// one-element outputs per call) is planned once: a call whose arguments equal a kept plan's gets
-// that same plan object back, which in turn keys the GPU plans made from it (gpu/plan-cache.ts). Only
-// plans that passed every check are kept, so a hit needs none; a miss plans and checks as before.
-// A kept plan is shared by every later call with its arguments (and `resolveNode` hands it out), so
-// it is frozen with its arrays: nobody's change can reach another split.
+// The last few split plans, kept for the whole process, so a repeated split (a decode step, a
+// layer after layer, 4096 one-element outputs per call) is planned once: a call whose arguments
+// equal a kept plan's gets that same plan object back, which in turn keys the GPU plans made from
+// it (gpu-plans.ts). Only plans that passed every check are kept, so a hit needs none; a miss is
+// planned and checked in full. A kept plan is shared by every later call with its arguments (and
+// `resolveNode` hands it out), so it is frozen with its arrays: nobody's change can reach another
+// split. This state lives here, outside the planner, which stays pure.
 
 import type { DType } from '../dtype.js';
-import { type PlanSubjects, type SplitPlan, planSplit } from './split.js';
+import { type PlanSubjects, type SplitPlan, planSplit } from '../planner/split.js';
 
 /** Plans kept, most recently used last: a model's distinct splits in a decode loop fit. */
 const KEPT = 16;

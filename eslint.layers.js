@@ -1,0 +1,132 @@
+// The layers of src/, as ESLint rules (eslint.config.js uses them; test/planner/layers.test.ts
+// checks that they refuse what they should). Each folder imports only the layers below it:
+//
+//   leaves    errors, dtype, shape, tensor (types), usage: import only each other
+//   read/     the caller's objects read once into views: leaves only
+//   planner/  pure planning, no module state: leaves only
+//   cache/    the planner's results kept (split plans, GPU plans): leaves and planner/
+//   stats.ts  what a split did: leaves and planner/
+//   cpu/      the CPU executor: leaves, read/ (views), planner/ (plans)
+//   ops/      operator front-ends: leaves, read/, planner/, cache/
+//   gpu/      the GPU executor: leaves, read/, planner/, cache/, stats.ts
+//   engine/, the entries (index, ort, tfjs) and what they share (interop, plan): anything below
+//
+// A specifier is matched as written, relative to the importing file.
+
+const FOLDERS = ['read', 'planner', 'cache', 'cpu', 'ops', 'gpu', 'engine'];
+const TOP = ['index', 'ort', 'tfjs', 'interop', 'plan', 'stats'];
+
+/**
+ * A restriction on `files` that refuses imports of the src/ `folders` and top-level `modules`, both
+ * reached through `up` (a regex for the path from those files to src/).
+ * @param {string} name
+ * @param {string[]} files
+ * @param {string} up
+ * @param {string[]} folders
+ * @param {string[]} modules
+ * @param {string} why
+ * @returns {import('eslint').Linter.Config}
+ */
+function layer(name, files, up, folders, modules, why) {
+  /** @type {{ regex: string, message: string }[]} */
+  const patterns = [];
+  if (folders.length)
+    patterns.push({ regex: `^${up}(${folders.join('|')})/`, message: `${name} may not import it: ${why}` });
+  if (modules.length)
+    patterns.push({ regex: `^${up}(${modules.join('|')})\\.js$`, message: `${name} may not import it: ${why}` });
+  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
+/** @type {(list: string[], ...keep: string[]) => string[]} */
+const without = (list, ...keep) => list.filter((x) => !keep.includes(x));
+
+/**
+ * Module state in the planner: a top-level `let` or `var`, a collection made at load (`new Map()`,
+ * `new Array()`), or a mutable array literal. Constant tables (`[...] as const`, frozen objects,
+ * numbers) are not state.
+ */
+const MODULE_STATE = [
+  {
+    selector:
+      'Program > VariableDeclaration[kind!="const"], ExportNamedDeclaration > VariableDeclaration[kind!="const"]',
+    message: 'planner/ is pure: no module state (a top-level let or var)',
+  },
+  {
+    selector: ':matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression',
+    message: 'planner/ is pure: no module state (a collection made at load)',
+  },
+  {
+    selector: ':matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > ArrayExpression',
+    message: 'planner/ is pure: no module state (a mutable array; write `[...] as const` for a table)',
+  },
+];
+
+/** @type {import('eslint').Linter.Config[]} */
+export const layers = [
+  layer(
+    'a leaf module',
+    ['src/errors.ts', 'src/dtype.ts', 'src/shape.ts', 'src/tensor.ts', 'src/usage.ts'],
+    '\\./',
+    FOLDERS,
+    TOP,
+    'leaves are shared by every layer and import only each other',
+  ),
+  layer(
+    'read/',
+    ['src/read/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'read'),
+    TOP,
+    "reading the caller's objects comes before planning and execution",
+  ),
+  layer(
+    'planner/',
+    ['src/planner/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'planner'),
+    TOP,
+    "the planner is pure: plain numbers in, plans out, no caller's objects, caches or GPU",
+  ),
+  { files: ['src/planner/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...MODULE_STATE] } },
+  layer(
+    'cache/',
+    ['src/cache/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'cache', 'planner'),
+    TOP,
+    "it keeps the planner's results and knows nothing else",
+  ),
+  layer('stats.ts', ['src/stats.ts'], '\\./', without(FOLDERS, 'planner'), TOP, 'it describes a plan that ran'),
+  layer(
+    'cpu/',
+    ['src/cpu/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'cpu', 'read', 'planner'),
+    TOP,
+    'the CPU executor carries out a plan on a view',
+  ),
+  layer(
+    'ops/',
+    ['src/ops/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'ops', 'read', 'planner', 'cache'),
+    TOP,
+    'operator front-ends turn a node into a plan; they do not execute it',
+  ),
+  layer(
+    'gpu/',
+    ['src/gpu/**/*.ts'],
+    '\\.\\./',
+    without(FOLDERS, 'gpu', 'read', 'planner', 'cache'),
+    without(TOP, 'stats'),
+    'the executor carries out plans; the API above it calls it',
+  ),
+  layer(
+    'engine/',
+    ['src/engine/**/*.ts'],
+    '\\.\\./',
+    [],
+    ['index', 'ort', 'tfjs'],
+    'the entries export the engine, not the other way round',
+  ),
+];

@@ -1,0 +1,212 @@
+// The engine: one flow for every call (read the caller's objects once, validate, plan, execute on
+// the GPU or the CPU executor). Outputs live where the input lived: host tensors in, host tensors
+// out; GPU tensors in, GPU tensors out with no readback. The engine keeps the API; what it is made
+// of has its own module: its arguments (arguments.ts), whether it is usable (lifecycle.ts), the
+// late-error ledger (late-errors.ts), and the executors.
+
+import { SplitError, check, show } from '../errors.js';
+import type { DType, FixedDType } from '../dtype.js';
+import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
+import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
+import { type OutputFields, requestOf, requireInputUsage, splitArguments } from './arguments.js';
+import { readOptions } from '../read/options.js';
+import { isA } from '../read/webgpu-object.js';
+import type { SplitPlan } from '../planner/split.js';
+import type { Strategy } from '../planner/types.js';
+import { CPU_STATS, type SplitStats } from '../stats.js';
+import { splitOnCpu } from '../cpu/split.js';
+import { GpuExecutor, type SplitRequest } from '../gpu/executor.js';
+import { encodeResident, splitResident } from '../gpu/resident.js';
+import { downloadTensor, splitHost, uploadTensor } from '../gpu/host.js';
+import { release } from '../gpu/leases.js';
+import { calibrate, costsOf } from '../gpu/calibrate.js';
+import { type SplitNode, resolveRun } from '../ops/index.js';
+import type {
+  Backend,
+  EngineStats,
+  Fixed,
+  NodeOutputs,
+  OutputOptions,
+  SplitEngine,
+  SplitEngineOptions,
+  SplitOptions,
+} from './api.js';
+import { lateErrorLedger } from './late-errors.js';
+import { type Lifecycle, lifecycle } from './lifecycle.js';
+
+export class Engine implements SplitEngine {
+  readonly backend: Backend;
+  private readonly gpu: GpuExecutor | undefined;
+  private readonly life: Lifecycle;
+  private readonly late = lateErrorLedger();
+  /** Of the split that finished last. */
+  private last: SplitStats = CPU_STATS;
+
+  constructor(
+    readonly device: GPUDevice | undefined,
+    readonly adapterInfo: SplitEngine['adapterInfo'],
+    private readonly ownsDevice: boolean,
+    private readonly strategy: 'auto' | Strategy,
+    readonly fallbackReason: string | undefined,
+    onLateError: SplitEngineOptions['onLateError'],
+  ) {
+    this.backend = device ? 'webgpu' : 'cpu';
+    this.life = lifecycle(device);
+    this.gpu =
+      device &&
+      new GpuExecutor(
+        device,
+        this.life.alive,
+        // The caller's listener hears it as a method of the engine, or the ledger keeps it.
+        (e) => (onLateError ? onLateError.call(this, e) : this.late.add(e)),
+      );
+    // Methods taken off the engine (`const { split } = engine`) still work.
+    const methods = [
+      'split',
+      'run',
+      'encodeSplit',
+      'upload',
+      'download',
+      'release',
+      'destroy',
+      'acknowledge',
+      'calibrate',
+    ] as const;
+    for (const m of methods) this[m] = this[m].bind(this) as never;
+  }
+
+  get lateErrors(): readonly SplitError[] {
+    return this.late.list();
+  }
+
+  acknowledge(): SplitError[] {
+    return this.late.acknowledge();
+  }
+
+  get stats(): EngineStats {
+    const gpu = this.gpu;
+    const live = { pipelinesCreated: gpu?.pipelinesCreated ?? 0, liveBuffers: gpu?.liveBuffers ?? 0 };
+    return { ...this.last, ...live, costs: this.device && costsOf(this.device) };
+  }
+
+  split<D extends FixedDType>(
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): Promise<GpuTensor<D>[]>;
+  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
+  async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
+    this.usable('split');
+    const [view, plan, out] = splitArguments('split', x, options);
+    return this.execute(plan, view, plan.outputShapes, out);
+  }
+
+  async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
+    this.usable('run');
+    const r = resolveRun(node);
+    requireInputUsage(r.data, 'run');
+    return (await this.execute(
+      r.plan,
+      r.data,
+      r.outputShapes,
+      readOptions(options, 'run', ['layout', 'alias', 'into']),
+    )) as NodeOutputs<N>;
+  }
+
+  encodeSplit<D extends FixedDType>(
+    encoder: GPUCommandEncoder,
+    x: GpuTensor<D>,
+    options: SplitOptions & OutputOptions<Fixed<D>>,
+  ): GpuTensor<D>[] {
+    const gpu = this.requireGpu('encodeSplit');
+    check(
+      isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
+      'BAD_INPUT',
+      () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`,
+      'input:encoder',
+    );
+    const [view, plan, out] = splitArguments('encodeSplit', x, options);
+    check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
+    const req = requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy);
+    const r = encodeResident(gpu, req, view, encoder);
+    this.last = r.stats;
+    return r.outputs as GpuTensor<D>[];
+  }
+
+  upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
+    const gpu = this.requireGpu('upload');
+    const view = readTensor(x, 'upload');
+    check(
+      view.kind === 'host' && view.dtype !== 'string',
+      view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
+      () =>
+        'upload: ' +
+        (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
+      'input:input',
+    );
+    return uploadTensor(gpu, view) as GpuTensor<D>;
+  }
+
+  async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
+    const gpu = this.requireGpu('download');
+    return (await downloadTensor(gpu, readGpuTensor(x, 'download'))) as HostTensor<D>;
+  }
+
+  release(x: GpuTensor | undefined): void {
+    release(x);
+  }
+
+  async calibrate(): Promise<void> {
+    this.life.alive('calibrate');
+    if (this.device) await calibrate(this.device);
+  }
+
+  destroy(): void {
+    if (this.life.end()) {
+      this.gpu?.destroy();
+      if (this.ownsDevice) this.device?.destroy();
+    }
+  }
+
+  /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
+  private async execute(
+    plan: SplitPlan,
+    x: TensorView,
+    shapes: SplitRequest['shapes'],
+    out: OutputFields,
+  ): Promise<AnyTensor[]> {
+    check(
+      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined && out.into === undefined),
+      'BAD_OPTIONS',
+      () => 'split: layout, alias and into place GPU outputs; a host input gives host outputs',
+      out.into === undefined ? 'option:layout' : 'option:into',
+    );
+    const req = requestOf(plan, x, shapes, out, 'owned', this.strategy);
+    const r =
+      x.kind === 'gpu'
+        ? await splitResident(this.requireGpu('split'), req, x)
+        : this.gpu && !x.strings && !x.dtype.startsWith('complex')
+          ? await splitHost(this.gpu, req, x)
+          : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
+    this.last = r.stats;
+    return r.outputs;
+  }
+
+  /** The one check every call makes: the engine is alive and no late GPU error is unacknowledged. */
+  private usable(what: string): void {
+    this.life.alive(what);
+    this.late.refuse(what);
+  }
+
+  private requireGpu(what: string): GpuExecutor {
+    this.usable(what);
+    if (!this.gpu)
+      throw new SplitError(
+        'WRONG_BACKEND',
+        `${what}: this engine runs on the CPU backend and has no GPU device ` +
+          `(${this.fallbackReason ?? "it was created with backend: 'cpu'"}); ` +
+          "check engine.backend before a GPU call, or create the engine with backend: 'webgpu' to fail at creation",
+        'engine:backend',
+      );
+    return this.gpu;
+  }
+}

@@ -1,0 +1,174 @@
+// The resident path: splits of a tensor already on the GPU, submitted by the engine or recorded
+// into a caller's encoder. Outputs are views of the input, or written to buffers from the pool and
+// to the caller's destinations; they go to the caller under leases. Which error scopes a submitted
+// split waits for is scope-policy.ts's decision.
+
+import type { GpuTensor } from '../tensor.js';
+import type { GpuView } from '../read/tensor.js';
+import { align4 } from '../planner/dispatch.js';
+import { statsOf } from '../stats.js';
+import { type Targets, encodeCopies, encodeUnshare } from './encode.js';
+import {
+  type Lease,
+  ScratchHome,
+  checkLive,
+  fateOf,
+  handOut,
+  handOutAll,
+  leaseFor,
+  leaseOn,
+  settle,
+} from './leases.js';
+import { lateError, throwIfFailed } from './scope.js';
+import { scopePolicy } from './scope-policy.js';
+import type { Table } from './tables.js';
+import { TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
+import { calibrateSoon } from './calibrate.js';
+import type { GpuExecutor, SplitRequest, SplitResult, Work } from './executor.js';
+
+/** A resident split after planning: finished (views, or no outputs), or work to record. */
+type Prepared =
+  | { readonly work?: undefined; readonly done: SplitResult<GpuTensor> }
+  | {
+      readonly work: Work;
+      /** The input lies in a buffer of this engine's pool. */
+      readonly owned: boolean;
+      /** The outputs on these buffers, going to `home` when released. */
+      readonly result: (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']) => SplitResult<GpuTensor>;
+    };
+
+/**
+ * Splits a GPU-resident tensor: recorded and submitted now, inside the error scopes its policy
+ * asks for; then its scopes are awaited, unless the split resolves early.
+ */
+export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
+  const p = prepare(gpu, req, x);
+  if (!p.work) return p.done;
+  const { own = [], shared } = outputBuffers(p.work, req.layout);
+  const pooled = gpu.pool.has([...own.filter((n) => n > 0), ...(shared === undefined ? [] : [shared])], TENSOR_USAGE);
+  const theirs = [...(p.owned ? [] : [x.buffer]), ...(req.into?.buffers.filter((b) => !ours(gpu, b)) ?? [])];
+  const { early, scopes } = scopePolicy(
+    theirs.length,
+    theirs.every((b) => gpu.seen.has(b)),
+    pooled,
+  );
+  const { value, error } = gpu.submit('split', (enc) => record(gpu, enc, p.work, x.buffer, req), scopes);
+  for (const b of value.scratch) gpu.pool.give(b);
+  const forget = () => theirs.forEach((b) => gpu.seen.delete(b));
+  if (early) {
+    const r = p.result(value.buffers, gpu.pool);
+    const fate = lateError('split', error);
+    settle(r.outputs, fate);
+    void fate.then((e) => {
+      if (!e) return;
+      forget();
+      gpu.onLate(e);
+    });
+    return r;
+  }
+  try {
+    await throwIfFailed('split', error);
+  } catch (e) {
+    forget();
+    for (const b of value.buffers) if (b) gpu.pool.give(b);
+    throw e;
+  }
+  gpu.guard('split');
+  for (const b of theirs) gpu.seen.add(b);
+  return p.result(value.buffers, gpu.pool);
+}
+
+/**
+ * Records the split of a GPU-resident tensor into a caller's encoder and returns at once: its
+ * errors surface where the caller submits.
+ */
+export function encodeResident(
+  gpu: GpuExecutor,
+  req: SplitRequest,
+  x: GpuView,
+  encoder: GPUCommandEncoder,
+): SplitResult<GpuTensor> {
+  const p = prepare(gpu, req, x);
+  if (!p.work) return p.done;
+  const { buffers, scratch, table } = record(gpu, encoder, p.work, x.buffer, req);
+  // The caller submits when it likes: the table's last use is unknown from here on.
+  if (table) gpu.tables.handOver(table);
+  if (scratch.length === 0) return p.result(buffers, gpu.pool);
+  // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
+  const placed = p.work.outputs.filter((o) => !o.target).length;
+  return p.result(buffers, new ScratchHome(gpu.pool, scratch, placed));
+}
+
+/**
+ * What both resident splits share: the input checked, the plan, and either the finished result
+ * (views, or no outputs) or the work to record and a function that hands out its outputs.
+ */
+function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
+  checkLive(x, 'split');
+  calibrateSoon(gpu.device);
+  const owned = ours(gpu, x.buffer);
+  const { into } = req;
+  const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
+  const gp = gpu.plans.get(req.plan, {
+    srcByteOffset: x.byteOffset,
+    allowAlias,
+    strategy: req.strategy,
+    into: into?.places,
+  });
+  const stats = statsOf(gp, req.layout === 'separate');
+  // Outputs of an input whose own split's errors are still unknown share its fate.
+  const upstream = fateOf(x, 'split');
+  const result = (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']): SplitResult<GpuTensor> => {
+    // Outputs at a caller's destination describe it; they hold its lease when Cleave made the buffer.
+    const there = (i: number) => {
+      const d = into!.places[i]!;
+      const t = handOut(
+        leaseFor(into!.buffers[d.target - 1]!, undefined),
+        x.dtype,
+        req.shapes[i]!,
+        d.byteOffset,
+        gp.outputs[i]!.byteLength,
+      );
+      const strides = into!.strides[i];
+      return strides ? Object.assign(t, { strides }) : t;
+    };
+    const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home, there);
+    if (upstream) settle(outputs, upstream);
+    return { outputs, stats };
+  };
+  if (gp.strategy === 'alias') return { done: result([x.buffer], undefined) };
+  if (gp.outputs.length === 0) return { done: { outputs: [], stats } };
+  if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
+  else if (gp.copies.length > 0) requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'split');
+  return { work: gp, owned, result };
+}
+
+/** Whether a buffer lies in this engine's pool under a live lease. */
+function ours(gpu: GpuExecutor, b: GPUBuffer): boolean {
+  return leaseOn(b)?.home === gpu.pool;
+}
+
+/**
+ * The output buffers a split takes: with layout 'separate', one per output the engine places (0:
+ * none, a caller's destination); the shared one unless a separate copy or the destinations need none.
+ */
+function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
+  const own = layout === 'separate' ? gp.outputs.map((o) => (o.target ? 0 : align4(o.byteLength))) : undefined;
+  return (own && gp.strategy === 'copy') || gp.bufferBytes === 0 ? { own } : { own, shared: gp.bufferBytes };
+}
+
+/**
+ * Records copies or the gather into `enc`; returns the output buffers (one, or one per output:
+ * undefined for those at a caller's destination), scratch, and the gather's table.
+ */
+function record(gpu: GpuExecutor, enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, req: SplitRequest) {
+  const sizes = outputBuffers(gp, req.layout);
+  const own = sizes.own?.map((n) => (n ? gpu.pool.take(n, TENSOR_USAGE) : undefined));
+  const shared = sizes.shared === undefined ? undefined : gpu.pool.take(sizes.shared, TENSOR_USAGE);
+  const to: Targets = { targets: [shared, ...(req.into?.buffers ?? [])], own };
+  let table: Table | undefined;
+  if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, to);
+  else table = gpu.gather(enc, gp, src, to.targets);
+  if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
+  return own ? { buffers: own, scratch: shared ? [shared] : [], table } : { buffers: [shared], scratch: [], table };
+}

@@ -1,0 +1,111 @@
+// Each output as regions of the input, in bits: where it is read and where it is written (its place
+// in the output buffer, or a caller's destination with strides). Offsets are counted in bits, so
+// packed sub-byte tensors (whose chunks may start inside a byte) take the same path as every
+// other dtype.
+
+import { check } from '../errors.js';
+import { type FixedDType, byteLengthOf, elementBits } from '../dtype.js';
+import { rowMajorStrides } from '../shape.js';
+import type { Destination } from '../tensor.js';
+import type { SplitPlan } from './split.js';
+import type { GpuPlanOptions, OutputSlot, Region } from './types.js';
+
+/** Most row geometries one destination may take (a destination's strides may cut an output into many). */
+export const MAX_DESTINATION_REGIONS = 1 << 16;
+
+/**
+ * Each non-empty output as a region of the input (in bits) written at its place in the output
+ * buffer, `owner[k]` the output of region k. This runs per output of every call: one loop, no
+ * closure, one object per output and per region.
+ */
+export function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number, into?: GpuPlanOptions['into']) {
+  const dtype = plan.dtype as FixedDType;
+  const bits = elementBits(dtype);
+  const rowBits = plan.axisLen * plan.inner * bits;
+  const { outer, inner, sizes, starts } = plan;
+  const outputs = new Array<OutputSlot>(sizes.length);
+  const regions: Region[] = [];
+  const owner: number[] = [];
+  let [end, at] = [0, 0];
+  // What depends on an output's length alone, kept from the last output: equal parts compute it once.
+  let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
+  for (let i = 0; i < sizes.length; i++) {
+    if (sizes[i] !== size) {
+      size = sizes[i]!;
+      byteLength = byteLengthOf(dtype, outer * size * inner);
+      padded = Math.ceil(byteLength / alignment) * alignment;
+      // A single row's stride is its own length, so strides never constrain word widths or copies.
+      strided = !(outer === 1 || size * inner * bits === rowBits);
+      rowLen = strided ? size * inner * bits : size * inner * bits * outer;
+    }
+    const d = into?.[i];
+    if (d) {
+      outputs[i] = { byteOffset: d.byteOffset, byteLength, target: d.target };
+      if (byteLength > 0) destinationRegions(plan, i, d, srcByteOffset * 8 + starts[i]! * inner * bits, regions, owner);
+      continue;
+    }
+    // `at` is aligned, so the next output's place is at + padded: no division per output.
+    outputs[i] = { byteOffset: at, byteLength };
+    end = at + byteLength;
+    const dst = at * 8;
+    at += padded;
+    if (rowLen === 0 || outer === 0) continue;
+    const src = srcByteOffset * 8 + starts[i]! * inner * bits;
+    regions.push(
+      strided
+        ? { src, dst, rowLen, srcStride: rowBits, dstStride: rowLen, rows: outer }
+        : { src, dst, rowLen, srcStride: rowLen, dstStride: rowLen, rows: 1 },
+    );
+    owner.push(i);
+  }
+  return { outputs, end, regions, owner };
+}
+
+/**
+ * Output i written at a caller's destination, as regions: its dimensions (size, source stride,
+ * destination stride, in elements) without those of size 1, neighbours merged where both sides
+ * are contiguous across them; the innermost, if contiguous on both sides, is the row; the longest
+ * other is the rows; every index of the rest starts a region of its own.
+ */
+function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: number, out: Region[], owner: number[]) {
+  const bits = elementBits(plan.dtype as FixedDType);
+  const dims: [size: number, s: number, d: number][] = [];
+  const srcStrides = rowMajorStrides(plan.shape);
+  plan.shape.forEach((n, k) => {
+    const size = k === plan.axis ? plan.sizes[i]! : n;
+    if (size === 1) return;
+    const last = dims[dims.length - 1];
+    const [s, t] = [srcStrides[k]!, d.strides[k]!];
+    if (last && last[1] === size * s && last[2] === size * t) dims[dims.length - 1] = [last[0] * size, s, t];
+    else dims.push([size, s, t]);
+  });
+  const inner = dims[dims.length - 1];
+  const rowLen = inner && inner[1] === 1 && inner[2] === 1 ? dims.pop()![0] : 1;
+  let longest = -1;
+  dims.forEach((x, k) => (longest = longest < 0 || x[0] > dims[longest]![0] ? k : longest));
+  const [rows, rs, rd] = longest < 0 ? [1, rowLen, rowLen] : dims.splice(longest, 1)[0]!;
+  const count = dims.reduce((a, x) => a * x[0], 1);
+  check(
+    count <= MAX_DESTINATION_REGIONS,
+    'TOO_LARGE',
+    () => `split: into[${i}]: its strides cut the output into ${count} pieces; at most ${MAX_DESTINATION_REGIONS}`,
+    `option:into[${i}]`,
+  );
+  for (let c = 0; c < count; c++) {
+    // Index c of the remaining dimensions, innermost fastest, as source and destination offsets.
+    let [q, so, dof] = [c, 0, 0];
+    for (let k = dims.length - 1; k >= 0; k--) {
+      const [n, s, t] = dims[k]!;
+      [so, dof, q] = [so + (q % n) * s, dof + (q % n) * t, Math.floor(q / n)];
+    }
+    out.push({
+      src: src + so * bits,
+      dst: d.byteOffset * 8 + dof * bits,
+      rowLen: rowLen * bits,
+      srcStride: rs * bits,
+      dstStride: rd * bits,
+      rows,
+    });
+    owner.push(i);
+  }
+}

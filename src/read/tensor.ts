@@ -1,0 +1,236 @@
+// The one place a caller's tensor is read. `readTensor` reads every field once, at the call, into
+// a view Cleave owns: later changes to the caller's object (a new `data`, a getter that changes, a
+// shrunk buffer) cannot reach a split that is already under way. The views are what every later
+// layer takes.
+
+import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { type DType, type FixedDType, byteLengthOf, hostArrayName, hostLength, isDType, isPacked } from '../dtype.js';
+import { isA } from './webgpu-object.js';
+import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
+
+/** A host tensor as read at the call: its bytes (fixed dtypes, safe to use now) or its strings (copied). */
+export interface HostView {
+  readonly kind: 'host';
+  readonly dtype: DType;
+  readonly shape: readonly number[];
+  readonly numel: number;
+  readonly bytes: Uint8Array;
+  readonly strings?: readonly string[];
+}
+
+/** A GPU tensor as read at the call; `source` is the caller's object, for lease checks. */
+export interface GpuView {
+  readonly kind: 'gpu';
+  readonly dtype: FixedDType;
+  readonly shape: readonly number[];
+  readonly numel: number;
+  readonly buffer: GPUBuffer;
+  readonly byteOffset: number;
+  readonly byteLength: number;
+  readonly source: object;
+}
+
+export type TensorView = HostView | GpuView;
+
+/** Reads a host or GPU tensor; `what` prefixes messages ('split: input'). */
+export function readTensor(t: unknown, what: string, subject: SubjectKey = 'input:input'): TensorView {
+  return guardRead(
+    what,
+    () => {
+      const o = t as Record<string, unknown>;
+      const gpu = typeof t === 'object' && t !== null && 'buffer' in o;
+      check(
+        gpu !== (typeof t === 'object' && t !== null && 'data' in o),
+        'BAD_INPUT',
+        () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}${mistake(t)}`,
+        subject,
+      );
+      const dtype = o.dtype;
+      check(isDType(dtype), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(dtype)}`, `${subject}.dtype`);
+      const shape = readShape(o.shape, what, subject);
+      const numel = numelOf(shape, what, subject);
+      return gpu
+        ? gpuView(o, dtype, shape, numel, what, subject)
+        : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
+    },
+    subject,
+  );
+}
+
+/** Reads a tensor that must be a GPU tensor (a call that takes no host tensor). */
+export function readGpuTensor(t: unknown, what: string, subject: SubjectKey = 'input:input'): GpuView {
+  const v = readTensor(t, what, subject);
+  check(v.kind === 'gpu', 'BAD_INPUT', () => `${what}: takes a GPU tensor, got a host tensor`, subject);
+  return v;
+}
+
+/** The likely slip behind a non-tensor, as a hint that names the fix. */
+function mistake(t: unknown): string {
+  if (t instanceof Promise) return ': an `await` is missing (await the call that made the tensor)';
+  if (Array.isArray(t)) return ': pass one tensor of the array, e.g. outs[0] of a split';
+  return '';
+}
+
+/** A shape: an array of at most MAX_RANK non-negative safe integers (-0 reads as 0), copied. */
+export function readShape(raw: unknown, what: string, subject: SubjectKey): number[] {
+  const at: SubjectKey = `${subject}.shape`;
+  check(Array.isArray(raw), 'BAD_SHAPE', () => `${what}: shape must be an array, got ${show(raw)}`, at);
+  const rank = raw.length;
+  check(rank <= MAX_RANK, 'TOO_LARGE', () => `${what}: rank ${rank} is above ${MAX_RANK}`, at);
+  return Array.from({ length: rank }, (_, i) => {
+    const raw_i: unknown = raw[i];
+    const d = asInt(raw_i, 0);
+    check(
+      d !== undefined,
+      'BAD_SHAPE',
+      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(raw_i)}`,
+      at,
+    );
+    return d;
+  });
+}
+
+/** Elements of a checked shape, at most 2^53. */
+export function numelOf(shape: readonly number[], what: string, subject: SubjectKey): number {
+  const numel = product(shape);
+  check(
+    Number.isSafeInteger(numel),
+    'TOO_LARGE',
+    () => `${what}: shape [${shape.join(', ')}] has more than 2^53 elements`,
+    `${subject}.shape`,
+  );
+  return numel;
+}
+
+// Typed-array facts come from the intrinsic getters, so an overridden `length` or a Proxy cannot lie.
+const TA_PROTO = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const intrinsic = <T>(owner: object, key: PropertyKey, x: unknown) => {
+  const get = Object.getOwnPropertyDescriptor(owner, key)?.get;
+  try {
+    return get && (Reflect.apply(get, x, []) as T);
+  } catch {
+    return undefined;
+  }
+};
+
+function hostView(data: unknown, dtype: DType, shape: number[], numel: number, what: string, at: SubjectKey): HostView {
+  const want = hostLength(dtype, numel);
+  const length = (n: unknown) => () =>
+    `${what}: shape [${shape.join(', ')}] of ${dtype} needs ${want} data entries, got ${show(n)}`;
+  if (dtype === 'string') {
+    check(numel <= MAX_STRINGS, 'TOO_LARGE', () => `${what}: more than ${MAX_STRINGS} strings`, at);
+    check(Array.isArray(data), 'DATA_TYPE', () => `${what}: string data must be a string[], got ${show(data)}`, at);
+    const n = data.length;
+    check(n === want, 'DATA_LENGTH', length(n), at);
+    const strings = Array.from({ length: n }, (_, i) => data[i] as unknown);
+    const bad = strings.findIndex((s) => typeof s !== 'string');
+    check(
+      bad < 0,
+      'DATA_TYPE',
+      () => `${what}: string data entry ${bad} is ${show(strings[bad])} (sparse arrays are refused)`,
+      at,
+    );
+    return { kind: 'host', dtype, shape, numel, bytes: new Uint8Array(0), strings: strings as string[] };
+  }
+  const kind = intrinsic<string>(TA_PROTO, Symbol.toStringTag, data);
+  check(
+    kind === hostArrayName(dtype),
+    'DATA_TYPE',
+    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}${dataFix(dtype)}`,
+    at,
+  );
+  const buffer = intrinsic<ArrayBufferLike>(TA_PROTO, 'buffer', data)!;
+  const n = intrinsic<number>(TA_PROTO, 'length', data);
+  check(!isDetached(buffer), 'DATA_TYPE', () => `${what}: the data's ArrayBuffer is detached`, at);
+  check(n === want, 'DATA_LENGTH', length(n), at);
+  const bytes = new Uint8Array(
+    buffer,
+    intrinsic<number>(TA_PROTO, 'byteOffset', data),
+    intrinsic<number>(TA_PROTO, 'byteLength', data),
+  );
+  // Shared and resizable memory can change under a split (and a shared view crashes Dawn's
+  // writeBuffer): Cleave splits a copy taken now.
+  const shared =
+    typeof SharedArrayBuffer === 'function' &&
+    intrinsic(SharedArrayBuffer.prototype as object, 'byteLength', buffer) !== undefined;
+  const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
+  return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes };
+}
+
+/** How to make the right host array: the fix named in a DATA_TYPE message. */
+function dataFix(dtype: DType): string {
+  const name = hostArrayName(dtype);
+  if (/^(b?float16|float8|complex)/.test(dtype) || isPacked(dtype))
+    return `: see the README's table of host data for ${dtype}`;
+  return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
+}
+
+function isDetached(b: ArrayBufferLike): boolean {
+  try {
+    return !new Uint8Array(b, 0, 0);
+  } catch {
+    return true;
+  }
+}
+
+function gpuView(
+  o: Record<string, unknown>,
+  dtype: DType,
+  shape: number[],
+  numel: number,
+  what: string,
+  subject: SubjectKey,
+): GpuView {
+  check(
+    dtype !== 'string',
+    'WRONG_BACKEND',
+    () => `${what}: string tensors cannot live on the GPU`,
+    `${subject}.dtype`,
+  );
+  const at: SubjectKey = `${subject}.buffer`;
+  const { buffer, byteOffset, byteLength } = o;
+  check(isGpuBuffer(buffer), 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
+  const size = buffer.size;
+  const want = byteLengthOf(dtype, numel);
+  check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
+  check(
+    byteLength === want,
+    'DATA_LENGTH',
+    () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`,
+    at,
+  );
+  const strides = o.strides;
+  check(
+    strides === undefined ||
+      (Array.isArray(strides) &&
+        strides.length === shape.length &&
+        rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
+    'BAD_INPUT',
+    () =>
+      `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
+      'pass the whole tensor it lies in',
+    at,
+  );
+  const offset = asInt(byteOffset, 0);
+  check(
+    offset !== undefined && offset + want <= size,
+    'DATA_LENGTH',
+    () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`,
+    at,
+  );
+  return {
+    kind: 'gpu',
+    dtype: dtype,
+    shape,
+    numel,
+    buffer,
+    byteOffset: offset,
+    byteLength: want,
+    source: o,
+  };
+}
+
+/** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
+export function isGpuBuffer(b: unknown): b is GPUBuffer {
+  return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
+}
