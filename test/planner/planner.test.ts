@@ -199,7 +199,7 @@ describe('planGpu', () => {
     expect(
       planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy,
     ).toBe('gather');
-    // The default costs keep 0.2's choice: at most 16 copy commands for contiguous chunks.
+    // The default costs choose at most 16 copy commands for contiguous chunks.
     const many = planSplit('float32', [4096], 0, [4080, ...Array<number>(16).fill(1)]); // 17 chunks
     expect(planGpu(many, LIMITS, { srcByteOffset: 4, allowAlias: true }).strategy).toBe('gather');
     expect(
