@@ -23,9 +23,11 @@ export interface AdapterFacts {
   readonly readbackMs: number;
 }
 
-/** The limits Cleave's device asks the adapter for and its planner reads (src/gpu/device.ts). */
-const CLEAVE_LIMITS = [
-  'minStorageBufferOffsetAlignment',
+/**
+ * The limits Cleave's device asks the adapter's values of (src/gpu/device.ts), written here on purpose rather than
+ * read from src/: buffers, bindings, grids, workgroups.
+ */
+export const RAISED_LIMITS = [
   'maxStorageBufferBindingSize',
   'maxBufferSize',
   'maxComputeWorkgroupsPerDimension',
@@ -33,7 +35,12 @@ const CLEAVE_LIMITS = [
   'maxComputeWorkgroupStorageSize',
   'maxComputeInvocationsPerWorkgroup',
   'maxComputeWorkgroupSizeX',
+  'maxComputeWorkgroupSizeY',
+  'maxComputeWorkgroupSizeZ',
 ] as const;
+
+/** The limits Cleave's device raises, and the alignment its planner reads. */
+const CLEAVE_LIMITS = ['minStorageBufferOffsetAlignment', ...RAISED_LIMITS] as const;
 
 const pick = (limits: Readonly<Record<string, number>>) => Object.fromEntries(CLEAVE_LIMITS.map((k) => [k, limits[k]]));
 const only = (a: readonly string[], b: readonly string[]) => a.filter((x) => !b.includes(x));

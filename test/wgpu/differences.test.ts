@@ -13,20 +13,9 @@ import { gpuEntry } from '../../src/gpu/device.js';
 import { type Facts, gatherFacts } from '../conformance/facts.js';
 import { type Harness, openHarness } from '../conformance/suite.js';
 import { runDeno } from './deno.js';
+import { RAISED_LIMITS } from '../helpers/webgpu-differences.js';
 
 const SHADER = readFileSync(resolve(import.meta.dirname, '../../shaders/split-gather.wgsl'), 'utf8');
-/** The limits Cleave's device asks the adapter's values of: buffers, bindings, grids, workgroups. */
-const RAISED = [
-  'maxStorageBufferBindingSize',
-  'maxBufferSize',
-  'maxComputeWorkgroupsPerDimension',
-  'maxStorageBuffersPerShaderStage',
-  'maxComputeWorkgroupStorageSize',
-  'maxComputeInvocationsPerWorkgroup',
-  'maxComputeWorkgroupSizeX',
-  'maxComputeWorkgroupSizeY',
-  'maxComputeWorkgroupSizeZ',
-] as const;
 const MiB = 1 << 20;
 
 let wgpu: Facts;
@@ -80,7 +69,7 @@ test('maxStorageBuffersPerShaderStage: wgpu offers fewer than Dawn; Cleave binds
 
 test("the limits Cleave raises: in both adapters' limits, on Cleave's device at the adapter's value", () => {
   for (const [name, f] of both()) {
-    for (const k of RAISED) {
+    for (const k of RAISED_LIMITS) {
       expect(typeof f.adapter.limits[k], `${name} ${k}`).toBe('number');
       expect(f.cleave.limits[k], `${name} ${k}`).toBe(f.adapter.limits[k]);
     }
