@@ -1,7 +1,7 @@
 // The layers of src/, as ESLint rules (eslint.config.js uses them; test/planner/layers.test.ts
 // checks that they refuse what they should). Each folder imports only the layers below it:
 //
-//   leaves    errors, dtype, shape, tensor (types), usage: import only each other
+//   leaves    errors, dtype, host-data, shape, tensor (types), usage: import only each other
 //   read/     the caller's objects read once into views: leaves only
 //   planner/  pure planning, no module state: leaves only
 //   cache/    the planner's results kept (split plans, GPU plans): leaves and planner/
@@ -65,7 +65,7 @@ const MODULE_STATE = [
 export const layers = [
   layer(
     'a leaf module',
-    ['src/errors.ts', 'src/dtype.ts', 'src/shape.ts', 'src/tensor.ts', 'src/usage.ts'],
+    ['src/errors.ts', 'src/dtype.ts', 'src/host-data.ts', 'src/shape.ts', 'src/tensor.ts', 'src/usage.ts'],
     '\\./',
     FOLDERS,
     TOP,

@@ -1,8 +1,12 @@
 // Data types: the names the specs use, the host array each one travels in, and its width in bits
 // on the GPU. The GPU path never interprets a value; it only needs widths (and, for uint1, the bit
 // order), and whether the ONNX specs list it. This is the one dtype table: the bench, the demo and
-// the tests import it.
+// the tests import it (host-data.ts has the host arrays' types and byte conversions).
 
+/**
+ * Every element type Cleave splits: the ONNX names (Split and SplitToSequence list the first 16), OpenVINO's 8-bit
+ * floats and its packed sub-byte types. A tensor's `dtype` must stay a literal (`as const` in TypeScript).
+ */
 export type DType =
   | 'float32'
   | 'float64'
@@ -30,40 +34,6 @@ export type PackedDType = 'int4' | 'uint4' | 'nf4' | 'float4e2m1' | 'uint1' | 'u
 
 /** Every dtype but `string`: the ones that have a fixed width and can live in a GPU buffer. */
 export type FixedDType = Exclude<DType, 'string'>;
-
-/** The host array that carries each dtype (row-major; complex interleaved re, im; packed types as bytes). */
-export interface HostDataMap {
-  float32: Float32Array;
-  float64: Float64Array;
-  float16: Uint16Array; // raw IEEE binary16 bits
-  bfloat16: Uint16Array; // raw bfloat16 bits
-  int8: Int8Array;
-  uint8: Uint8Array;
-  int16: Int16Array;
-  uint16: Uint16Array;
-  int32: Int32Array;
-  uint32: Uint32Array;
-  int64: BigInt64Array;
-  uint64: BigUint64Array;
-  bool: Uint8Array; // bytes move unchanged: 0/1 by convention, any other byte passes through
-  string: string[];
-  complex64: Float32Array; // length 2 * numel
-  complex128: Float64Array; // length 2 * numel
-  float8e4m3fn: Uint8Array;
-  float8e5m2: Uint8Array;
-  float8e8m0: Uint8Array;
-  int4: Uint8Array; // packed: length ceil(numel * bits / 8)
-  uint4: Uint8Array;
-  nf4: Uint8Array;
-  float4e2m1: Uint8Array;
-  uint1: Uint8Array;
-  uint2: Uint8Array;
-  uint3: Uint8Array;
-  uint6: Uint8Array;
-}
-
-export type HostData = HostDataMap[DType];
-export type TypedArray = Exclude<HostData, string[]>;
 
 type ArrayName =
   | 'Float32Array'
@@ -123,6 +93,7 @@ const INFO: { readonly [D in DType]: DTypeInfo } = {
   uint6: packed(6),
 };
 
+/** Every dtype, in the table's order. */
 export const DTYPES = Object.keys(INFO) as readonly DType[];
 /** The 16 dtypes the ONNX specs of Split and SplitToSequence list. */
 export const ONNX_DTYPES: readonly DType[] = DTYPES.filter((d) => INFO[d].onnx);
@@ -133,67 +104,85 @@ export function isDType(x: unknown): x is DType {
   return typeof x === 'string' && Object.hasOwn(INFO, x);
 }
 
+/**
+ * Whether a dtype is one of the packed sub-byte types.
+ *
+ * @param d - A dtype.
+ * @returns True for {@link PackedDType}s, whose host data is a bit stream in bytes.
+ */
 export function isPacked(d: DType): d is PackedDType {
   return INFO[d].lanes === 0;
 }
 
-/** Bits per element in a GPU buffer. */
+/**
+ * Bits per element in a GPU buffer.
+ *
+ * @param d - A dtype (not `string`).
+ * @returns The width in bits: 1 to 6 for packed types, 8 to 128 for the rest.
+ */
 export function elementBits(d: FixedDType): number {
   return INFO[d].bits;
 }
 
-/** uint1 packs its first value into bit 7 of byte 0 (OpenVINO); every other packed type from bit 0. */
+/**
+ * Whether a dtype packs its values from the high bit of each byte: uint1 puts its first value in bit 7 of byte 0
+ * (OpenVINO's layout); every other packed type starts at bit 0.
+ *
+ * @param d - A dtype.
+ * @returns True for uint1 only.
+ */
 export function isMsbFirst(d: DType): boolean {
   return d === 'uint1';
 }
 
-/** Bytes of `numel` elements in a GPU buffer (packed types: ceil(numel * bits / 8)). */
+/**
+ * Bytes of `numel` elements in a GPU buffer: what a {@link GpuTensor}'s `byteLength` must be.
+ *
+ * @param d - A dtype (not `string`).
+ * @param numel - The element count.
+ * @returns ceil(numel * bits / 8).
+ */
 export function byteLengthOf(d: FixedDType, numel: number): number {
   return Math.ceil((numel * INFO[d].bits) / 8);
 }
 
-/** Entries the host array of `numel` elements has: numel, 2 * numel for complex, packed bytes. */
+/**
+ * Entries the host array of `numel` elements has: what a {@link HostTensor}'s `data.length` must be.
+ *
+ * @param d - A dtype.
+ * @param numel - The element count.
+ * @returns numel, 2 * numel for complex types, or the byte count for packed types.
+ */
 export function hostLength(d: DType, numel: number): number {
   const info = INFO[d];
   return info.lanes === 0 ? byteLengthOf(d as FixedDType, numel) : numel * info.lanes;
 }
 
+/**
+ * The host array class a dtype's data travels in, by name (see {@link HostDataMap}).
+ *
+ * @param d - A dtype.
+ * @returns Its class name, such as 'Float32Array', or 'string[]' for `string`.
+ */
 export function hostArrayName(d: DType): string {
   return d === 'string' ? 'string[]' : INFO[d].array;
 }
 
-type TypedArrayClass = { new (b: ArrayBuffer, o: number, l: number): TypedArray; readonly BYTES_PER_ELEMENT: number };
-
-const CONSTRUCTORS: Readonly<Record<Exclude<ArrayName, 'Array'>, TypedArrayClass>> = {
-  Float32Array,
-  Float64Array,
-  Uint16Array,
-  Int8Array,
-  Uint8Array,
-  Int16Array,
-  Int32Array,
-  Uint32Array,
-  BigInt64Array,
-  BigUint64Array,
-};
-
-/** The given bytes as the dtype's host array: a copy, or (`copy` false, bytes at offset 0) a view. */
-export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array, copy = true): HostDataMap[D] {
-  const ctor = CONSTRUCTORS[INFO[d].array as Exclude<ArrayName, 'Array'>];
-  const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
-  return new ctor(
-    owned.buffer as ArrayBuffer,
-    owned.byteOffset,
-    owned.byteLength / ctor.BYTES_PER_ELEMENT,
-  ) as HostDataMap[D];
-}
-
-/** The bytes of a host typed array, without copying. */
-export function bytesOf(data: TypedArray): Uint8Array {
-  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-}
-
-/** Value i of a packed sub-byte array, as the unsigned integer of its bits (uint1 reads MSB-first). */
+/**
+ * Reads one value of a packed sub-byte array.
+ *
+ * @param d - A packed dtype.
+ * @param bytes - The packed data (a host tensor's `data`).
+ * @param i - The value's index.
+ * @returns Value i as the unsigned integer of its bits (uint1 reads MSB-first); 0 past the end of `bytes`.
+ * @example
+ * ```ts
+ * import { packedValue } from 'cleave';
+ *
+ * const bytes = new Uint8Array([0x21, 0x03]); // uint4 [1, 2, 3]
+ * console.log(packedValue('uint4', bytes, 1)); // 2
+ * ```
+ */
 export function packedValue(d: PackedDType, bytes: Uint8Array, i: number): number {
   const w = INFO[d].bits;
   let v = 0;
@@ -207,7 +196,18 @@ function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
   return ((bytes[(k - lane) / 8] ?? 0) >> (msbFirst ? 7 - lane : lane)) & 1;
 }
 
-/** IEEE binary16 bits (how float16 host data travels) to a number. */
+/**
+ * Reads a float16 value: float16 host data travels as raw IEEE binary16 bits.
+ *
+ * @param h - The 16 bits, as an integer (one entry of float16 host data).
+ * @returns The value they encode (NaN and infinities included).
+ * @example
+ * ```ts
+ * import { halfToNumber } from 'cleave';
+ *
+ * console.log(halfToNumber(0x3c00), halfToNumber(0xc000)); // 1 -2
+ * ```
+ */
 export function halfToNumber(h: number): number {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;

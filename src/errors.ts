@@ -3,31 +3,57 @@
 // operation, the rule broken and the values involved; `subject` says which input, attribute or
 // option broke it, for callers that point at the culprit (the demo does).
 
+/**
+ * A {@link SplitError}'s `code`: which kind of rule a call broke. Codes are stable: branch on them, not on
+ * messages.
+ */
 export type SplitErrorCode =
-  | 'BAD_DTYPE' // dtype unknown, or not allowed here (operator version, GPU path)
-  | 'DATA_TYPE' // host data array of the wrong class for the dtype, or detached
-  | 'DATA_LENGTH' // host data length does not match the shape, or GPU bytes outside their buffer
-  | 'BAD_SHAPE' // a dimension that is negative, fractional or unsafe
-  | 'RANK' // rank-0 data where an axis is needed
-  | 'AXIS_RANGE' // axis outside [-rank, rank-1]
-  | 'BAD_SIZE' // a split length that is negative or not an integer
-  | 'SIZE_SUM' // split lengths that do not add up to the axis length
-  | 'BAD_PARTS' // a part count below 1 or fractional
-  | 'NOT_DIVISIBLE' // equal split required but the axis does not divide
-  | 'BAD_OPTIONS' // an options object that is not one, an unknown key, both or neither of two exclusive keys
-  | 'BAD_INPUT' // an argument that is not what the call takes (a tensor, a buffer, an encoder)
-  | 'BAD_ATTRIBUTE' // an attribute the operator version does not have or allow
-  | 'BAD_OPSET' // an opset that is not an integer >= 1, or before the operator existed
-  | 'OUTPUT_COUNT' // declared output count disagrees with the split
-  | 'TOO_LARGE' // beyond a documented cap, or what the GPU can address or allocate
-  | 'NO_WEBGPU' // WebGPU asked for but no adapter or device
-  | 'WRONG_BACKEND' // a GPU call on a CPU engine, or a string tensor for the GPU
-  | 'RELEASED' // a GPU tensor used after release, or an engine after destroy
-  | 'DEVICE_LOST' // the device is gone
-  | 'GPU_ERROR'; // the device refused a split's own commands
+  /** Dtype unknown, or not allowed here (operator version, GPU path). */
+  | 'BAD_DTYPE'
+  /** Host data array of the wrong class for the dtype, or detached. */
+  | 'DATA_TYPE'
+  /** Host data length does not match the shape, or GPU bytes outside their buffer. */
+  | 'DATA_LENGTH'
+  /** A dimension that is negative, fractional or unsafe. */
+  | 'BAD_SHAPE'
+  /** Rank-0 data where an axis is needed. */
+  | 'RANK'
+  /** Axis outside [-rank, rank-1]. */
+  | 'AXIS_RANGE'
+  /** A split length that is negative or not an integer. */
+  | 'BAD_SIZE'
+  /** Split lengths that do not add up to the axis length. */
+  | 'SIZE_SUM'
+  /** A part count below 1 or fractional. */
+  | 'BAD_PARTS'
+  /** Equal split required but the axis does not divide. */
+  | 'NOT_DIVISIBLE'
+  /** An options object that is not one, an unknown key, both or neither of two exclusive keys. */
+  | 'BAD_OPTIONS'
+  /** An argument that is not what the call takes (a tensor, a buffer, an encoder). */
+  | 'BAD_INPUT'
+  /** An attribute the operator version does not have or allow. */
+  | 'BAD_ATTRIBUTE'
+  /** An opset that is not an integer >= 1, or before the operator existed. */
+  | 'BAD_OPSET'
+  /** Declared output count disagrees with the split. */
+  | 'OUTPUT_COUNT'
+  /** Beyond a documented cap, or what the GPU can address or allocate. */
+  | 'TOO_LARGE'
+  /** WebGPU asked for but no adapter or device. */
+  | 'NO_WEBGPU'
+  /** A GPU call on a CPU engine, or a string tensor for the GPU. */
+  | 'WRONG_BACKEND'
+  /** A GPU tensor used after release, or an engine after destroy. */
+  | 'RELEASED'
+  /** The device is gone. */
+  | 'DEVICE_LOST'
+  /** The device refused a split's own commands. */
+  | 'GPU_ERROR';
 
 /** What broke the rule: an operator input, an attribute, a split option, a node field or an engine option. */
 export interface SplitSubject {
+  /** Which kind of thing broke the rule. */
   readonly kind: 'input' | 'attribute' | 'option' | 'node' | 'engine';
   /** The name the caller wrote: 'input', 'split', 'num_outputs', 'axis', 'sizes', 'outputs', 'device', ... */
   readonly name: string;
@@ -38,10 +64,33 @@ export interface SplitSubject {
 /** A subject written as 'kind:name' or 'kind:name.part' (how Cleave's own checks name one). */
 export type SubjectKey = `${SplitSubject['kind']}:${string}`;
 
+/**
+ * The one error class Cleave throws (or rejects with). Every check runs before any GPU work, so a bad call leaves
+ * nothing half done on the device.
+ *
+ * @example
+ * ```ts
+ * import { SplitError, planSplit } from 'cleave';
+ *
+ * try {
+ *   planSplit('float32', [2, 6], 1, [3, 4]);
+ * } catch (e) {
+ *   if (e instanceof SplitError) console.log(e.code, e.subject); // SIZE_SUM { kind: 'option', name: 'sizes' }
+ * }
+ * ```
+ */
 export class SplitError extends Error {
+  /** Always 'SplitError'. */
   override readonly name = 'SplitError';
+  /** What broke the rule, when one input, attribute, option, node field or engine option did; else undefined. */
   readonly subject: SplitSubject | undefined;
+  /**
+   * @param code - The kind of rule broken.
+   * @param message - The operation, the rule and the values involved.
+   * @param subject - What broke it, as an object or written 'kind:name' or 'kind:name.part'.
+   */
   constructor(
+    /** The kind of rule broken: stable, unlike the message. */
     readonly code: SplitErrorCode,
     message: string,
     subject?: SplitSubject | SubjectKey,

@@ -2,26 +2,46 @@
 // It never imports onnxruntime-web: the caller passes its tensor, or its `ort` namespace. Both
 // directions read their argument as any Cleave call does (once, every field checked).
 
+/**
+ * ONNX Runtime Web interop: GPU tensors between its WebGPU execution provider and Cleave, both ways, without a copy.
+ *
+ * @module cleave/ort
+ */
+
 import { check, guardRead, show } from './errors.js';
 import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
 import type { GpuTensor } from './tensor.js';
 import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
-/** The part of an onnxruntime-web Tensor fromOrtTensor reads. */
+/** The part of an onnxruntime-web Tensor {@link fromOrtTensor} reads. */
 export interface OrtGpuTensorLike {
+  /** Where the data lives: must be 'gpu-buffer'. */
   readonly location: string;
+  /** ORT's type, such as 'float32': read as the Cleave dtype of that name. */
   readonly type: string;
+  /** The shape. */
   readonly dims: readonly number[];
+  /** The GPUBuffer holding the data, from byte 0. */
   readonly gpuBuffer?: unknown;
 }
 
 /**
- * The part of the `ort` namespace toOrtTensor uses. Its parameters are typed `never` so that ORT's
+ * The part of the `ort` namespace {@link toOrtTensor} uses. Its parameters are typed `never` so that ORT's
  * own generic signature (whose dataType is a union of literals) is accepted whatever its version.
  */
 export interface OrtLike<T> {
-  readonly Tensor: { fromGpuBuffer(buffer: never, options: never): T };
+  /** ORT's Tensor class. */
+  readonly Tensor: {
+    /**
+     * Makes an ORT tensor on a GPU buffer, without a copy.
+     *
+     * @param buffer - The GPUBuffer.
+     * @param options - `{ dataType, dims }`.
+     * @returns The ORT tensor.
+     */
+    fromGpuBuffer(buffer: never, options: never): T;
+  };
 }
 
 /** The dtypes ONNX Runtime Web's WebGPU EP keeps on the GPU. */
@@ -35,7 +55,29 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
   'bool',
 ];
 
-/** An ORT tensor with location 'gpu-buffer' as a Cleave GPU tensor on the same buffer (no copy). */
+/**
+ * An ORT tensor with location 'gpu-buffer' as a Cleave GPU tensor on the same buffer, without a copy. ORT owns the
+ * buffer and reuses it after `t.dispose()`: Cleave copies its chunks (unless you ask for `alias: 'any'`), so you may
+ * dispose `t` once the split has been called.
+ *
+ * @param t - The ORT tensor: a session output with `preferredOutputLocation: 'gpu-buffer'`, or a
+ *   `Tensor.fromGpuBuffer`; on the engine's device.
+ * @returns A GPU tensor at byte 0 of ORT's buffer, to pass to a split.
+ * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`: not an ORT tensor on a GPU buffer (or reading it
+ *   threw); `BAD_DTYPE`: a type with no Cleave GPU dtype; `BAD_SHAPE`, `TOO_LARGE`: its dims break a rule or a cap;
+ *   `DATA_LENGTH`: its bytes lie outside the buffer.
+ * @example
+ * ```ts
+ * import type { Tensor } from 'onnxruntime-web/webgpu';
+ * import { createSplitEngine } from 'cleave';
+ * import { fromOrtTensor } from 'cleave/ort';
+ *
+ * declare const qkv: Tensor; // a session's output, kept on the GPU
+ * const engine = await createSplitEngine({ backend: 'webgpu' });
+ * const [q, k, v] = await engine.split(fromOrtTensor(qkv), { axis: -1, parts: 3, layout: 'separate' });
+ * qkv.dispose(); // Cleave copied it
+ * ```
+ */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
   const what = 'fromOrtTensor';
   const v = guardRead(
@@ -83,6 +125,23 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  * Wraps a Cleave GPU tensor as an ORT tensor on the same buffer (ort.Tensor.fromGpuBuffer, no
  * copy). ORT takes a whole buffer, so the tensor must start at byte 0: split with
  * `layout: 'separate'`. The tensor stays Cleave's: release it after ORT is done with it.
+ *
+ * @param ort - Your `ort` namespace (onnxruntime-web): Cleave never imports it.
+ * @param t - A live Cleave GPU tensor at byte 0 of its buffer, of a dtype in {@link ORT_GPU_DTYPES}.
+ * @returns ORT's tensor, with location 'gpu-buffer'.
+ * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
+ *   `WRONG_BACKEND`: `t` is not a GPU tensor Cleave can read, or does not start at byte 0; `BAD_DTYPE`: a dtype ORT's
+ *   WebGPU EP does not keep on the GPU; `RELEASED`: `t` was released; `GPU_ERROR`: the split that made `t` failed on
+ *   the GPU; `BAD_INPUT`: `ort` has no `Tensor.fromGpuBuffer`, or it threw.
+ * @example
+ * ```ts
+ * import * as ort from 'onnxruntime-web/webgpu';
+ * import type { GpuTensor } from 'cleave';
+ * import { toOrtTensor } from 'cleave/ort';
+ *
+ * declare const q: GpuTensor; // an output of a split with layout: 'separate'
+ * const feed = { q: toOrtTensor(ort, q) }; // release q after the session that reads it ran
+ * ```
  */
 export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
   const what = 'toOrtTensor';

@@ -8,7 +8,25 @@ import { readCount, readLengths } from './read/options.js';
 import { numelOf, readShape } from './read/tensor.js';
 import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './planner/split.js';
 
-/** Plans a split of `shape` along `axis` (negative counts from the back) into `sizes`, checking every rule. */
+/**
+ * Plans a split without running it: every rule a split checks, no GPU, no data.
+ *
+ * @param dtype - The input's dtype.
+ * @param shape - The input's shape.
+ * @param axis - The axis to split; a negative one counts from the back.
+ * @param sizes - Each output's length along the axis.
+ * @returns The plan: the split as [outer, axis, inner], with each output's offset and shape.
+ * @throws {@link SplitError} `BAD_DTYPE`, `BAD_SHAPE`, `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`: the argument that
+ *   breaks its rule; `TOO_LARGE`: past `MAX_RANK`, `MAX_OUTPUTS` or 2^53 elements; `BAD_INPUT`: reading an
+ *   argument threw.
+ * @example
+ * ```ts
+ * import { planSplit } from 'cleave';
+ *
+ * const plan = planSplit('float32', [2, 6], -1, [2, 4]);
+ * console.log(plan.axis, plan.outputShapes); // 1 [[2, 2], [2, 4]]
+ * ```
+ */
 export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly number[]): SplitPlan {
   return guardRead('planSplit', () => {
     check(isDType(dtype), 'BAD_DTYPE', () => `planSplit: unknown dtype ${show(dtype)}`, 'option:dtype');
@@ -25,8 +43,21 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
 }
 
 /**
- * `parts` chunks of ceil(dim / parts), clamped to what remains: 5 into 4 = [2, 2, 1, 0] (the ONNX reference's
+ * The lengths of `parts` equal parts with a smaller tail, as `split` with `parts` and Split-18's `num_outputs` cut
+ * them: chunks of ceil(dim / parts), clamped to what remains, so trailing chunks may be empty (the ONNX reference's
  * rule).
+ *
+ * @param dim - The axis's length, an integer >= 0.
+ * @param parts - The number of parts, an integer from 1 to `MAX_OUTPUTS`.
+ * @returns The lengths, which sum to `dim`.
+ * @throws {@link SplitError} `BAD_SHAPE`: `dim` is not an integer >= 0; `BAD_PARTS`: `parts` is not an integer >= 1;
+ *   `TOO_LARGE`: `parts` is above `MAX_OUTPUTS`.
+ * @example
+ * ```ts
+ * import { equalParts } from 'cleave';
+ *
+ * console.log(equalParts(5, 4), equalParts(7, 4)); // [2, 2, 1, 0] [2, 2, 2, 1]
+ * ```
  */
 export function equalParts(dim: number, parts: number): number[] {
   const d = asInt(dim, 0);

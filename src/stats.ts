@@ -3,10 +3,13 @@
 
 import type { GpuPlan, Strategy } from './planner/types.js';
 
+/** What a split did: on the GPU, which strategy and how many commands; or that it ran on the CPU. */
 export interface SplitStats {
+  /** The GPU strategy the split took, or 'cpu' when the CPU executor split it. */
   readonly strategy: Strategy | 'cpu';
   /** Gather word width in bits (128, 64, 32; 1 = the bit-level variant); 0 when no shader ran. */
   readonly unitBits: 128 | 64 | 32 | 1 | 0;
+  /** Gather dispatches: one, more past a binding window or with several destination buffers; 0 without a gather. */
   readonly dispatches: number;
   /** copyBufferToBuffer commands, the per-output copies of layout 'separate' included. */
   readonly copies: number;

@@ -3,20 +3,39 @@
 // which read/into.ts makes. A HostTensor's `data` type follows its `dtype`, so a mismatched pair
 // fails to compile; plain JavaScript callers get the same rules at run time (read/tensor.ts).
 
-import type { DType, FixedDType, HostDataMap } from './dtype.js';
+import type { DType, FixedDType } from './dtype.js';
+import type { HostDataMap } from './host-data.js';
 
-/** A tensor in host memory. `HostTensor` alone is the union over every dtype. */
+/**
+ * A tensor in host memory. `HostTensor` alone is the union over every dtype; `HostTensor<'float32'>` is one dtype's,
+ * whose `data` must be a `Float32Array`.
+ */
 export type HostTensor<D extends DType = DType> = {
-  [K in D]: { readonly dtype: K; readonly shape: readonly number[]; readonly data: HostDataMap[K] };
+  [K in D]: {
+    /** The element type, a literal. */
+    readonly dtype: K;
+    /** The dimensions; `[]` for a scalar. */
+    readonly shape: readonly number[];
+    /** The elements, row-major, in the dtype's host array ({@link HostDataMap}). */
+    readonly data: HostDataMap[K];
+  };
 }[D];
 
-/** A tensor in a GPU buffer: `byteLength` bytes at `byteOffset`, row-major, no padding between elements. */
+/**
+ * A tensor in a GPU buffer: `byteLength` bytes at `byteOffset`, row-major, no padding between elements. Cleave's
+ * outputs hold a lease on their buffer until released; a tensor you describe yourself stays yours.
+ */
 export type GpuTensor<D extends FixedDType = FixedDType> = {
   [K in D]: {
+    /** The element type, a literal (not `string`). */
     readonly dtype: K;
+    /** The dimensions; `[]` for a scalar. */
     readonly shape: readonly number[];
+    /** The buffer, on the engine's device; an input's needs usage STORAGE | COPY_SRC. */
     readonly buffer: GPUBuffer;
+    /** Where the tensor starts in `buffer`. */
     readonly byteOffset: number;
+    /** The tensor's size in bytes: {@link byteLengthOf} of its dtype and element count. */
     readonly byteLength: number;
     /**
      * Element strides, on an output written at a strided destination (`into`) only: such a tensor
@@ -33,9 +52,13 @@ export type AnyTensor = HostTensor | GpuTensor;
  * if not row-major.
  */
 export interface Into<D extends FixedDType = FixedDType> {
+  /** The output's dtype, which is the input's. */
   readonly dtype: D;
+  /** The output's shape. */
   readonly shape: readonly number[];
+  /** Your buffer, on the engine's device, with usage STORAGE | COPY_DST; Cleave never frees it. */
   readonly buffer: GPUBuffer;
+  /** Where the output's first element goes: a multiple of 4. */
   readonly byteOffset: number;
   /** Element strides, one per dimension (row-major when absent); a dimension of size 1 may have any. */
   readonly strides?: readonly number[];

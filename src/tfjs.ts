@@ -23,6 +23,12 @@
 // is refused both ways: complex64 and string never reach TF.js's GPU buffers, and Cleave's 8-bit
 // bool, float16, int64, uint8 and the rest have no TF.js dtype of their width.
 
+/**
+ * TensorFlow.js interop: GPU tensors between its WebGPU backend and Cleave, both ways.
+ *
+ * @module cleave/tfjs
+ */
+
 import { check, guardRead, show } from './errors.js';
 import { byteLengthOf } from './dtype.js';
 import type { GpuTensor } from './tensor.js';
@@ -36,36 +42,86 @@ const STORAGE_COPY_SRC = 0x80 | 0x4;
 
 /** The dtypes TF.js's WebGPU backend holds on the GPU, each element a 32-bit word. */
 export type TfGpuDType = 'float32' | 'int32' | 'bool';
+/** The dtypes {@link fromTfTensor} takes: those TF.js's WebGPU backend holds on the GPU. */
 export const TF_GPU_DTYPES: readonly TfGpuDType[] = ['float32', 'int32', 'bool'];
 
-/** The part of a tf.Tensor fromTfTensor reads. */
+/** The part of a tf.Tensor {@link fromTfTensor} reads. */
 export interface TfTensorLike {
+  /** TF.js's dtype: one of {@link TF_GPU_DTYPES}. */
   readonly dtype: string;
+  /** The shape. */
   readonly shape: readonly number[];
+  /** Whether the tensor was disposed: it must not be. */
   readonly isDisposed: boolean;
-  dataToGPU(): { readonly buffer?: unknown; readonly tensorRef: { dispose(): void } };
+  /**
+   * TF.js's copy of the tensor's data into a GPU buffer of its own.
+   *
+   * @returns The buffer, and the tensor that keeps it alive.
+   */
+  dataToGPU(): {
+    /** The GPUBuffer holding the data, from byte 0. */
+    readonly buffer?: unknown;
+    /** TF.js's tensor that owns the buffer. */
+    readonly tensorRef: {
+      /** Disposes TF.js's tensor: TF.js may then reuse or free the buffer. */
+      dispose(): void;
+    };
+  };
 }
 
 /**
- * The part of the `tf` namespace toTfTensor uses. Its parameters are typed `never` so that TF.js's
+ * The part of the `tf` namespace {@link toTfTensor} uses. Its parameters are typed `never` so that TF.js's
  * own generic signature is accepted whatever its version.
  */
 export interface TfLike<T> {
+  /**
+   * Makes a TF.js tensor; {@link toTfTensor} passes `{ buffer, zeroCopy: true }` as its values.
+   *
+   * @param values - The values, here a GPU buffer to borrow.
+   * @param shape - The shape.
+   * @param dtype - TF.js's dtype.
+   * @returns The TF.js tensor.
+   */
   tensor(values: never, shape: never, dtype: never): T;
 }
 
 /** A Cleave GPU tensor on the buffer of `t.dataToGPU()`, with the `tensorRef` that keeps it alive. */
-export type TfGpuTensor<R = { dispose(): void }> = GpuTensor<'float32' | 'int32'> & {
+export type TfGpuTensor<
+  R = {
+    /** Disposes TF.js's tensor: TF.js may then reuse or free the buffer. */
+    dispose(): void;
+  },
+> = GpuTensor<'float32' | 'int32'> & {
   /** TF.js's tensor that owns the buffer: dispose it once the splits of this tensor are called. */
   readonly tensorRef: R;
 };
 
-type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['tensorRef'];
+/** The type of the `tensorRef` a tensor of type `T` gives from `dataToGPU()`: TF.js's own tensor type. */
+export type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['tensorRef'];
 
 /**
  * A TF.js tensor on the WebGPU backend as a Cleave GPU tensor, through `t.dataToGPU()` (one copy
  * on the GPU, made by TF.js). Dispose the returned `tensorRef` after splitting (see the module's
  * header); a bool tensor comes out as int32 words of 0 and 1.
+ *
+ * @param t - A live TF.js tensor on the 'webgpu' backend (on the engine's device), of a dtype in
+ *   {@link TF_GPU_DTYPES}.
+ * @returns A GPU tensor on TF.js's copy of the data, with `tensorRef`, the TF.js tensor that owns that copy.
+ * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`: not a TF.js tensor, `dataToGPU` threw (a tensor TF.js
+ *   keeps on the CPU) or gave no GPUBuffer; `RELEASED`: `t` was disposed; `BAD_DTYPE`: a dtype TF.js does not keep on
+ *   the GPU; `BAD_SHAPE`, `TOO_LARGE`: its shape breaks a rule or a cap; `DATA_LENGTH`: its bytes lie outside the
+ *   buffer.
+ * @example
+ * ```ts
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import { createSplitEngine } from 'cleave';
+ * import { fromTfTensor } from 'cleave/tfjs';
+ *
+ * const engine = await createSplitEngine({ backend: 'webgpu' }); // then TF.js's 'webgpu' backend on engine.device
+ * const qk = fromTfTensor(tf.randomNormal([64, 128]));
+ * const [q, k] = await engine.split(qk, { axis: 1, parts: 2, layout: 'separate' });
+ * qk.tensorRef.dispose(); // the split has read it
+ * ```
  */
 export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRefOf<T>> {
   const what = 'fromTfTensor';
@@ -121,6 +177,24 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
  * `layout: 'separate'`. Only float32 and int32 (TF.js makes no other tensor from a buffer; a bool split as int32 words
  * becomes bool again with `tf.cast`). The tensor stays Cleave's: release it once TF.js has submitted the work that
  * reads it.
+ *
+ * @param tf - Your `tf` namespace (TensorFlow.js, its backend 'webgpu' on the engine's device): Cleave never imports
+ *   it.
+ * @param t - A live Cleave GPU tensor of float32 or int32 that fills its buffer, with usage STORAGE | COPY_SRC.
+ * @returns TF.js's tensor, borrowing the buffer: disposing it never frees the buffer.
+ * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
+ *   `WRONG_BACKEND`: `t` is not a GPU tensor Cleave can read, does not fill its buffer, or its buffer lacks
+ *   STORAGE | COPY_SRC; `BAD_DTYPE`: not float32 or int32; `RELEASED`: `t` was released; `GPU_ERROR`: the split
+ *   that made `t` failed on the GPU; `BAD_INPUT`: `tf` has no `tensor`, or it refused the buffer.
+ * @example
+ * ```ts
+ * import * as tf from '@tensorflow/tfjs-core';
+ * import type { GpuTensor } from 'cleave';
+ * import { toTfTensor } from 'cleave/tfjs';
+ *
+ * declare const q: GpuTensor<'float32'>; // an output of a split with layout: 'separate'
+ * const y = tf.relu(toTfTensor(tf, q)); // release q once TF.js has submitted this work (after await y.data())
+ * ```
  */
 export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
   const what = 'toTfTensor';

@@ -2,7 +2,8 @@
 // types). It serves strings always, complex host tensors, and every dtype on an engine with
 // `backend: 'cpu'`.
 
-import { type FixedDType, byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst } from '../dtype.js';
+import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
+import { hostDataFromBytes } from '../host-data.js';
 import type { HostTensor } from '../tensor.js';
 import type { HostView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';

@@ -1,55 +1,15 @@
-// The engine's public types: its options, a split's options and where its outputs go, the engine
-// interface every backend implements, and what it reports. The engine itself is engine.ts.
+// The engine's public interface, every backend's: its calls, what it reports, and where a node's
+// outputs live. Its options are options.ts; the engine itself is engine.ts.
 
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
-import type { GpuTensor, HostTensor, Into } from '../tensor.js';
-import type { Strategy } from '../planner/types.js';
+import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { CostModel } from '../planner/costs.js';
 import type { SplitStats } from '../stats.js';
 import type { SplitNode } from '../ops/index.js';
+import type { Backend, Fixed, OutputOptions, SplitOptions } from './options.js';
 
-export type Backend = 'webgpu' | 'cpu';
-
-export interface SplitEngineOptions {
-  /** Use this device (Cleave never destroys a device it did not create). */
-  readonly device?: GPUDevice;
-  /** 'auto' (default) uses WebGPU when an adapter exists, else the CPU (`fallbackReason` says why). */
-  readonly backend?: 'auto' | Backend;
-  /** Force a GPU strategy where the plan allows it; 'auto' (default) lets the planner choose. */
-  readonly strategy?: 'auto' | Strategy;
-  /**
-   * Hears the GPU error (`GPU_ERROR`) of a split that resolved before its GPU errors were known (a
-   * caller's buffer split again, then found destroyed): its outputs are refused from then on. Without
-   * it, such errors collect in `lateErrors` and the engine refuses its calls until `acknowledge()`.
-   */
-  readonly onLateError?: (error: SplitError) => void;
-}
-
-/** Split lengths along `axis` (default 0), or a number of equal parts with a smaller tail. */
-export type SplitOptions =
-  | { readonly axis?: number; readonly sizes: readonly number[]; readonly parts?: never }
-  | { readonly axis?: number; readonly parts: number; readonly sizes?: never };
-
-/**
- * `D` as given, never inferred from where it appears (TypeScript 5.4's `NoInfer`, written so that
- * every TypeScript 5 reads it): a destination's dtype must be the input's, not widen it.
- */
-export type Fixed<D> = [D][D extends unknown ? 0 : never];
-
-/** Where GPU outputs go; for GPU-resident inputs only. */
-export interface OutputOptions<D extends FixedDType = FixedDType> {
-  /** 'shared' (default): one buffer, outputs at aligned offsets. 'separate': a buffer per output, at offset 0. */
-  readonly layout?: 'shared' | 'separate';
-  /** Outputs as views of the input: 'owned' (default) when this engine owns it, 'any', or 'none' (always copy). */
-  readonly alias?: 'owned' | 'any' | 'none';
-  /**
-   * One entry per output: write it at this destination (a place in your buffer, strided if you
-   * say so), or `undefined` to let the engine place it. With any destination, no output is a view.
-   */
-  readonly into?: readonly (Into<D> | undefined)[];
-}
-
+/** What `engine.stats` reports: the split that finished last, and the engine's GPU resources. */
 export interface EngineStats extends SplitStats {
   /** Pipelines compiled on this engine's device (0 on the CPU backend). */
   readonly pipelinesCreated: number;
@@ -66,50 +26,193 @@ export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
     ? HostTensor<N['inputs'][0]['dtype']>[]
     : HostTensor[];
 
+/**
+ * A split engine, from {@link createSplitEngine}: host tensors in give host tensors out, GPU tensors in give GPU
+ * tensors out. Every call checks its arguments before any GPU work and throws (or its promise rejects with) a
+ * {@link SplitError}. After `destroy()`, or once the device is lost, its calls fail with `RELEASED` or `DEVICE_LOST`
+ * (`release`, `destroy` and `acknowledge` excepted); while a late GPU error waits in `lateErrors`, `split`, `run`,
+ * `encodeSplit`, `upload` and `download` fail with `GPU_ERROR`. The methods work when taken off the engine. The
+ * examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors.
+ */
 export interface SplitEngine {
+  /** Where this engine splits. */
   readonly backend: Backend;
   /** The device in use (undefined on the CPU backend). */
   readonly device: GPUDevice | undefined;
-  readonly adapterInfo: { readonly vendor: string; readonly architecture: string } | undefined;
+  /** The device's adapter (undefined on the CPU backend, or when a device you passed does not say). */
+  readonly adapterInfo:
+    | {
+        /** The adapter's vendor, as WebGPU reports it. */
+        readonly vendor: string;
+        /** The adapter's architecture, as WebGPU reports it. */
+        readonly architecture: string;
+      }
+    | undefined;
   /** Why an 'auto' engine runs on the CPU (no WebGPU, no adapter, ...); undefined otherwise. */
   readonly fallbackReason: string | undefined;
   // The host form comes last: a call that matches neither form reports the last one's error, and
   // a host tensor with a widened dtype (`dtype: string`, or `number[]` data) is the usual mistake.
+  /**
+   * Splits a GPU tensor along one axis. The GPU work is recorded and submitted at the call, so it reads the input as
+   * it is then. The outputs are GPU tensors in a buffer of the engine's (views of the input where `alias` allows) or
+   * at your `into` destinations; release each when done with it.
+   *
+   * @param x - The input: a tensor in a buffer on this engine's device, with usage STORAGE | COPY_SRC.
+   * @param options - `axis` with `sizes` or `parts`; where the outputs go: `layout`, `alias`, `into`.
+   * @returns The outputs, in order.
+   * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave
+   *   can read (its buffer's usage included); `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_OPTIONS`,
+   *   `AXIS_RANGE`, `RANK`, `BAD_SIZE`, `SIZE_SUM`, `BAD_PARTS`: the options break a rule (an `into` destination
+   *   included); `TOO_LARGE`: past a cap or the device's limits; `RELEASED`: `x` or a destination's tensor was
+   *   released, or the engine destroyed; `DEVICE_LOST`; `GPU_ERROR`: the GPU refused the split's commands, `x`'s own
+   *   split failed, or a late error waits.
+   * @example
+   * ```ts
+   * const gx = engine.upload({ dtype: 'float32', shape: [4, 6], data: new Float32Array(24) });
+   * const [a, b] = await engine.split(gx, { axis: 1, sizes: [1, 5] }); // shapes [4, 1] and [4, 5]
+   * for (const t of [a, b, gx]) engine.release(t);
+   * ```
+   */
   split<D extends FixedDType>(
     x: GpuTensor<D>,
     options: SplitOptions & OutputOptions<Fixed<D>>,
   ): Promise<GpuTensor<D>[]>;
+  /**
+   * Splits a host tensor along one axis, through the GPU on a WebGPU engine (strings and complex types on the CPU).
+   * The data is read at the call: you may reuse the array once the call returns.
+   *
+   * @param x - The input: a host tensor, its `data` the dtype's array ({@link HostDataMap}).
+   * @param options - `axis` with `sizes` or `parts` (`layout`, `alias` and `into` are for GPU inputs).
+   * @returns The outputs, in order, as host tensors of the same dtype.
+   * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a tensor
+   *   Cleave can read; `BAD_OPTIONS`, `AXIS_RANGE`, `RANK`, `BAD_SIZE`, `SIZE_SUM`, `BAD_PARTS`: the options break a
+   *   rule; `TOO_LARGE`: past a cap or the device's limits; `RELEASED`: the engine was destroyed; `DEVICE_LOST`;
+   *   `GPU_ERROR`: the GPU refused the split's commands, or a late error waits.
+   * @example
+   * ```ts
+   * const x = { dtype: 'int32', shape: [2, 3], data: new Int32Array([1, 2, 3, 4, 5, 6]) } as const;
+   * const [a, b] = await engine.split(x, { axis: 1, sizes: [1, 2] });
+   * console.log([...a!.data], [...b!.data]); // [1, 4] [2, 3, 5, 6]
+   * ```
+   */
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
-  /** Runs one operator node (Split, SplitToSequence, VariadicSplit); outputs live where the data input lived. */
+  /**
+   * Runs one operator node (Split, SplitToSequence, VariadicSplit) as its spec and version say; outputs live where
+   * the data input lived.
+   *
+   * @param node - The node: `op`, `opset`, positional `inputs`, `attrs`, the declared `outputs`.
+   * @param options - For a GPU data input: `layout`, `alias`, `into`, as for `split`.
+   * @returns The outputs, in order (a SplitToSequence's sequence as its tensors).
+   * @throws {@link SplitError} `BAD_OPTIONS`: not a node, an unknown op or field, or output options for a host
+   *   input; `BAD_OPSET`, `BAD_ATTRIBUTE`, `BAD_INPUT`, `BAD_DTYPE`, `OUTPUT_COUNT`: the node breaks its version's
+   *   rules; `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`, `WRONG_BACKEND`: an input is not a tensor Cleave can read here;
+   *   `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`, `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`,
+   *   `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: as for `split`.
+   * @example
+   * ```ts
+   * const x = { dtype: 'float32', shape: [2, 8], data: new Float32Array(16) } as const;
+   * const outs = await engine.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 4 } });
+   * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
+   * ```
+   */
   run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
   /**
-   * Records a split of a GPU tensor into your encoder; outputs are valid once you submit it. Copies unless `alias` says
-   * otherwise.
+   * Records a split of a GPU tensor into your encoder and returns at once: no submit, no await. The outputs hold the
+   * split once you submit the encoder; errors in the recorded commands surface there, in your error scopes.
+   *
+   * @param encoder - Your command encoder, on this engine's device.
+   * @param x - The input GPU tensor, as for `split`.
+   * @param options - As for `split`, but `alias` defaults to 'none': it copies unless you allow views.
+   * @returns The outputs, in order, valid once you submit the encoder.
+   * @throws {@link SplitError} `BAD_INPUT`: `encoder` is not a GPUCommandEncoder, or `x` is not a GPU tensor Cleave
+   *   can read; the other codes as for the GPU form of `split`, but never a GPU error of its own commands.
+   * @example
+   * ```ts
+   * const qkv = engine.upload({ dtype: 'float32', shape: [1, 12], data: new Float32Array(12) });
+   * const encoder = engine.device!.createCommandEncoder();
+   * const [q, k, v] = engine.encodeSplit(encoder, qkv, { axis: -1, parts: 3 });
+   * engine.device!.queue.submit([encoder.finish()]); // q, k and v hold the split from here on
+   * ```
    */
   encodeSplit<D extends FixedDType>(
     encoder: GPUCommandEncoder,
     x: GpuTensor<D>,
     options: SplitOptions & OutputOptions<Fixed<D>>,
   ): GpuTensor<D>[];
+  /**
+   * Copies a host tensor into a buffer of the engine's, with usage `TENSOR_USAGE`. Synchronous: a GPU error it causes
+   * (out of memory) lands in your error scope, and the next split of the tensor rejects.
+   *
+   * @param x - A host tensor of any dtype but `string`.
+   * @returns A GPU tensor at byte 0 of its buffer; release it when done.
+   * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
+   *   `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a host tensor Cleave can read; `TOO_LARGE`: above the
+   *   device's `maxBufferSize`, or past a cap; `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: the engine is not usable.
+   * @example
+   * ```ts
+   * const gx = engine.upload({ dtype: 'uint8', shape: [3], data: new Uint8Array([1, 2, 3]) });
+   * console.log(gx.byteOffset, gx.byteLength); // 0 3
+   * engine.release(gx);
+   * ```
+   */
   upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
+  /**
+   * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
+   *
+   * @param x - A GPU tensor on this engine's device: Cleave's, or yours (its buffer with usage COPY_SRC).
+   * @returns A host tensor with a copy of its bytes.
+   * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
+   *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included); `RELEASED`:
+   *   `x` was released, or the engine destroyed; `DEVICE_LOST`; `GPU_ERROR`: the split that made `x` failed on the
+   *   GPU, the readback failed, or a late error waits.
+   * @example
+   * ```ts
+   * const gx = engine.upload({ dtype: 'float32', shape: [2], data: new Float32Array([1, 2]) });
+   * console.log([...(await engine.download(gx)).data]); // [1, 2]
+   * engine.release(gx);
+   * ```
+   */
   download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
-  /** Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. */
+  /**
+   * Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. Releasing
+   * twice, or `undefined`, does nothing; any engine may release any Cleave tensor, destroyed engines included.
+   *
+   * @param x - A tensor Cleave returned (not a copy of one), or undefined.
+   * @throws {@link SplitError} `BAD_INPUT`: a copy of a tensor, or a tensor Cleave did not hand out.
+   * @example
+   * ```ts
+   * const gx = engine.upload({ dtype: 'int8', shape: [4], data: new Int8Array(4) });
+   * const [a, b] = await engine.split(gx, { parts: 2 });
+   * for (const t of [a, b, gx]) engine.release(t); // the buffers go back to the pool
+   * ```
+   */
   release(x: GpuTensor | undefined): void;
   /**
    * Measures the device's costs for the planner now, once per device, and resolves when splits plan
    * with them. Without this call the measurement starts after the engine's first split; splits
    * until it ends plan with default costs. Resolves at once on the CPU backend.
+   *
+   * @returns A promise that resolves once the costs are measured (a failed measurement keeps the defaults).
+   * @throws {@link SplitError} `RELEASED`: the engine was destroyed; `DEVICE_LOST`.
    */
   calibrate(): Promise<void>;
-  /** Frees every buffer the engine created, and its device if it created that too. */
+  /**
+   * Frees every buffer the engine created (tensors still held become `RELEASED`), and its device if it created that
+   * too, never a device you passed in. Calling it again does nothing.
+   */
   destroy(): void;
   /**
    * GPU errors of splits that resolved before their GPU errors were known, oldest first, not yet
-   * acknowledged (always empty with `onLateError`). While there is one, every call but `release`,
-   * `destroy` and `acknowledge` rejects with `GPU_ERROR`.
+   * acknowledged (always empty with `onLateError`). While there is one, `split`, `run`, `encodeSplit`,
+   * `upload` and `download` fail with `GPU_ERROR`.
    */
   readonly lateErrors: readonly SplitError[];
-  /** Returns `lateErrors` and clears them: the engine takes calls again. */
+  /**
+   * Hands over the late errors and clears them: the engine takes calls again.
+   *
+   * @returns What `lateErrors` held, oldest first.
+   */
   acknowledge(): SplitError[];
+  /** What the split that finished last did (with several in flight, any of them), and the engine's GPU resources. */
   readonly stats: EngineStats;
 }

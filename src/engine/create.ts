@@ -10,11 +10,30 @@ import { check, guardRead, show } from '../errors.js';
 import { acquireDevice } from '../gpu/device.js';
 import { readChoice, readOptions } from '../read/options.js';
 import { Engine } from './engine.js';
-import type { SplitEngine, SplitEngineOptions } from './api.js';
+import type { SplitEngine } from './api.js';
+import type { SplitEngineOptions } from './options.js';
 
 const BACKENDS = ['auto', 'webgpu', 'cpu'] as const;
 const STRATEGIES = ['auto', 'alias', 'copy', 'gather'] as const;
 
+/**
+ * Creates an engine: on the device you pass, or on one it asks an adapter for; with no adapter, an 'auto' engine
+ * runs on the CPU and says why in `fallbackReason`.
+ *
+ * @param options - The device, the backend, a forced strategy, a late-error listener; all optional.
+ * @returns The engine, once its device is found and its most used pipelines are compiled.
+ * @throws {@link SplitError} `BAD_OPTIONS`: an unknown option or a bad value (a `device` that is not a GPUDevice, or
+ *   with `backend: 'cpu'`); `NO_WEBGPU`: `backend: 'webgpu'` and no adapter or device, with the reason; `BAD_INPUT`:
+ *   reading an option threw.
+ * @example
+ * ```ts
+ * import { createSplitEngine } from 'cleave';
+ *
+ * const engine = await createSplitEngine(); // WebGPU if there is an adapter, else the CPU
+ * console.log(engine.backend, engine.fallbackReason ?? '');
+ * engine.destroy();
+ * ```
+ */
 export async function createSplitEngine(options?: SplitEngineOptions): Promise<SplitEngine> {
   const what = 'createSplitEngine';
   const o = readOptions(options, what, ['device', 'backend', 'strategy', 'onLateError'], 'engine');

@@ -21,16 +21,8 @@ import { downloadTensor, splitHost, uploadTensor } from '../gpu/host.js';
 import { release } from '../gpu/leases.js';
 import { calibrate, costsOf } from '../gpu/calibrate.js';
 import { type SplitNode, resolveRun } from '../ops/index.js';
-import type {
-  Backend,
-  EngineStats,
-  Fixed,
-  NodeOutputs,
-  OutputOptions,
-  SplitEngine,
-  SplitEngineOptions,
-  SplitOptions,
-} from './api.js';
+import type { EngineStats, NodeOutputs, SplitEngine } from './api.js';
+import type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './options.js';
 import { lateErrorLedger } from './late-errors.js';
 import { type Lifecycle, lifecycle } from './lifecycle.js';
 

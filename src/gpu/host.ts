@@ -3,7 +3,7 @@
 // lease; a download copies one GPU tensor into a staging buffer and reads it back.
 
 import { check } from '../errors.js';
-import { hostDataFromBytes } from '../dtype.js';
+import { hostDataFromBytes } from '../host-data.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';

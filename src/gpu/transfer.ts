@@ -2,7 +2,8 @@
 // readback of a staging buffer, sliced into host tensors.
 
 import { SplitError } from '../errors.js';
-import { type FixedDType, hostDataFromBytes } from '../dtype.js';
+import type { FixedDType } from '../dtype.js';
+import { hostDataFromBytes } from '../host-data.js';
 import type { HostTensor } from '../tensor.js';
 import type { OutputSlot } from '../planner/types.js';
 import { throwIfFailed } from './scope.js';

@@ -27,14 +27,53 @@ export function resolveRun(node: SplitNode): ResolvedRun {
   });
 }
 
-/** Validates a node against its version's rules and plans it. Pure: no GPU, no data movement. */
+/**
+ * Validates a node against its version's rules and plans it, without moving any data.
+ *
+ * @param node - The node (its data input may be a host or a GPU tensor; only its fields are read).
+ * @returns The version that applies, the plan and the output shapes.
+ * @throws {@link SplitError} `BAD_OPTIONS`: not a node, or an unknown op or field; `BAD_OPSET`, `BAD_ATTRIBUTE`,
+ *   `BAD_INPUT`, `BAD_DTYPE`, `OUTPUT_COUNT`: the node breaks its version's rules; `BAD_SHAPE`, `DATA_TYPE`,
+ *   `DATA_LENGTH`, `WRONG_BACKEND`: an input is not a valid tensor; `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`,
+ *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
+ * @example
+ * ```ts
+ * import { resolveNode } from 'cleave';
+ *
+ * const x = { dtype: 'float32', shape: [2, 5], data: new Float32Array(10) } as const;
+ * const r = resolveNode({ op: 'Split', opset: 13, inputs: [x], attrs: { axis: 1 }, outputs: 5 });
+ * console.log(r.label, r.plan.sizes); // Split-13 [1, 1, 1, 1, 1]
+ * ```
+ */
 export function resolveNode(node: SplitNode): ResolvedNode {
   const { label, plan, outputShapes } = resolveRun(node);
   return { label, plan, outputShapes };
 }
 
-/** Output dtypes and shapes of a node, with the same validation as running it. */
-export function inferShapes(node: SplitNode): { dtype: DType; shape: number[] }[] {
+/**
+ * The dtype and shape of each output of a node, with the same validation as running it.
+ *
+ * @param node - The node (its data input may be a host or a GPU tensor; only its fields are read).
+ * @returns One entry per output, in order.
+ * @throws {@link SplitError} `BAD_OPTIONS`: not a node, or an unknown op or field; `BAD_OPSET`, `BAD_ATTRIBUTE`,
+ *   `BAD_INPUT`, `BAD_DTYPE`, `OUTPUT_COUNT`: the node breaks its version's rules; `BAD_SHAPE`, `DATA_TYPE`,
+ *   `DATA_LENGTH`, `WRONG_BACKEND`: an input is not a valid tensor; `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`,
+ *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
+ * @example
+ * ```ts
+ * import { inferShapes } from 'cleave';
+ *
+ * const x = { dtype: 'int32', shape: [2, 5], data: new Int32Array(10) } as const;
+ * const node = { op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 3 }, outputs: 3 } as const;
+ * console.log(inferShapes(node).map((o) => o.shape)); // [[2, 2], [2, 2], [2, 1]]
+ * ```
+ */
+export function inferShapes(node: SplitNode): {
+  /** The output's dtype: the data input's. */
+  dtype: DType;
+  /** The output's shape. */
+  shape: number[];
+}[] {
   const r = resolveRun(node);
   return r.outputShapes.map((shape) => ({ dtype: r.plan.dtype, shape: [...shape] }));
 }

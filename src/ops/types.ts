@@ -6,27 +6,43 @@ import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { TensorView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 
+/** The operators `engine.run` takes: ONNX Split and SplitToSequence, OpenVINO VariadicSplit. */
 export type OpName = 'Split' | 'SplitToSequence' | 'VariadicSplit';
 
+/**
+ * One operator node, as an ONNX or OpenVINO runtime hands it over: positional inputs, attributes by their spec
+ * names, the opset. `engine.run` runs it; {@link resolveNode} and {@link inferShapes} read it without moving data.
+ */
 export interface SplitNode {
+  /** The operator. */
   readonly op: OpName;
   /** ONNX opset; any opset maps to the newest version <= it. Ignored for VariadicSplit. */
   readonly opset?: number;
-  /** Positional inputs as in the spec; undefined marks an omitted optional input. */
+  /**
+   * Positional inputs as in the spec; undefined marks an omitted optional input. The data input may be a host or a
+   * GPU tensor; parameter inputs (`split`, `axis`, `split_lengths`) must be host tensors.
+   */
   readonly inputs: readonly (HostTensor | GpuTensor | undefined)[];
+  /** Attributes, by their ONNX names; each version accepts only its own. */
   readonly attrs?: {
+    /** Split and SplitToSequence: the axis to split (negative counts from the back). */
     readonly axis?: number;
+    /** Split-1, -2 and -11: the output lengths. */
     readonly split?: readonly number[];
+    /** Split-18: the number of equal parts, with a smaller tail. */
     readonly num_outputs?: number;
+    /** SplitToSequence: 0 drops the axis from chunks of 1 when no `split` is given. */
     readonly keepdims?: number;
   };
   /** How many outputs the node declares. */
   readonly outputs?: number;
 }
 
+/** A node validated against its version's rules and planned: what {@link resolveNode} returns. */
 export interface ResolvedNode {
   /** e.g. 'Split-18': the version that applies, as messages name it. */
   readonly label: string;
+  /** The split the node makes. */
   readonly plan: SplitPlan;
   /** Output shapes (differ from plan.outputShapes only where keepdims=0 drops the axis). */
   readonly outputShapes: readonly (readonly number[])[];

@@ -6,9 +6,13 @@
  * per copy command and per gather dispatch (encoding and running it), and per byte each moves.
  */
 export interface CostModel {
+  /** Nanoseconds per copy command, encoding and running it. */
   readonly copyCommandNs: number;
+  /** Nanoseconds per gather dispatch, encoding and running it. */
   readonly dispatchNs: number;
+  /** Nanoseconds per byte a copy command moves. */
   readonly copyByteNs: number;
+  /** Nanoseconds per byte the gather moves. */
   readonly gatherByteNs: number;
 }
 

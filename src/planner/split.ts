@@ -7,15 +7,23 @@ import { MAX_OUTPUTS, product } from '../shape.js';
 
 /** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
 export interface SplitPlan {
+  /** The input's dtype. */
   readonly dtype: DType;
+  /** The input's shape. */
   readonly shape: readonly number[];
+  /** The axis split, from 0 (a negative axis resolved). */
   readonly axis: number;
+  /** The product of the dimensions before the axis. */
   readonly outer: number;
+  /** The axis's length. */
   readonly axisLen: number;
+  /** The product of the dimensions after the axis. */
   readonly inner: number;
+  /** Each output's length along the axis. */
   readonly sizes: readonly number[];
   /** Offset of each output along the axis. */
   readonly starts: readonly number[];
+  /** Each output's shape: the input's, with the axis's length replaced by the output's. */
   readonly outputShapes: readonly (readonly number[])[];
 }
 

@@ -34,11 +34,7 @@ export interface ByteCopy {
   readonly size: number;
 }
 
-/**
- * - `alias`: outputs are views of the input buffer; no GPU command at all.
- * - `copy`: copyBufferToBuffer commands (one per output, or per row of strided chunks).
- * - `gather`: the gather shader, one dispatch (more only when a tensor exceeds a binding window).
- */
+/** What the GPU does for one split, per {@link Strategy}. */
 export type GpuPlan =
   | { readonly strategy: 'alias'; readonly outputs: readonly OutputSlot[] }
   | {
@@ -58,7 +54,14 @@ export type GpuPlan =
       readonly dispatches: readonly Dispatch[];
     };
 
-export type Strategy = GpuPlan['strategy'];
+/**
+ * How the GPU carries out a split:
+ * - `alias`: outputs are views of the input buffer; no GPU command at all.
+ * - `copy`: copyBufferToBuffer commands (one per output, or per row of strided chunks).
+ * - `gather`: the gather shader, one dispatch for any number of outputs (more past a binding window, or with
+ *   several destination buffers).
+ */
+export type Strategy = 'alias' | 'copy' | 'gather';
 export type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
 
 export interface GpuPlanOptions {

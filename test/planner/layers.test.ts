@@ -20,6 +20,8 @@ const IMPORTS = [
   ['src/tensor.ts', './dtype.js', false],
   ['src/shape.ts', './read/tensor.js', true],
   ['src/errors.ts', './stats.js', true],
+  ['src/host-data.ts', './dtype.js', false],
+  ['src/host-data.ts', './read/tensor.js', true],
   // read/: leaves and itself.
   ['src/read/into.ts', '../shape.js', false],
   ['src/read/into.ts', './tensor.js', false],
