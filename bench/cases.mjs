@@ -10,16 +10,13 @@
 //   op       'Split' (default) or 'SplitToSequence' (default split: chunks of length 1)
 //   cold     time the first call on a fresh engine and device (pipeline compile included)
 //   strategy force Cleave's GPU strategy for this case ('alias' | 'copy' | 'gather'), else the planner picks
-//   tiny     the per-call latency case of the host in/out target
-//   quick    part of `--quick` (which has to finish in under a minute)
-//   sameBytesAs  ids of cases with the same input bytes this case's cost is compared with (the
-//            first one judges the output-count target; the others explain it)
-//   sameElementsAs  id of the case with the same element count and split in another dtype (the
-//            report sets time and bytes moved of the two side by side)
-//   scopeCost  also time Cleave's per-split error-scope pair against the same loop without it
+//   quick    part of `--quick`
+//   sameBytesAs  ids of cases with the same input bytes: the report gives this case's time over theirs
+//   sameElementsAs  id of the case with the same element count and split in another dtype: likewise
+//   scopeCost  with --probes, also time Cleave's per-split error-scope pair against the same loop without it
 //   note     shown in the report
-//   nodeQuick  part of `npm run bench:node -- --quick` (bench:node's full run takes every case but the cold ones;
-//            the 128 MiB cases stay out of it, which must finish in under a minute on SwiftShader's 2 cores)
+//   nodeQuick  part of `npm run bench:node -- --quick` (bench:node's full run takes every case but the cold
+//            ones; the 128 MiB cases stay out of its quick run)
 //   nodeOnly   run by bench:node only: the page bench leaves it out
 /** @type {readonly import('./types.js').CaseSpec[]} */
 export const CASES = [
@@ -83,7 +80,7 @@ export const CASES = [
     axis: 0,
     parts: 2,
     strategy: 'gather',
-    note: 'the same 2-output split with the gather strategy forced: how the gather path alone scales with the output count',
+    note: 'the 2-output split with the gather strategy forced: how the gather alone scales with the output count',
   },
   { id: 'i64-1024x1024-a1-4', dtype: 'int64', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
   { id: 'f16-1024x1024-a1-4', dtype: 'float16', shape: [1024, 1024], axis: 1, parts: 4 },
@@ -98,7 +95,9 @@ export const CASES = [
     sizes: [301, 402, 321],
     quick: true,
     nodeQuick: true,
-    note: 'the uint8 peer of the uint4 and uint1 cases: same element count, same split; rows of 301 and 402 bytes are no whole 4-byte words, so Cleave gathers bits here too',
+    note:
+      'the uint8 peer of the uint4 and uint1 cases: same elements, same split; rows of 301 and 402 bytes are ' +
+      'no whole 4-byte words, so Cleave gathers bits here too',
   },
   {
     id: 'u4-1024x1024-a1-301-402-321',
@@ -109,7 +108,9 @@ export const CASES = [
     quick: true,
     nodeQuick: true,
     sameElementsAs: 'u8-1024x1024-a1-301-402-321',
-    note: 'packed 4-bit (OpenVINO u4, LSB-first): chunk boundaries fall inside bytes (301 x 4 bits = 150.5 bytes), so only the bit-level gather can split it',
+    note:
+      'packed 4-bit (OpenVINO u4, LSB-first): chunk boundaries fall inside bytes (301 x 4 bits = 150.5 ' +
+      'bytes), so only the bit-level gather can split it',
   },
   {
     id: 'u1-1024x1024-a1-301-402-321',
@@ -130,7 +131,6 @@ export const CASES = [
     parts: 3,
     quick: true,
     nodeQuick: true,
-    tiny: true,
     scopeCost: true,
     note: 'per-call latency; also what the per-split error-scope pair costs',
   },
@@ -140,7 +140,7 @@ export const CASES = [
     shape: [4096, 1],
     axis: 0,
     op: 'SplitToSequence',
-    note: 'SplitToSequence-11, default split (4096 chunks of length 1); ORT reads the sequence with 4096 SequenceAt nodes',
+    note: 'SplitToSequence-11, default split (4096 chunks of 1); ORT reads the sequence with 4096 SequenceAt nodes',
   },
   {
     id: 'cold-f32-1024x1024-a1-4',
@@ -180,7 +180,7 @@ export const PIPELINES = [
     width: 256,
     hidden: 256,
     heads: 1,
-    note: 'one token (S = 1): little arithmetic, so what each step costs beside it (two ORT runs and a split against one run) shows',
+    note: 'one token (S = 1): little arithmetic, so the cost of two ORT runs and a split against one run shows',
   },
   {
     id: 'pipe-12heads-s128-d256-h384',
@@ -233,6 +233,7 @@ export const DECODES = [
     heads: 4,
     headDim: 16,
     decodeSteps: 32,
+    quick: true,
     note: 'decode: 32 steps of one token (S = 1), caches of T = 32 slots',
   },
   {
@@ -251,6 +252,6 @@ export const DECODES = [
     headDim: 16,
     prefill: 128,
     decodeSteps: 0,
-    note: 'the prefill step alone: one step of 128 tokens into caches of T = 128 slots (the loop above, less its decode steps)',
+    note: 'the prefill step alone: one step of 128 tokens into caches of T = 128 slots',
   },
 ];

@@ -1,9 +1,11 @@
-// The shapes the bench passes between the driver (Node), the page (Chromium) and the report, and
-// writes to bench/results/*.json. Types only: the bench is plain JavaScript that tsc checks
-// against these (checkJs, `npm run typecheck`).
+// The shapes the bench passes between the driver (Node), the page (Chromium) and the report, and writes
+// to bench/results/*.json. Types only: the bench is plain JavaScript that tsc checks against these
+// (checkJs, `npm run typecheck`).
 
 import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../src/index.js';
 
+/** GPU-resident Cleave with a strategy forced, timed beside its own choice. */
+export type ForcedKey = 'cleave-gpu-alias' | 'cleave-gpu-copy' | 'cleave-gpu-gather';
 export type SystemKey =
   | 'cleave-gpu'
   | ForcedKey
@@ -14,12 +16,10 @@ export type SystemKey =
   | 'copy-limit'
   | 'shader-limit'
   | 'cleave-cpu';
-
-/** GPU-resident Cleave with a strategy forced, timed beside its own choice. */
-export type ForcedKey = 'cleave-gpu-alias' | 'cleave-gpu-copy' | 'cleave-gpu-gather';
-
-/** The systems of a pipeline case: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
+/** A pipeline's: ORT's whole graph (WebGPU EP, and its CPU EP), and ORT A -> Cleave -> ORT B. */
 export type PipelineKey = 'ort-whole' | 'cleave-pipeline' | 'ort-whole-cpu';
+/** A decode loop's: ORT's whole graph, and the example's loop with split, encodeSplit, and B under graph capture. */
+export type DecodeKey = 'ort-whole' | 'cleave-pipeline' | 'cleave-encode' | 'cleave-capture';
 
 /** One entry of bench/cases.mjs (its fields are documented there). */
 export interface CaseSpec {
@@ -32,7 +32,6 @@ export interface CaseSpec {
   readonly op?: 'Split' | 'SplitToSequence';
   readonly cold?: boolean;
   readonly strategy?: 'alias' | 'copy' | 'gather';
-  readonly tiny?: boolean;
   readonly quick?: boolean;
   readonly sameBytesAs?: readonly string[];
   readonly sameElementsAs?: string;
@@ -51,8 +50,6 @@ export interface BenchCase extends CaseSpec {
   readonly numel: number;
   /** The input's bytes (packed types: ceil(numel * bits / 8)). */
   readonly bytes: number;
-  /** Each chunk is one run of the input (every dimension before the axis is 1). */
-  readonly contiguous: boolean;
   /** Served at /model/<model>; absent when ONNX Runtime cannot run the case (see ortSkip). */
   readonly model?: string;
   readonly ortSkip?: string;
@@ -73,8 +70,10 @@ export interface Settings {
   /** Per-call cost: calls timed per variant (a case's own `calls` in a full run), in this many rounds. */
   calls?: number | undefined;
   callRounds: number;
-  /** Pipelines: at least this many reps (an inference takes long, and pipeline and whole graph differ by little). */
+  /** Pipelines and decode loops: at least this many reps (a run takes long, and the systems differ by little). */
   pipelineMinReps: number;
+  /** --probes: GPU calls counted per split, the error scopes' cost. */
+  probes: boolean;
 }
 
 export interface Summary {
@@ -84,6 +83,7 @@ export interface Summary {
   n: number;
 }
 
+/** GPU calls of one split (--probes). */
 export interface CallCounts {
   submits: number;
   commandBuffers: number;
@@ -94,10 +94,9 @@ export interface CallCounts {
   bindGroups: number;
   writeBuffers: number;
   mapAsyncs: number;
-  /** pushErrorScope calls (absent in runs saved before they were counted). */
-  errorScopes?: number;
-  /** Error-scope pops still unsettled when the call resolved: it did not wait for them (absent in older runs). */
-  scopesPending?: number;
+  errorScopes: number;
+  /** Error-scope pops still unsettled when the call resolved: it did not wait for them. */
+  scopesPending: number;
 }
 
 /** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
@@ -117,21 +116,18 @@ export interface SystemResult {
   skip?: string | undefined;
   webgpuError?: string | undefined;
   fallback?: 'cpu-ep' | undefined;
-  /** ms per split. */
+  /** ms per split (or inference, or sequence). */
   wall?: Summary | undefined;
   /** ms of GPU time per split (timestamp queries). */
   gpu?: Summary | undefined;
   batch?: number | undefined;
   calls?: CallCounts | undefined;
   stats?: PlanStats | undefined;
-  /** Cold cases: the first rep's time. */
-  first?: number | undefined;
 }
 
 /**
- * What the per-split error scopes cost: µs per loop iteration of an empty submit with and without
- * the pair, and of the case's GPU-resident split (awaited, outputs released) with an engine-owned
- * input (no scopes) and with the same bytes in a caller's buffer (scopes: the split waits for the pops).
+ * What the per-split error scopes cost (--probes), µs per loop iteration: an empty submit with and
+ * without the pair, and the case's split of an engine-owned input (no scopes) and of a caller's buffer.
  */
 export interface ScopeCost {
   loops: number;
@@ -139,26 +135,25 @@ export interface ScopeCost {
   withoutScopesUs: Summary;
   ownedSplitUs?: Summary | undefined;
   callerSplitUs?: Summary | undefined;
-  /** Strategies of the two splits, and why the caller's split failed verification, if it did. */
-  ownedStrategy?: string | undefined;
-  callerStrategy?: string | undefined;
   callerError?: string | undefined;
 }
 
-export interface CaseResult {
+/** How an item's run went, beside its figures. */
+export interface RunOutcome {
   id: string;
-  systems: Partial<Record<SystemKey, SystemResult>>;
   notes: string[];
   reps?: number;
-  cpuPathError?: string | undefined;
   crashed?: string;
   gpuErrors?: string[];
   deviceLost?: string | undefined;
-  pipelinesSoFar?: number;
   seconds?: number;
-  errorScopes?: ScopeCost | undefined;
 }
 
+export interface CaseResult extends RunOutcome {
+  systems: Partial<Record<SystemKey, SystemResult>>;
+  cpuPathError?: string | undefined;
+  errorScopes?: ScopeCost | undefined;
+}
 export interface CaseRecord extends CaseResult {
   case: BenchCase;
 }
@@ -180,7 +175,7 @@ export interface BenchPipeline extends PipelineSpec {
   readonly parts: number;
   /** B's inputs (and the whole graph's Split outputs), in the split's order. */
   readonly names: readonly string[];
-  /** Served at /model/<name>: models A, B and the whole graph; the input x and the reference y as float32 bytes. */
+  /** Served at /model/<name>: models A, B and the whole graph; x and the reference y as float32 bytes. */
   readonly files: {
     readonly a: string;
     readonly b: string;
@@ -191,41 +186,20 @@ export interface BenchPipeline extends PipelineSpec {
   /** The largest sum of |terms| of any dot product in the graph: below 2^24, float32 is exact in any order. */
   readonly maxTermSum: number;
   readonly exact: boolean;
-  /** Multiply-adds of one inference (A's MatMul, B's). */
-  readonly macs: number;
-}
-
-/** How a pipeline's or decode loop's run went, beside its figures. */
-export interface RunOutcome {
-  notes: string[];
-  reps?: number;
-  crashed?: string;
-  gpuErrors?: string[];
-  deviceLost?: string | undefined;
-  seconds?: number;
 }
 
 export interface PipelineResult extends RunOutcome {
-  id: string;
   systems: Partial<Record<PipelineKey, SystemResult>>;
   /** Each system's y equal to the reference bit for bit (verified ones only). */
   bitExact: Partial<Record<PipelineKey, boolean>>;
   /** The pipeline's y equal to ORT's whole graph's bit for bit; undefined when either failed. */
   sameBitsAsWhole?: boolean | undefined;
-  /** The pipeline's wall time over the whole graph's, batch by batch within each rep (they run back to back). */
+  /** The pipeline's wall time over the whole graph's, batch by batch within each rep. */
   pairedRatio?: Summary | undefined;
 }
-
 export interface PipelineRecord extends PipelineResult {
   pipeline: BenchPipeline;
 }
-
-/**
- * The systems of a decode loop: ORT's whole graph (past/present K/V); ORT A -> Cleave `into` the caches -> ORT B
- * with engine.split, with engine.encodeSplit (an encoder of its own), and with split and B's sessions captured
- * (ORT's enableGraphCapture).
- */
-export type DecodeKey = 'ort-whole' | 'cleave-pipeline' | 'cleave-encode' | 'cleave-capture';
 
 /** One decode loop of bench/cases.mjs (its fields are documented there). */
 export interface DecodeSpec {
@@ -239,49 +213,26 @@ export interface DecodeSpec {
   readonly note?: string;
 }
 
-/** A decode loop resolved by bench/lib/decode.mjs. */
+/** A decode loop resolved by bench/lib/decode.mjs; its files are served at /model/<id>/<name>. */
 export interface BenchDecode extends DecodeSpec {
   /** Tokens of each step, in order. */
   readonly steps: readonly number[];
   /** T: cache slots, the sequence's tokens. */
   readonly tokens: number;
-  /** Served at /model/<name>: models A, B and the whole graph for each step size, and B ending in a Reshape (the graph-capture probe's). */
-  readonly models: readonly {
-    readonly seq: number;
-    readonly a: string;
-    readonly b: string;
-    readonly bFlat: string;
-    readonly whole: string;
-  }[];
-  /** Served at /model/<name>: x [T, D]; the reference: y [T, H d], then the caches k and v [H, T, d], float32 bytes. */
-  readonly files: { readonly x: string; readonly ref: string };
   /** The largest sum of |terms| of any dot product (below 2^24: float32 exact in any order). */
   readonly maxTermSum: number;
 }
 
-/** What Cleave's calls cost in JavaScript in one step (µs, performance.now around engine.split), medians over the timed sequences. */
-export interface DecodeJsCost {
-  /** Until engine.split returned its promise (encodeSplit: the same as callUs). */
-  syncUs: Summary;
-  /** Until the promise resolved (encodeSplit: the call, with its encoder's creation, finish and submit). */
-  callUs: Summary;
-}
-
 export interface DecodeResult extends RunOutcome {
-  id: string;
   /** wall: ms per sequence (per step: divide by the steps). */
   systems: Partial<Record<DecodeKey, SystemResult>>;
   /** A second check of every step's y and the final caches, after timing: undefined when it passed. */
   afterTiming: Partial<Record<DecodeKey, string | undefined>>;
   /** Each Cleave system's time over the whole graph's, batch by batch within each rep. */
   pairedRatio: Partial<Record<DecodeKey, Summary>>;
-  jsCost: Partial<Record<DecodeKey, DecodeJsCost>>;
-  /** ORT's own words when it refused enableGraphCapture (at session creation or at a run). */
-  captureError?: string | undefined;
-  /** What the graph-capture probes saw, one sentence each: B ending in a Reshape, and B with y pre-allocated (fetches). */
-  captureProbes?: string[] | undefined;
+  /** µs of JavaScript per step in Cleave's part: until the call returned (sync), until it resolved (call). */
+  jsCost: Partial<Record<DecodeKey, { syncUs: Summary; callUs: Summary }>>;
 }
-
 export interface DecodeRecord extends DecodeResult {
   decode: BenchDecode;
 }
@@ -305,10 +256,10 @@ export interface CallCostRow {
   owner: 'engine' | 'caller';
   byteOffset: number;
   calls: number;
-  /** What one call did, counted: its strategy, GPU commands, error scopes pushed. */
   stats?: PlanStats | undefined;
+  /** --probes: what one call did on the GPU, error scopes pushed included. */
   gpuCalls?: CallCounts | undefined;
-  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release outside the clock). */
+  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release off the clock). */
   us?: Summary | undefined;
   /** split only: the part before the call returned its promise. */
   syncUs?: Summary | undefined;
@@ -318,13 +269,10 @@ export interface CallCostRow {
 export interface CallCostResult {
   id: string;
   rows: CallCostRow[];
-  /** Calls per chunk: encodeSplit's per encoder; the GPU work is drained between chunks, off the clock. */
-  chunk?: number;
   crashed?: string;
   gpuErrors?: string[];
   seconds?: number;
 }
-
 export interface CallCostRecord extends CallCostResult {
   spec: CallCostSpec;
 }
@@ -336,33 +284,16 @@ export interface PageEnv {
   features: string[];
   limits: Record<string, number>;
   ort: Record<string, string | undefined>;
-  /** TF.js's version (absent in runs saved before it was a peer). */
   tfjs?: string | undefined;
   cleaveBackend: string;
   timestampQuery: boolean;
-  timestampFloorUs?: number | undefined;
-  copyKernelWorkgroup: number;
 }
 
 export interface FinalState {
   cleavePipelines: number;
-  /** The library's SHADER_VARIANTS: the most pipelines an engine may compile per device. */
-  shaderVariants: number;
-  devicePipelines: number;
   liveBuffers: number;
   gpuErrors: string[];
   deviceLost?: string | undefined;
-}
-
-/** A target of the bench: reported, never asserted. met null: not measured in this run. */
-export interface Target {
-  id: string;
-  name: string;
-  goal: string;
-  value: string;
-  met: boolean | null;
-  ratio?: number | undefined;
-  details: string[];
 }
 
 export interface Report {
@@ -370,27 +301,22 @@ export interface Report {
   finishedAt: string;
   seconds: number;
   command: string;
-  quick: boolean;
-  filter?: string | undefined;
   settings: Settings;
   machine: { node: string; platform: string; cpus: number; cpuModel?: string | undefined; loadavg: number[] };
-  env?: PageEnv | undefined;
+  env: PageEnv;
   final?: FinalState | undefined;
-  targets: Target[];
   results: CaseRecord[];
-  /** Absent in runs saved before pipelines and per-call costs were measured. */
-  pipelines?: PipelineRecord[] | undefined;
-  callCosts?: CallCostRecord[] | undefined;
-  /** Absent in runs saved before decode loops were measured. */
-  decodes?: DecodeRecord[] | undefined;
+  pipelines: PipelineRecord[];
+  decodes: DecodeRecord[];
+  callCosts: CallCostRecord[];
 }
 
 export interface BenchApi {
   init(o: { ortThreads: number }): Promise<PageEnv>;
   runCase(c: BenchCase, s: Settings): Promise<CaseResult>;
   runPipeline(p: BenchPipeline, s: Settings): Promise<PipelineResult>;
-  runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
   runDecode(p: BenchDecode, s: Settings): Promise<DecodeResult>;
+  runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
   finish(): Promise<FinalState>;
 }
 
@@ -449,8 +375,8 @@ export interface System<K extends string = SystemKey> {
   // type, which TypeScript spells any here: Runner is invariant in its output).
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   run?: Runner<any>;
-  skip?: string;
-  error?: string;
+  skip?: string | undefined;
+  error?: string | undefined;
   webgpuError?: string | undefined;
   fallback?: 'cpu-ep' | undefined;
 }

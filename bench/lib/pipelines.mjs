@@ -43,6 +43,5 @@ export function resolvePipeline(p, files) {
     files: at,
     maxTermSum,
     exact: maxTermSum < EXACT,
-    macs: S * D * 3 * H + 2 * S * S * H,
   };
 }

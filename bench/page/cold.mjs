@@ -99,11 +99,12 @@ export async function coldCase(c, s) {
       }
     }
     const ok = times.length > 0 && !error;
-    systems[key] = { ok, verified: ok, error, wall: summary(times), first: times[0], stats };
+    systems[key] = { ok, verified: ok, error, wall: summary(times), stats };
   }
   const notes = [
     'each rep uses a fresh GPUDevice holding the input in a plain buffer; timed: creating the engine ' +
-      '(Cleave), InferenceSession.create (ORT) or the kernel pipeline (shader-copy limit), then the first split and its GPU work',
+      '(Cleave), InferenceSession.create (ORT) or the kernel pipeline (shader-copy limit), then the first split ' +
+      'and its GPU work',
   ];
   return { systems, notes, reps: s.coldReps };
 }

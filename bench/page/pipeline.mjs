@@ -8,7 +8,7 @@
 
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { fetchModel, now, progress, shared } from './context.mjs';
-import { resultOf, verify } from './case.mjs';
+import { resultOf, verify } from './verify.mjs';
 import { createBuffer } from './gpu-probe.mjs';
 import { statsOf } from './systems/cleave.mjs';
 import { STORAGE } from './systems/limits.mjs';
@@ -129,12 +129,14 @@ function compareY(got, ref, exact, what) {
   }
   return differ === 0
     ? undefined
-    : `${what}: ${differ} of ${ref.length} values differ from the reference${exact ? ' (an exact graph: bit for bit)' : ''}; first at ${first}: ${f[first]} vs ${r[first]}`;
+    : `${what}: ${differ} of ${ref.length} values differ from the reference${exact ? ' bit for bit' : ''}; ` +
+        `first at ${first}: ${f[first]} vs ${r[first]}`;
 }
 
 /**
  * A system around ORT sessions: `iter` gives y; `check` reads it; GPU outputs are disposed by `free`.
- * @param {PipelineKey} key @param {Session[]} sessions @param {() => Promise<Tensor>} iter @param {Inputs} inputs @param {boolean} gpu
+ * @param {PipelineKey} key @param {Session[]} sessions @param {() => Promise<Tensor>} iter @param {Inputs} inputs
+ * @param {boolean} gpu
  * @param {Partial<Runner<Tensor>>} [extra]
  * @returns {System<PipelineKey>}
  */
@@ -156,7 +158,10 @@ function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
   return { key, gpuTimed: gpu, outputBytes: gpu ? inputs.yBytes : 0, run };
 }
 
-/** ORT's whole graph on its WebGPU EP, x and y on the GPU. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+/**
+ * ORT's whole graph on its WebGPU EP, x and y on the GPU.
+ * @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>}
+ */
 async function wholeGpu(model, inputs) {
   const opened = await openSession(model, {}, true);
   if (!opened.session)
@@ -172,7 +177,10 @@ async function wholeGpu(model, inputs) {
   return { ...sys, webgpuError: opened.webgpuError, fallback: opened.webgpuError ? 'cpu-ep' : undefined };
 }
 
-/** ORT's whole graph on its CPU EP, host in/out. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+/**
+ * ORT's whole graph on its CPU EP, host in/out.
+ * @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>}
+ */
 async function wholeCpu(model, inputs) {
   const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
   return ortRunner(

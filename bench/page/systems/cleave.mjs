@@ -37,7 +37,10 @@ async function engineFor(c, shared, options) {
   return { engine, close: () => engine.destroy() };
 }
 
-/** What the engine's last split did, with the pipelines compiled on its device so far. @param {SplitEngine} engine @returns {PlanStats} */
+/**
+ * What the engine's last split did, with the pipelines compiled on its device so far.
+ * @param {SplitEngine} engine @returns {PlanStats}
+ */
 export function statsOf(engine) {
   const s = engine.stats;
   return {

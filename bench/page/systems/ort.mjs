@@ -68,7 +68,8 @@ function runner(c, env, session, feeds, gpu) {
 /**
  * A session without CPU fallback, else (visibly) with it.
  * @param {Uint8Array} model @param {Pick<Env, 'ortDevice'>} env @param {boolean} gpu  outputs left on the GPU
- * @returns {Promise<{ session: Session, webgpuError?: string } | { session?: undefined, error: string, webgpuError?: string }>}
+ * @returns {Promise<{ session: Session, webgpuError?: string }
+ *   | { session?: undefined, error: string, webgpuError?: string }>}
  */
 export async function openSession(model, env, gpu) {
   const providers = env.ortDevice ? [{ name: /** @type {const} */ ('webgpu'), device: env.ortDevice }] : ['webgpu'];
