@@ -141,7 +141,7 @@ async function runAll(browser, url, work, settings) {
         r = { [kind.as]: item, ...(await s.page.evaluate(call, kind.method, /** @type {any} */ (item), settings)) };
       } catch (e) {
         const crashed = e instanceof Error ? e.message : String(e);
-        r = { [kind.as]: item, id: item.id, systems: {}, rows: [], notes: [], pairedRatio: {}, jsCost: {}, crashed };
+        r = { [kind.as]: item, id: item.id, systems: {}, rows: [], pairedRatio: {}, jsCost: {}, crashed };
         log(`  ${item.id}: the page failed (${crashed}); reloading it for the next item`);
         await s.page.close().catch(() => {});
         s = await openPage(browser, url);

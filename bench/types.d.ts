@@ -36,7 +36,6 @@ export interface CaseSpec {
   readonly sameBytesAs?: readonly string[];
   readonly sameElementsAs?: string;
   readonly scopeCost?: boolean;
-  readonly note?: string;
   readonly nodeQuick?: boolean;
   readonly nodeOnly?: boolean;
 }
@@ -141,7 +140,6 @@ export interface ScopeCost {
 /** How an item's run went, beside its figures. */
 export interface RunOutcome {
   id: string;
-  notes: string[];
   reps?: number;
   crashed?: string;
   gpuErrors?: string[];
@@ -166,7 +164,6 @@ export interface PipelineSpec {
   readonly hidden: number;
   readonly heads: number;
   readonly quick?: boolean;
-  readonly note?: string;
 }
 
 /** A pipeline resolved by bench/lib/pipelines.mjs: its split, its files and what its reference says. */
@@ -183,17 +180,12 @@ export interface BenchPipeline extends PipelineSpec {
     readonly x: string;
     readonly ref: string;
   };
-  /** The largest sum of |terms| of any dot product in the graph: below 2^24, float32 is exact in any order. */
+  /** The largest sum of |terms| of any dot product in the graph (below 2^24: float32 exact in any order). */
   readonly maxTermSum: number;
-  readonly exact: boolean;
 }
 
 export interface PipelineResult extends RunOutcome {
   systems: Partial<Record<PipelineKey, SystemResult>>;
-  /** Each system's y equal to the reference bit for bit (verified ones only). */
-  bitExact: Partial<Record<PipelineKey, boolean>>;
-  /** The pipeline's y equal to ORT's whole graph's bit for bit; undefined when either failed. */
-  sameBitsAsWhole?: boolean | undefined;
   /** The pipeline's wall time over the whole graph's, batch by batch within each rep. */
   pairedRatio?: Summary | undefined;
 }
@@ -210,7 +202,6 @@ export interface DecodeSpec {
   readonly prefill?: number;
   readonly decodeSteps: number;
   readonly quick?: boolean;
-  readonly note?: string;
 }
 
 /** A decode loop resolved by bench/lib/decode.mjs; its files are served at /model/<id>/<name>. */
@@ -246,7 +237,6 @@ export interface CallCostSpec {
   readonly parts: number;
   readonly calls: number;
   readonly quick?: boolean;
-  readonly note?: string;
 }
 
 /** One variant: a function, an input alignment and owner, and its µs per call (one sample per round). */

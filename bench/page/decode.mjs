@@ -73,7 +73,6 @@ export async function runDecode(p, settings) {
     id: p.id,
     ...outcome(slots, js),
     afterTiming,
-    notes: [`the caches: [1, ${p.heads}, ${p.tokens}, ${p.headDim}]; largest |term| sum ${p.maxTermSum} (< 2^24)`],
     reps,
     gpuErrors: [...s.errors],
     deviceLost: s.lost(),

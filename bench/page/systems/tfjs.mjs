@@ -7,7 +7,7 @@
 // bool (as 32-bit words) on the GPU: other dtypes are n/a.
 
 import { toTfTensor } from '/dist/tfjs.js';
-import { compare, shapeError } from '../data.mjs';
+import { checkOutputs } from '../data.mjs';
 
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('@tensorflow/tfjs-core').Tensor} Tensor */
@@ -70,12 +70,11 @@ export async function tfjsGpu(c, env) {
     async check(outs) {
       const got = [];
       for (const o of outs) got.push(/** @type {ArrayBufferView} */ (await o.data()));
-      return (
-        compare(got, c.ref, 'TF.js tf.split') ??
-        shapeError(
-          outs.map((o) => o.shape),
-          c.outShapes,
-        )
+      return checkOutputs(
+        c,
+        'TF.js tf.split',
+        got,
+        outs.map((o) => o.shape),
       );
     },
     free: (outs) => tf.dispose(outs),
