@@ -72,8 +72,7 @@ export function cellText(s) {
 export const near1 = (x) => (x === undefined ? '-' : `${x.toFixed(3)}x`);
 
 /** @param {number | undefined} x */
-export const times = (x) =>
-  x === undefined ? '-' : `${x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
+export const times = (x) => (x === undefined ? '-' : `${x >= 0.1 ? ms(x) : x.toPrecision(2)}x`);
 
 /**
  * A plain-text table: the first row is the header; the first two columns left-aligned, the others right.
