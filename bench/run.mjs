@@ -175,10 +175,9 @@ async function run(args) {
     protocolTimeout: 30 * 60_000,
   });
   try {
-    const counts = Object.entries(work)
-      .map(([k, xs]) => `${xs.length} ${k}`)
-      .join(', ');
-    log(`cleave bench: ${counts}${args.quick ? ' (quick)' : ''}; ${await browser.version()}; serving ${server.url}`);
+    const counts = Object.entries(work).map(([k, xs]) => `${xs.length} ${k === 'results' ? 'cases' : k}`);
+    const quick = args.quick ? ' (quick)' : '';
+    log(`cleave bench: ${counts.join(', ')}${quick}; ${await browser.version()}; serving ${server.url}`);
     return await runAll(browser, server.url, work, settingsFor(args));
   } finally {
     await browser.close();
