@@ -1,8 +1,11 @@
-// The shapes the bench passes between the driver (Node), the page (Chromium) and the report, and writes
-// to bench/results/*.json. Types only: the bench is plain JavaScript that tsc checks against these
-// (checkJs, `npm run typecheck`).
+// The shapes of the bench: what cases.mjs lists and the driver resolves, the settings of a run, and (re-exported)
+// the results written to bench/results/*.json (results.d.ts) and the page's own shapes (page/types.d.ts). Types
+// only: the bench is plain JavaScript that tsc checks against these (checkJs, `npm run typecheck`).
 
-import type { DType, FixedDType, GpuTensor, HostTensor, SplitEngine } from '../src/index.js';
+import type { DType } from '../src/index.js';
+
+export type * from './results.js';
+export type * from './page/types.js';
 
 /** GPU-resident Cleave with a strategy forced, timed beside its own choice. */
 export type ForcedKey = 'cleave-gpu-alias' | 'cleave-gpu-copy' | 'cleave-gpu-gather';
@@ -75,87 +78,6 @@ export interface Settings {
   probes: boolean;
 }
 
-export interface Summary {
-  median: number;
-  min: number;
-  max: number;
-  n: number;
-}
-
-/** GPU calls of one split (--probes). */
-export interface CallCounts {
-  submits: number;
-  commandBuffers: number;
-  copies: number;
-  dispatches: number;
-  passes: number;
-  buffersCreated: number;
-  bindGroups: number;
-  writeBuffers: number;
-  mapAsyncs: number;
-  errorScopes: number;
-  /** Error-scope pops still unsettled when the call resolved: it did not wait for them. */
-  scopesPending: number;
-}
-
-/** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
-export interface PlanStats {
-  strategy: string;
-  unitBits: number;
-  dispatches: number;
-  copies: number;
-  commands: number;
-  pipelines: number;
-}
-
-export interface SystemResult {
-  ok: boolean;
-  verified: boolean;
-  error?: string | undefined;
-  skip?: string | undefined;
-  webgpuError?: string | undefined;
-  fallback?: 'cpu-ep' | undefined;
-  /** ms per split (or inference, or sequence). */
-  wall?: Summary | undefined;
-  /** ms of GPU time per split (timestamp queries). */
-  gpu?: Summary | undefined;
-  batch?: number | undefined;
-  calls?: CallCounts | undefined;
-  stats?: PlanStats | undefined;
-}
-
-/**
- * What the per-split error scopes cost (--probes), µs per loop iteration: an empty submit with and
- * without the pair, and the case's split of an engine-owned input (no scopes) and of a caller's buffer.
- */
-export interface ScopeCost {
-  loops: number;
-  withScopesUs: Summary;
-  withoutScopesUs: Summary;
-  ownedSplitUs?: Summary | undefined;
-  callerSplitUs?: Summary | undefined;
-  callerError?: string | undefined;
-}
-
-/** How an item's run went, beside its figures. */
-export interface RunOutcome {
-  id: string;
-  reps?: number;
-  crashed?: string;
-  gpuErrors?: string[];
-  deviceLost?: string | undefined;
-  seconds?: number;
-}
-
-export interface CaseResult extends RunOutcome {
-  systems: Partial<Record<SystemKey, SystemResult>>;
-  cpuPathError?: string | undefined;
-  errorScopes?: ScopeCost | undefined;
-}
-export interface CaseRecord extends CaseResult {
-  case: BenchCase;
-}
-
 /** One pipeline of bench/cases.mjs (its fields are documented there). */
 export interface PipelineSpec {
   readonly id: string;
@@ -184,15 +106,6 @@ export interface BenchPipeline extends PipelineSpec {
   readonly maxTermSum: number;
 }
 
-export interface PipelineResult extends RunOutcome {
-  systems: Partial<Record<PipelineKey, SystemResult>>;
-  /** The pipeline's wall time over the whole graph's, batch by batch within each rep. */
-  pairedRatio?: Summary | undefined;
-}
-export interface PipelineRecord extends PipelineResult {
-  pipeline: BenchPipeline;
-}
-
 /** One decode loop of bench/cases.mjs (its fields are documented there). */
 export interface DecodeSpec {
   readonly id: string;
@@ -214,20 +127,6 @@ export interface BenchDecode extends DecodeSpec {
   readonly maxTermSum: number;
 }
 
-export interface DecodeResult extends RunOutcome {
-  /** wall: ms per sequence (per step: divide by the steps). */
-  systems: Partial<Record<DecodeKey, SystemResult>>;
-  /** A second check of every step's y and the final caches, after timing: undefined when it passed. */
-  afterTiming: Partial<Record<DecodeKey, string | undefined>>;
-  /** Each Cleave system's time over the whole graph's, batch by batch within each rep. */
-  pairedRatio: Partial<Record<DecodeKey, Summary>>;
-  /** µs of JavaScript per step in Cleave's part: until the call returned (sync), until it resolved (call). */
-  jsCost: Partial<Record<DecodeKey, { syncUs: Summary; callUs: Summary }>>;
-}
-export interface DecodeRecord extends DecodeResult {
-  decode: BenchDecode;
-}
-
 /** One per-call cost case of bench/cases.mjs (its fields are documented there). */
 export interface CallCostSpec {
   readonly id: string;
@@ -237,159 +136,4 @@ export interface CallCostSpec {
   readonly parts: number;
   readonly calls: number;
   readonly quick?: boolean;
-}
-
-/** One variant: a function, an input alignment and owner, and its µs per call (one sample per round). */
-export interface CallCostRow {
-  fn: 'split' | 'encodeSplit';
-  aligned: boolean;
-  owner: 'engine' | 'caller';
-  byteOffset: number;
-  calls: number;
-  stats?: PlanStats | undefined;
-  /** --probes: what one call did on the GPU, error scopes pushed included. */
-  gpuCalls?: CallCounts | undefined;
-  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release off the clock). */
-  us?: Summary | undefined;
-  /** split only: the part before the call returned its promise. */
-  syncUs?: Summary | undefined;
-  error?: string | undefined;
-}
-
-export interface CallCostResult {
-  id: string;
-  rows: CallCostRow[];
-  crashed?: string;
-  gpuErrors?: string[];
-  seconds?: number;
-}
-export interface CallCostRecord extends CallCostResult {
-  spec: CallCostSpec;
-}
-
-export interface PageEnv {
-  userAgent: string;
-  crossOriginIsolated: boolean;
-  adapter: { vendor?: string; architecture?: string; description?: string; device?: string };
-  features: string[];
-  limits: Record<string, number>;
-  ort: Record<string, string | undefined>;
-  tfjs?: string | undefined;
-  cleaveBackend: string;
-  timestampQuery: boolean;
-}
-
-export interface FinalState {
-  cleavePipelines: number;
-  liveBuffers: number;
-  gpuErrors: string[];
-  deviceLost?: string | undefined;
-}
-
-export interface Report {
-  startedAt: string;
-  finishedAt: string;
-  seconds: number;
-  command: string;
-  settings: Settings;
-  machine: { node: string; platform: string; cpus: number; cpuModel?: string | undefined; loadavg: number[] };
-  env: PageEnv;
-  final?: FinalState | undefined;
-  results: CaseRecord[];
-  pipelines: PipelineRecord[];
-  decodes: DecodeRecord[];
-  callCosts: CallCostRecord[];
-}
-
-export interface BenchApi {
-  init(o: { ortThreads: number }): Promise<PageEnv>;
-  runCase(c: BenchCase, s: Settings): Promise<CaseResult>;
-  runPipeline(p: BenchPipeline, s: Settings): Promise<PipelineResult>;
-  runDecode(p: BenchDecode, s: Settings): Promise<DecodeResult>;
-  runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
-  finish(): Promise<FinalState>;
-}
-
-// ---- the page's own shapes ----------------------------------------------------------------------
-
-/** A case as the page holds it: its input, the reference outputs and how to call Cleave. */
-export interface Prepared extends BenchCase {
-  host: HostTensor<FixedDType>;
-  /** The input's bytes. */
-  input: Uint8Array;
-  /** Each output's bytes from the reference split. */
-  ref: Uint8Array[];
-  outShapes: number[][];
-  modelBytes?: Uint8Array | undefined;
-  split: SplitCalls;
-}
-
-export interface SplitCalls {
-  gpu(engine: SplitEngine, x: GpuTensor): Promise<GpuTensor[]>;
-  host(engine: SplitEngine, x: HostTensor<FixedDType>): Promise<HostTensor[]>;
-}
-
-/** What a system builder gets: the device, the input on it, and whatever is shared (warm runs). */
-export interface Env {
-  device: GPUDevice;
-  gx: GpuTensor;
-  /** A shared engine; absent: the builder creates (and closes) its own. */
-  engine?: SplitEngine | undefined;
-  cpu?: SplitEngine | undefined;
-  copyPipeline?: GPUComputePipeline | undefined;
-  /** Give ONNX Runtime this device; absent: ORT's own (the page's shared device). */
-  ortDevice?: GPUDevice | undefined;
-}
-
-/**
- * One system, ready to run. `iter` starts one split; `sync` waits for the GPU work of all started;
- * `check` compares one split's outputs with the reference (before `free`).
- */
-export interface Runner<T = unknown> {
-  iter(): Promise<T> | T;
-  sync(): Promise<unknown>;
-  check(out: T): Promise<string | undefined>;
-  free(out: T): void;
-  /** Cleave only: what its last split did. */
-  stats?(): PlanStats;
-  close?(): Promise<void> | void;
-}
-
-export interface System<K extends string = SystemKey> {
-  key: K;
-  /** Whether the GPU time of its batches is measured. */
-  gpuTimed: boolean;
-  /** Bytes its outputs keep alive per iteration until freed (caps the batch size). */
-  outputBytes: number;
-  // Runner<any>: each system has its own output type, and only its own runner sees it (an existential
-  // type, which TypeScript spells any here: Runner is invariant in its output).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  run?: Runner<any>;
-  skip?: string | undefined;
-  error?: string | undefined;
-  webgpuError?: string | undefined;
-  fallback?: 'cpu-ep' | undefined;
-}
-
-/** A system through one case: its verification, calibration and timings. */
-export interface Slot<K extends string = SystemKey> {
-  sys: System<K>;
-  failed?: string | undefined;
-  verified: boolean;
-  calls?: CallCounts | undefined;
-  stats?: PlanStats | undefined;
-  /** Iterations per batch, and the calibration's ms per iteration. */
-  cal?: { k: number; perIterMs: number } | undefined;
-  /** ms per split, one entry per batch. */
-  wall: number[];
-  gpu: (number | undefined)[];
-}
-
-declare global {
-  interface Window {
-    bench: BenchApi;
-    benchReady?: boolean;
-    benchLoadError?: string;
-    __benchProgress?: (text: string) => Promise<void>;
-  }
 }
