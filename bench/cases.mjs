@@ -1,25 +1,20 @@
-// The bench's case list: edit this file to add, remove or change cases. Nothing else in bench/
-// names a case. Each case is one split:
-//   id       unique name; `npm run bench -- --cases REGEX` matches it against this
-//   dtype    any of the library's DTYPES but string (ONNX Runtime runs only the 16 ONNX ones; its
-//            cells say n/a for the others, e.g. the packed sub-byte uint4 and uint1)
-//   shape    input shape
-//   axis     split axis
+// The bench's case lists: edit this file to add, remove or change cases. Nothing else in bench/ names a
+// case. Each case is one split:
+//   id       unique name; `--cases REGEX` matches it against this
+//   dtype    any of the library's DTYPES but string (ONNX Runtime runs only the 16 ONNX ones; its cells say
+//            n/a for the others, e.g. the packed sub-byte uint4 and uint1)
+//   shape    input shape; axis: split axis
 //   parts    a number of equal outputs (ONNX's rule: chunks of ceil(dim/parts)), or
 //   sizes    explicit split lengths
 //   op       'Split' (default) or 'SplitToSequence' (default split: chunks of length 1)
 //   cold     time the first call on a fresh engine and device (pipeline compile included)
 //   strategy force Cleave's GPU strategy for this case ('alias' | 'copy' | 'gather'), else the planner picks
-//   tiny     the per-call latency case of the host in/out target
-//   quick    part of `--quick` (which has to finish in under a minute)
-//   sameBytesAs  ids of cases with the same input bytes this case's cost is compared with (the
-//            first one judges the output-count target; the others explain it)
-//   sameElementsAs  id of the case with the same element count and split in another dtype (the
-//            report sets time and bytes moved of the two side by side)
-//   scopeCost  also time Cleave's per-split error-scope pair against the same loop without it
-//   note     shown in the report
-//   nodeQuick  part of `npm run bench:node -- --quick` (bench:node's full run takes every case but the cold ones;
-//            the 128 MiB cases stay out of it, which must finish in under a minute on SwiftShader's 2 cores)
+//   quick    part of `--quick`
+//   sameBytesAs  ids of cases with the same input bytes: the report gives this case's time over theirs
+//   sameElementsAs  id of the case with the same element count and split in another dtype: likewise
+//   scopeCost  with --probes, also time Cleave's per-split error-scope pair against the same loop without it
+//   nodeQuick  part of `npm run bench:node -- --quick` (bench:node's full run takes every case but the cold
+//            ones; the 128 MiB cases stay out of its quick run)
 //   nodeOnly   run by bench:node only: the page bench leaves it out
 /** @type {readonly import('./types.js').CaseSpec[]} */
 export const CASES = [
@@ -39,6 +34,7 @@ export const CASES = [
     nodeQuick: true,
   },
   { id: 'f32-4096x8192-a1-2-128MiB', dtype: 'float32', shape: [4096, 8192], axis: 1, parts: 2 },
+  // The byte-level large split: rows of 5461 bytes are no whole 4-byte words.
   {
     id: 'u8-8192x16384-a1-5461-5462-5461-128MiB',
     dtype: 'uint8',
@@ -46,17 +42,11 @@ export const CASES = [
     axis: 1,
     sizes: [5461, 5462, 5461],
     nodeOnly: true,
-    note: 'the byte-level large split: rows of 5461 bytes are no whole 4-byte words',
   },
-  {
-    id: 'f16-1x128x12288-a2-3-qkv',
-    dtype: 'float16',
-    shape: [1, 128, 3 * 4096],
-    axis: 2,
-    parts: 3,
-    nodeQuick: true,
-    note: 'the QKV split of a model of width 4096, 128 tokens',
-  },
+  // The QKV split of a model of width 4096, 128 tokens.
+  { id: 'f16-1x128x12288-a2-3-qkv', dtype: 'float16', shape: [1, 128, 3 * 4096], axis: 2, parts: 3, nodeQuick: true },
+  // 4096 outputs of one element, beside 2 outputs of the same bytes (the planner's plan, and gather forced: how
+  // the gather alone scales with the output count).
   {
     id: 'f32-4096x1-a0-4096',
     dtype: 'float32',
@@ -67,29 +57,16 @@ export const CASES = [
     nodeQuick: true,
     sameBytesAs: ['f32-4096x1-a0-2', 'f32-4096x1-a0-2-gather'],
   },
-  {
-    id: 'f32-4096x1-a0-2',
-    dtype: 'float32',
-    shape: [4096, 1],
-    axis: 0,
-    parts: 2,
-    quick: true,
-    note: 'the 2-output case with the same bytes as the 4096-output case',
-  },
-  {
-    id: 'f32-4096x1-a0-2-gather',
-    dtype: 'float32',
-    shape: [4096, 1],
-    axis: 0,
-    parts: 2,
-    strategy: 'gather',
-    note: 'the same 2-output split with the gather strategy forced: how the gather path alone scales with the output count',
-  },
+  { id: 'f32-4096x1-a0-2', dtype: 'float32', shape: [4096, 1], axis: 0, parts: 2, quick: true },
+  { id: 'f32-4096x1-a0-2-gather', dtype: 'float32', shape: [4096, 1], axis: 0, parts: 2, strategy: 'gather' },
   { id: 'i64-1024x1024-a1-4', dtype: 'int64', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
   { id: 'f16-1024x1024-a1-4', dtype: 'float16', shape: [1024, 1024], axis: 1, parts: 4 },
   { id: 'u8-1024x1024-a1-4', dtype: 'uint8', shape: [1024, 1024], axis: 1, parts: 4 },
   { id: 'bool-1024x1024-a1-4', dtype: 'bool', shape: [1024, 1024], axis: 1, parts: 4 },
   { id: 'c64-1024x1024-a1-4', dtype: 'complex64', shape: [1024, 1024], axis: 1, parts: 4 },
+  // uint8, uint4 (OpenVINO u4, LSB-first) and uint1 (u1, MSB-first): the same elements and split. Rows of 301
+  // and 402 bytes are no whole 4-byte words, so Cleave gathers bits in all three; in the packed ones chunk
+  // boundaries fall inside bytes (301 x 4 bits = 150.5 bytes).
   {
     id: 'u8-1024x1024-a1-301-402-321',
     dtype: 'uint8',
@@ -98,7 +75,6 @@ export const CASES = [
     sizes: [301, 402, 321],
     quick: true,
     nodeQuick: true,
-    note: 'the uint8 peer of the uint4 and uint1 cases: same element count, same split; rows of 301 and 402 bytes are no whole 4-byte words, so Cleave gathers bits here too',
   },
   {
     id: 'u4-1024x1024-a1-301-402-321',
@@ -109,7 +85,6 @@ export const CASES = [
     quick: true,
     nodeQuick: true,
     sameElementsAs: 'u8-1024x1024-a1-301-402-321',
-    note: 'packed 4-bit (OpenVINO u4, LSB-first): chunk boundaries fall inside bytes (301 x 4 bits = 150.5 bytes), so only the bit-level gather can split it',
   },
   {
     id: 'u1-1024x1024-a1-301-402-321',
@@ -120,8 +95,8 @@ export const CASES = [
     quick: true,
     nodeQuick: true,
     sameElementsAs: 'u8-1024x1024-a1-301-402-321',
-    note: 'packed 1-bit (OpenVINO u1, MSB-first): 8 values per byte, chunk boundaries inside bytes',
   },
+  // Per-call latency; with --probes, also what the per-split error-scope pair costs.
   {
     id: 'tiny-f32-6-a0-3',
     dtype: 'float32',
@@ -130,73 +105,56 @@ export const CASES = [
     parts: 3,
     quick: true,
     nodeQuick: true,
-    tiny: true,
     scopeCost: true,
-    note: 'per-call latency; also what the per-split error-scope pair costs',
   },
-  {
-    id: 'seq-f32-4096x1-a0',
-    dtype: 'float32',
-    shape: [4096, 1],
-    axis: 0,
-    op: 'SplitToSequence',
-    note: 'SplitToSequence-11, default split (4096 chunks of length 1); ORT reads the sequence with 4096 SequenceAt nodes',
-  },
-  {
-    id: 'cold-f32-1024x1024-a1-4',
-    dtype: 'float32',
-    shape: [1024, 1024],
-    axis: 1,
-    parts: 4,
-    cold: true,
-    quick: true,
-    note: 'first call on a fresh engine, on a fresh device each time: pipeline compile included',
-  },
+  // SplitToSequence-11, default split (4096 chunks of 1); ORT reads the sequence with 4096 SequenceAt nodes.
+  { id: 'seq-f32-4096x1-a0', dtype: 'float32', shape: [4096, 1], axis: 0, op: 'SplitToSequence' },
+  // The first call on a fresh engine, on a fresh device each time: pipeline compile included.
+  { id: 'cold-f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, cold: true, quick: true },
 ];
 
-// Pipelines: ONNX Runtime Web's whole graph against ORT A -> Cleave -> ORT B, GPU-resident,
-// in the same page on the same device. The graph: x [1, S, D] -> MatMul by w [D, 3H] -> qkv
-// [1, S, 3H] -> Split along the last axis into Q, K, V (heads 1) or Q, K, V per head (3 x heads
-// outputs) -> per head o = (q · kᵀ) · v, plus v when heads is 1 (the e2e test's graph), heads
-// concatenated. A is the MatMul, B the rest; Cleave splits qkv with layout 'separate'.
+// Pipelines: ONNX Runtime Web's whole graph against ORT A -> Cleave -> ORT B, GPU-resident, in the same page
+// on the same device. The graph: x [1, S, D] -> MatMul by w [D, 3H] -> qkv [1, S, 3H] -> Split along the last
+// axis into Q, K, V (heads 1) or Q, K, V per head (3 x heads outputs) -> per head o = (q · kᵀ) · v, plus v
+// when heads is 1, heads concatenated. A is the MatMul, B the rest; Cleave splits qkv with layout 'separate'.
 //   id      unique name (matched by --cases like a case's)
 //   seq     S; width: D; hidden: H (divisible by heads)
 //   heads   attention heads
 //   quick   part of `--quick`
 /** @type {readonly import('./types.js').PipelineSpec[]} */
 export const PIPELINES = [
-  {
-    id: 'pipe-qkv-s128-d256-h256',
-    seq: 128,
-    width: 256,
-    hidden: 256,
-    heads: 1,
-    quick: true,
-    note: "Q, K, V: a Split into 3, which ORT's WebGPU EP runs itself",
-  },
-  {
-    id: 'pipe-qkv-s1-d256-h256',
-    seq: 1,
-    width: 256,
-    hidden: 256,
-    heads: 1,
-    note: 'one token (S = 1): little arithmetic, so what each step costs beside it (two ORT runs and a split against one run) shows',
-  },
-  {
-    id: 'pipe-12heads-s128-d256-h384',
-    seq: 128,
-    width: 256,
-    hidden: 384,
-    heads: 12,
-    note: "12 heads of 32: a Split into 36, more outputs than ORT's WebGPU Split can bind storage buffers for",
-  },
+  // Q, K, V: a Split into 3, which ORT's WebGPU EP runs itself.
+  { id: 'pipe-qkv-s128-d256-h256', seq: 128, width: 256, hidden: 256, heads: 1, quick: true },
+  // One token: little arithmetic, so the cost of two ORT runs and a split against one run shows.
+  { id: 'pipe-qkv-s1-d256-h256', seq: 1, width: 256, hidden: 256, heads: 1 },
+  // 12 heads of 32: a Split into 36, more outputs than ORT's WebGPU Split can bind storage buffers for.
+  { id: 'pipe-12heads-s128-d256-h384', seq: 128, width: 256, hidden: 384, heads: 12 },
 ];
 
-// Per-call CPU cost: token-by-token decoding calls a split per layer per token, so what a
-// call costs in JavaScript is what those users pay. Each variant is timed over `calls` calls (1,000
-// in --quick), in rounds taken in turn: split and encodeSplit, the input aligned (byte 0 of its
-// buffer) or at byte 4, in an engine upload or in a caller's buffer.
-//   id, dtype, shape, axis, parts   the split
+// Decode loops: a decoder step with a KV cache, run for a whole sequence of steps: ORT's whole graph the
+// usual ONNX way (past and present K and V) against examples/kv-cache-decode/ (ORT A -> Cleave `into` the
+// caches -> ORT B). One timed iteration is the whole sequence.
+//   id           unique name (matched by --cases like a case's; `--cases '^decode'` runs only these)
+//   width        D: x is [1, S, D]
+//   heads        H; headDim: d (qkv is [1, S, 3 H d])
+//   prefill      tokens of a first step (S = prefill), before the decode steps; absent: none
+//   decodeSteps  steps of one token; the caches hold every token: T = prefill + decodeSteps
+//   quick        part of `--quick`
+/** @type {readonly import('./types.js').DecodeSpec[]} */
+export const DECODES = [
+  // 32 steps of one token, caches of 32 slots.
+  { id: 'decode-s1-d64-h4x16', width: 64, heads: 4, headDim: 16, decodeSteps: 32, quick: true },
+  // A step of 128 tokens, then 32 steps of one token, caches of 160 slots.
+  { id: 'decode-s128-d64-h4x16', width: 64, heads: 4, headDim: 16, prefill: 128, decodeSteps: 32 },
+  // The prefill step alone: 128 tokens into caches of 128 slots.
+  { id: 'decode-p128-d64-h4x16', width: 64, heads: 4, headDim: 16, prefill: 128, decodeSteps: 0 },
+];
+
+// Per-call cost: a token-by-token decoder calls a split per layer per token, so what a call costs in
+// JavaScript is what its users pay. Each variant is timed over `calls` calls (1,000 in --quick), in rounds
+// taken in turn: split and encodeSplit, the input aligned (byte 0 of its buffer) or at byte 4, in an engine
+// upload or in a caller's buffer.
+//   id, dtype, shape, axis, parts   the split (here: a decode step, [1, 1, 3 x 4096] into Q, K, V)
 //   calls   calls timed per variant in a full run
 /** @type {readonly import('./types.js').CallCostSpec[]} */
 export const CALL_COSTS = [
@@ -208,49 +166,5 @@ export const CALL_COSTS = [
     parts: 3,
     calls: 10_000,
     quick: true,
-    note: 'a decode step: [1, 1, 3 x 4096] float32 into Q, K, V',
-  },
-];
-
-// Decode loops: a decoder step with a KV cache, run for a whole sequence of steps. ORT's whole graph
-// the usual ONNX way (MatMul -> Split -> Concat of past and new K/V into present K/V -> attention,
-// past/present fed back each step) against ORT A (MatMul) -> Cleave (engine.split of qkv with
-// `into`: q into a buffer of its own, K and V into slot t.. of caches [1, heads, T, d], strided) ->
-// ORT B (attention over the whole caches), and the same with B's session created with ORT's
-// enableGraphCapture. One timed iteration is the whole sequence, caches cleared first; every
-// step's y and the final caches are checked against a reference in doubles, bit for bit.
-//   id           unique name (matched by --cases like a case's; `--cases '^decode'` runs only these)
-//   width        D: x is [1, S, D]
-//   heads        H; headDim: d (qkv is [1, S, 3 H d])
-//   prefill      tokens of a first step (S = prefill), before the decode steps; 0 or absent: none
-//   decodeSteps  steps of one token (S = 1); the caches hold every token: T = prefill + decodeSteps
-//   quick        part of `--quick`
-/** @type {readonly import('./types.js').DecodeSpec[]} */
-export const DECODES = [
-  {
-    id: 'decode-s1-d64-h4x16',
-    width: 64,
-    heads: 4,
-    headDim: 16,
-    decodeSteps: 32,
-    note: 'decode: 32 steps of one token (S = 1), caches of T = 32 slots',
-  },
-  {
-    id: 'decode-s128-d64-h4x16',
-    width: 64,
-    heads: 4,
-    headDim: 16,
-    prefill: 128,
-    decodeSteps: 32,
-    note: 'prefill: one step of 128 tokens (S = 128), then 32 steps of one token, caches of T = 160 slots',
-  },
-  {
-    id: 'decode-p128-d64-h4x16',
-    width: 64,
-    heads: 4,
-    headDim: 16,
-    prefill: 128,
-    decodeSteps: 0,
-    note: 'the prefill step alone: one step of 128 tokens into caches of T = 128 slots (the loop above, less its decode steps)',
   },
 ];

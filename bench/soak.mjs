@@ -28,8 +28,8 @@ async function once() {
 for (let i = 0; i < 100; i++) await once(); // warm: pipelines, pool, tables
 const t0 = performance.now();
 console.log(
-  `soak: ${loops} loops of upload [64, 64] float32 -> split axis 1 [16, 48] -> release (${engine.adapterInfo?.architecture}` +
-    `${gc ? ', RSS after a full GC' : ''})`,
+  `soak: ${loops} loops of upload [64, 64] float32 -> split axis 1 [16, 48] -> release ` +
+    `(${engine.adapterInfo?.architecture}${gc ? ', RSS after a full GC' : ''})`,
 );
 console.log(`start: ${engine.stats.liveBuffers} live buffers, RSS ${rss()}`);
 for (let i = 1; i <= loops; i++) {

@@ -69,7 +69,7 @@ interface Grid {
   readonly chunkAt: (a: number) => number;
   readonly color: (chunk: number) => string;
   readonly value?: (flat: number) => string;
-  /** Tooltip text (hover or tap) of the element at flat index `flat` (first of its inner run when runs are collapsed). */
+  /** Tooltip text (hover or tap) of the element at `flat` (the first of its inner run when runs are collapsed). */
   readonly tip: (flat: number, collapsed: boolean) => string;
   readonly maxWidth: number;
   readonly maxHeight: number;
@@ -205,7 +205,8 @@ const fmtShape = (s: readonly number[]) => `[${s.join(', ')}]`;
 /** A cell's tooltip text: its index and value, and for packed dtypes the byte and bits that hold it. */
 function cellText(name: string, t: HostTensor, flat: number, collapsed: boolean): string {
   const bits = bitsOf(t.dtype, flat);
-  return `${name}[${unravel(flat, t.shape).join(', ')}${collapsed ? '…' : ''}] = ${formatValue(t, flat)}${bits ? ` (${bits})` : ''}`;
+  const at = `${unravel(flat, t.shape).join(', ')}${collapsed ? '…' : ''}`;
+  return `${name}[${at}] = ${formatValue(t, flat)}${bits ? ` (${bits})` : ''}`;
 }
 
 /** Draws the input (coloured by chunk when there are outputs) and the output cards. */
@@ -257,7 +258,8 @@ function caption(p: Picture, svgWidth: number, width: number): HTMLElement {
   const numel = p.outer * p.axisLen * p.inner;
   const scrolls = svgWidth > width;
   const packed = isPacked(input.dtype)
-    ? ` ${input.dtype} values are ${elementBits(input.dtype)} bits each, packed into bytes ${isMsbFirst(input.dtype) ? 'MSB-first' : 'LSB-first'}: ` +
+    ? ` ${input.dtype} values are ${elementBits(input.dtype)} bits each, packed into bytes ` +
+      `${isMsbFirst(input.dtype) ? 'MSB-first' : 'LSB-first'}: ` +
       'chunk boundaries can fall inside a byte, and each output starts at bit 0 of its own first byte.'
     : '';
   return el(

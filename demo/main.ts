@@ -36,14 +36,26 @@ const gpu = await openGpu();
 const cpu = await createSplitEngine({ backend: 'cpu' });
 const main = gpu.engine ?? cpu;
 
+/**
+ * The adapter in words, and whether it runs GPU work on the CPU: SwiftShader by name (Dawn names it in the
+ * architecture, wgpu in the description where it gives one), or any adapter the browser calls a fallback
+ * (Firefox names none, but says that).
+ */
+function adapterOf(engine: SplitEngine): { name: string; software: boolean } {
+  const info: Partial<GPUAdapterInfo> = engine.device?.adapterInfo ?? engine.adapterInfo ?? {};
+  const name = [info.vendor, info.architecture || info.description].filter(Boolean).join(' ') || 'unnamed adapter';
+  const swiftshader = /swiftshader/i.test(`${info.architecture} ${info.description}`);
+  const software = swiftshader || info.isFallbackAdapter === true;
+  return { name: software && !swiftshader ? `${name} (software)` : name, software };
+}
+
 if (gpu.engine) {
-  const info = gpu.engine.adapterInfo;
-  byId('adapter').textContent =
-    `WebGPU · ${[info?.vendor, info?.architecture].filter(Boolean).join(' ') || 'unnamed adapter'}`;
-  if (/swiftshader/i.test(info?.architecture ?? '')) {
+  const adapter = adapterOf(gpu.engine);
+  byId('adapter').textContent = `WebGPU · ${adapter.name}`;
+  if (adapter.software) {
     byId('timing-note').append(
-      ' This adapter is SwiftShader, which runs GPU work on the CPU: compare the paths with each other here, ' +
-        'not with a hardware GPU.',
+      ' This adapter is a software one (SwiftShader, or another fallback), which runs GPU work on the CPU: compare ' +
+        'the paths with each other here, not with a hardware GPU.',
     );
   }
 } else {
@@ -131,7 +143,8 @@ async function update(): Promise<void> {
   const picture = pictureOf(req, outs);
   if (!picture) throw new Error(`the engine ran a node whose axis ${req.axis} the page cannot place`);
   draw(picture);
-  const what = `${outs.length} ${req.version.op === 'SplitToSequence' ? 'tensor' : 'output'}${outs.length === 1 ? '' : 's'}`;
+  const noun = req.version.op === 'SplitToSequence' ? 'tensor' : 'output';
+  const what = `${outs.length} ${noun}${outs.length === 1 ? '' : 's'}`;
   setResult(`${req.version.id} gave ${what}: lengths ${listOf(picture.sizes!)} along axis ${picture.axis}.`, 'ok');
 }
 

@@ -25,14 +25,14 @@ export interface Measured {
 }
 
 /**
- * GPU-resident outputs read back to check them: each read is its own copy and map, about 0.3 ms
- * here, so 4096 outputs would take over a second; beyond this many, the first and last halves.
+ * GPU-resident outputs read back to check them: each read is its own copy and map, so 4096 outputs
+ * would take long; beyond this many, the first and last halves.
  */
 const MAX_READBACKS = 64;
 
 /**
  * Time of one run: the median over batches of k runs, k chosen so a batch lasts at least 5 ms
- * (one submit here takes 0.3 to 2.6 ms at random), as many batches as fit in about 200 ms (5 at
+ * (a single submit's wait varies a lot on a software adapter), as many batches as fit in about 200 ms (5 at
  * least, so one slow batch does not decide the number). A first, untimed batch warms the path up
  * (pool buffers, pipelines), so it does not pick k.
  */

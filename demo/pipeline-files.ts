@@ -20,8 +20,7 @@ function caseFiles(): Map<string, Uint8Array> {
   const built = new Map<string, Uint8Array>();
   const p = resolvePipeline(spec, built);
   const out = new Map([...built].map(([name, bytes]) => [`${DIR}/${name}`, bytes]));
-  // The page checks y bit for bit against ORT's CPU EP: only sound where float32 is exact in any order.
-  if (!p.exact) throw new Error(`pipeline '${CASE_ID}' is not exact in float32 (largest |term| sum ${p.maxTermSum})`);
+  // The page checks y bit for bit against ORT's CPU EP: resolvePipeline refuses a case where float32 is not exact.
   const { id, seq, width, hidden, heads, names } = p;
   const files = Object.fromEntries(Object.entries(p.files).map(([k, name]) => [k, `${DIR}/${name}`]));
   const c = { id, seq, width, hidden, heads, names, files: files as PipelineCase['files'] } satisfies PipelineCase;

@@ -42,7 +42,8 @@ export async function setupPipeline(noWebGpu: string | undefined): Promise<void>
       },
       (e: unknown) => {
         console.error(e);
-        status.textContent = `The section failed (a bug in Cleave or this page): ${e instanceof Error ? e.message : String(e)}`;
+        const why = e instanceof Error ? e.message : String(e);
+        status.textContent = `The section failed (a bug in Cleave or this page): ${why}`;
         section.dataset.state = 'failed';
         button.disabled = false;
       },

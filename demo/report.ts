@@ -18,7 +18,10 @@ export function workWords(s: EngineStats, dtype: string): string {
     case 'cpu':
       return cpuWords(dtype);
     case 'alias':
-      return 'no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of the input buffer';
+      return (
+        'no GPU work: every chunk starts at an aligned offset, so the outputs are aliased views of the input ' +
+        'buffer'
+      );
     case 'copy':
       return `${plural(s.copies, 'buffer copy', 'buffer copies')} (copyBufferToBuffer), no shader`;
     case 'gather': {

@@ -37,7 +37,8 @@ export function readRequest(s: FormState, v: Version): NodeRequest {
   if (n > MAX_ELEMENTS) {
     throw new FieldError(
       'shape',
-      `the page draws every element, so it stops at ${MAX_ELEMENTS.toLocaleString('en')}; this shape has ${n.toLocaleString('en')}`,
+      `the page draws every element, so it stops at ${MAX_ELEMENTS.toLocaleString('en')}; ` +
+        `this shape has ${n.toLocaleString('en')}`,
     );
   }
   // An invalid shape still reaches the engine (with no data), so the engine's own rule names it.

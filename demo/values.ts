@@ -196,7 +196,8 @@ export function sampleCode(dtype: DType, n: number): string {
     const bit = isMsbFirst(dtype) ? '7 - j' : 'j';
     return (
       `Uint8Array.from({ length: ${hostLength(dtype, n)} }, (_, b) => { let v = 0; for (let j = 0; j < 8; j++) { ` +
-      `const k = 8 * b + j, i = Math.floor(k / ${w}); if (i < ${n} && (((i + 1) % ${2 ** w}) >> (k % ${w})) & 1) v |= 1 << (${bit}); } return v; })`
+      `const k = 8 * b + j, i = Math.floor(k / ${w}); ` +
+      `if (i < ${n} && (((i + 1) % ${2 ** w}) >> (k % ${w})) & 1) v |= 1 << (${bit}); } return v; })`
     );
   }
   switch (dtype) {
@@ -204,7 +205,8 @@ export function sampleCode(dtype: DType, n: number): string {
       return `new Uint16Array(${from('Float16Array', n, 'i + 1')}.buffer)`;
     case 'bfloat16':
       return (
-        `Uint16Array.from({ length: ${n} }, (_, i) => { const u = new Uint32Array(new Float32Array([i + 1]).buffer)[0]; ` +
+        `Uint16Array.from({ length: ${n} }, (_, i) => { ` +
+        'const u = new Uint32Array(new Float32Array([i + 1]).buffer)[0]; ' +
         'return (u + 0x7fff + ((u >>> 16) & 1)) >>> 16; })'
       );
     case 'int64':
@@ -231,8 +233,10 @@ export function literalCode(t: HostTensor): string {
   if (t.data instanceof BigInt64Array || t.data instanceof BigUint64Array) {
     return `new ${t.data.constructor.name}([${list(Array.from(t.data, (v) => `${v}n`))}])`;
   }
-  if (t.dtype === 'float16')
-    return `new Uint16Array(new Float16Array([${list(Array.from(t.data as Uint16Array, (h) => numberCode(halfToNumber(h))))}]).buffer)`;
+  if (t.dtype === 'float16') {
+    const halves = list(Array.from(t.data as Uint16Array, (h) => numberCode(halfToNumber(h))));
+    return `new Uint16Array(new Float16Array([${halves}]).buffer)`;
+  }
   if (t.dtype === 'bfloat16') return `new Uint16Array([${hex(t.data as Uint16Array, 4)}])`;
   if (t.data instanceof Uint8Array && t.dtype !== 'uint8' && t.dtype !== 'bool')
     return `new Uint8Array([${hex(t.data, 2)}])`;

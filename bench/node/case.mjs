@@ -6,11 +6,12 @@
 import { resolveCase } from '../lib/resolve-cases.mjs';
 import { caseData } from '../page/data.mjs';
 import { msg, progress } from '../page/log.mjs';
+import { resultOf, verify } from '../page/verify.mjs';
 import { cleaveForced, cleaveGpu, splitCalls } from '../page/systems/cleave.mjs';
 import { copyLimit, shaderLimit } from '../page/systems/limits.mjs';
-import { measureAll, summary } from '../page/timing.mjs';
+import { measureAll } from '../page/timing.mjs';
 
-/** @import { CaseSpec, Env, Prepared, Settings, Slot, System } from '../types.js' */
+/** @import { CaseSpec, Env, Prepared, Settings, Slot, System, SystemResult } from '../types.js' */
 /** @import { SplitEngine } from 'cleave' */
 /** @import { GpuTimer } from '../page/gpu-probe.mjs' */
 
@@ -24,17 +25,6 @@ export const SYSTEMS = ['cleave', 'forced-alias', 'forced-copy', 'forced-gather'
  * @property {GPUComputePipeline} copyPipeline
  * @property {GpuTimer} timer
  * @property {string[]} errors  uncaptured GPU errors
- */
-
-/**
- * @typedef {object} SystemRecord
- * @property {boolean} verified
- * @property {string} [skip]  why the system does not apply (a forced strategy the plan cannot take)
- * @property {string} [error]  why it failed: its outputs differ from the reference, or a call threw
- * @property {import('../types.js').PlanStats} [stats]  Cleave's: what its split did (engine.stats)
- * @property {number} [batch]  splits per submit-and-wait
- * @property {import('../types.js').Summary} [wall]  ms per split: submit and wait
- * @property {import('../types.js').Summary} [gpu]  ms per split: timestamp queries
  */
 
 /** @param {CaseSpec} spec @returns {Prepared} */
@@ -60,15 +50,15 @@ export async function runCase(spec, settings, s) {
   for (const [key, make] of builders()) {
     progress(`${spec.id}: ${key}`);
     const sys = await make(c, env).catch((e) => ({ key, gpuTimed: false, outputBytes: 0, error: msg(e) }));
-    slots.push(await verify({ ...sys, key }));
+    slots.push(await verify({ ...sys, key }, spec.id));
   }
   await measureAll(slots, settings, spec.id, s.timer);
   for (const slot of slots) await slot.sys.run?.close?.();
   s.engine.release(gx);
   await s.device.queue.onSubmittedWorkDone();
-  /** @type {Record<string, SystemRecord>} */
+  /** @type {Record<string, SystemResult>} */
   const systems = {};
-  for (const slot of slots) systems[slot.sys.key] = recordOf(slot);
+  for (const slot of slots) systems[slot.sys.key] = resultOf(slot);
   const { id, dtype, shape, axis, sizes, bytes, strategy } = c;
   return {
     case: { id, dtype, shape, axis, sizes, bytes, ...(strategy ? { strategy } : {}) },
@@ -88,42 +78,4 @@ function builders() {
     ['copy-limit', async (c, env) => copyLimit(c, env)],
     ['shader-limit', async (c, env) => shaderLimit(c, env)],
   ];
-}
-
-/**
- * One split of the system, its outputs compared with the reference; one that differs is not timed.
- * @param {System<string>} sys @returns {Promise<Slot<string>>}
- */
-async function verify(sys) {
-  /** @type {Slot<string>} */
-  const slot = { sys, verified: false, wall: [], gpu: [], failed: sys.error ?? sys.skip };
-  const run = sys.run;
-  if (!run || slot.failed) return slot;
-  try {
-    const out = await run.iter();
-    await run.sync();
-    slot.stats = run.stats?.();
-    slot.failed = await run.check(out);
-    run.free(out);
-    slot.verified = !slot.failed;
-  } catch (e) {
-    slot.failed = `verify failed: ${msg(e)}`;
-  }
-  return slot;
-}
-
-/** @param {Slot<string>} slot @returns {SystemRecord} */
-function recordOf(slot) {
-  const { sys } = slot;
-  /** @type {SystemRecord} */
-  const r = { verified: slot.verified };
-  if (sys.skip) r.skip = sys.skip;
-  else if (slot.failed) r.error = slot.failed;
-  if (slot.stats) r.stats = slot.stats;
-  if (slot.cal) r.batch = slot.cal.k;
-  const wall = summary(slot.wall);
-  const gpu = summary(slot.gpu);
-  if (wall) r.wall = wall;
-  if (gpu) r.gpu = gpu;
-  return r;
 }

@@ -2,57 +2,16 @@
 // best strategy forced (wall and GPU time), GB/s counting bytes read plus written, and the text
 // tables. Pure: records in, strings out.
 
-/** @import { SystemRecord } from './case.mjs' */
-/** @typedef {{ case: { id: string, bytes: number }, systems: Record<string, SystemRecord> }} CaseRecord */
-/** @typedef {'wall' | 'gpu'} Clock */
+import { medianOf as ms, ratiosOf as ratios } from '../lib/ratios.mjs';
+import { bytesText as size, ms as fmt, times } from '../lib/report/format.mjs';
 
-const FORCED = ['forced-alias', 'forced-copy', 'forced-gather'];
+/** @import { SystemResult } from '../types.js' */
+/** @typedef {{ case: { id: string, bytes: number }, systems: Record<string, SystemResult> }} CaseRecord */
 
-/** @param {number | undefined} x */
-export const fmt = (x) =>
-  x === undefined || !Number.isFinite(x) ? '-' : x >= 100 ? x.toFixed(0) : x >= 1 ? x.toPrecision(3) : x.toFixed(3);
+export { fmt, size };
 
-/** @param {number} bytes */
-export const size = (bytes) =>
-  bytes >= 2 ** 20 ? `${fmt(bytes / 2 ** 20)} MiB` : bytes >= 1024 ? `${fmt(bytes / 1024)} KiB` : `${bytes} B`;
-
-/** @param {SystemRecord | undefined} s @param {Clock} clock */
-const ms = (s, clock) => (s && !s.error && !s.skip ? s[clock]?.median : undefined);
-
-/** @param {number | undefined} a @param {number | undefined} b */
-const ratio = (a, b) => (a !== undefined && b !== undefined && b > 0 ? a / b : undefined);
-
-/**
- * The forced strategy with the lowest median on `clock`.
- * @param {CaseRecord} r @param {Clock} clock @returns {{ key: string, ms: number } | undefined}
- */
-function bestForced(r, clock) {
-  let best;
-  for (const key of FORCED) {
-    const t = ms(r.systems[key], clock);
-    if (t !== undefined && (!best || t < best.ms)) best = { key: key.slice('forced-'.length), ms: t };
-  }
-  return best;
-}
-
-/**
- * Every ratio of a case, per clock: default over copy limit, over shader limit, over the best forced.
- * @param {CaseRecord} r
- */
-export function ratiosOf(r) {
-  /** @param {Clock} clock */
-  const of = (clock) => {
-    const own = ms(r.systems.cleave, clock);
-    const best = bestForced(r, clock);
-    return {
-      copyLimit: ratio(own, ms(r.systems['copy-limit'], clock)),
-      shaderLimit: ratio(own, ms(r.systems['shader-limit'], clock)),
-      bestForced: ratio(own, best?.ms),
-      bestForcedStrategy: best?.key,
-    };
-  };
-  return { wall: of('wall'), gpu: of('gpu') };
-}
+/** Every ratio of a case, per clock (bench/lib/ratios.mjs). @param {CaseRecord} r */
+export const ratiosOf = (r) => ratios(r.systems, 'cleave', ['forced-alias', 'forced-copy', 'forced-gather']);
 
 /** GB/s moving the input's bytes once in and once out. @param {number} bytes @param {number | undefined} t */
 const gbps = (bytes, t) => (t === undefined || t <= 0 ? undefined : (2 * bytes) / (t * 1e6));
@@ -64,8 +23,8 @@ export function planOf(st) {
   return st.strategy === 'copy' ? `copy x${st.copies}` : st.strategy;
 }
 
-/** @param {string} s @param {number} n */
-const pad = (s, n) => s.padEnd(n);
+/** A column of `n` characters, a space at least after `s`. @param {string} s @param {number} n */
+const pad = (s, n) => `${s} `.padEnd(n);
 
 /** A case's table: each system's ms, GB/s and plan, then its ratios. @param {CaseRecord} r */
 export function renderCase(r) {
@@ -82,7 +41,7 @@ export function renderCase(r) {
     lines.push(`  ${pad(key, 14)}${pad(fmt(w), 10)}${pad(fmt(g), 10)}${pad(rate, 16)}${plan}`.trimEnd());
   }
   const q = ratiosOf(r);
-  const x = (/** @type {number | undefined} */ v) => (v === undefined ? '-' : `${fmt(v)}x`);
+  const x = times;
   lines.push(
     `  default / copy limit ${x(q.wall.copyLimit)} (GPU ${x(q.gpu.copyLimit)}), / shader limit ` +
       `${x(q.wall.shaderLimit)} (GPU ${x(q.gpu.shaderLimit)}), / best forced ${x(q.wall.bestForced)} ` +
@@ -96,7 +55,7 @@ export function renderSummary(records) {
   const w = Math.max(4, ...records.map((r) => r.case.id.length)) + 2;
   const head = `${pad('case', w)}${pad('default plan', 18)}${pad('ms wall (GPU)', 18)}`;
   const lines = [`${head}${pad('/copy limit', 16)}${pad('/shader limit', 16)}/best forced (which)`];
-  const x = (/** @type {number | undefined} */ v) => (v === undefined ? '-' : `${fmt(v)}x`);
+  const x = times;
   for (const r of records) {
     const c = r.systems.cleave;
     const q = ratiosOf(r);

@@ -12,6 +12,7 @@ import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASES } from '../cases.mjs';
+import { log, parseOptions, status, timingFor } from '../lib/cli.mjs';
 import { openDevice } from './device.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -31,35 +32,22 @@ function fail(m) {
 
 /** @param {readonly string[]} argv */
 function parseArgs(argv) {
-  const a = { quick: false, filter: /** @type {RegExp | undefined} */ (undefined), wallOnly: false };
-  let budget = /** @type {number | undefined} */ (undefined);
-  let out = fileURLToPath(new URL('bench/results', ROOT));
-  for (let i = 0; i < argv.length; i++) {
-    const k = /** @type {string} */ (argv[i]);
-    const value = () => argv[++i] ?? fail(`${k} needs a value`);
-    if (k === '--quick') a.quick = true;
-    else if (k === '--cases') a.filter = new RegExp(value());
-    else if (k === '--wall-only') a.wallOnly = true;
-    else if (k === '--budget') budget = Number(value());
-    else if (k === '--out') out = resolve(value());
-    else if (k === '--help' || k === '-h') {
-      console.log(USAGE);
-      process.exit(0);
-    } else fail(`unknown option ${k}`);
-  }
-  return { ...a, budget, out };
+  const o = parseOptions(
+    argv,
+    { '--quick': 'flag', '--cases': (v) => new RegExp(v), '--wall-only': 'flag', '--budget': Number, '--out': resolve },
+    USAGE,
+    'bench:node',
+  );
+  return {
+    quick: !!o['quick'],
+    filter: /** @type {RegExp | undefined} */ (o['cases']),
+    wallOnly: !!o['wall-only'],
+    budget: /** @type {number | undefined} */ (o['budget']),
+    out: /** @type {string | undefined} */ (o['out']) ?? fileURLToPath(new URL('bench/results', ROOT)),
+  };
 }
 
 /** @typedef {ReturnType<typeof parseArgs>} Args */
-
-/** Timing: batches of about batchMs, interleaved reps within budgetMs per system (page/timing.mjs). @param {Args} a */
-function settingsFor(a) {
-  const shared = { maxLiveBytes: 256 << 20, warmupIters: a.quick ? 2 : 3, maxBatch: a.quick ? 200 : 400 };
-  const timing = a.quick
-    ? { budgetMs: a.budget ?? 150, minReps: 5, maxReps: 11, batchMs: 8, warmupMs: 20 }
-    : { budgetMs: a.budget ?? 1500, minReps: 9, maxReps: 41, batchMs: 20, warmupMs: 150 };
-  return /** @type {import('../types.js').Settings} */ ({ ...shared, ...timing });
-}
 
 /** @param {Args} a */
 function selectCases(a) {
@@ -67,13 +55,6 @@ function selectCases(a) {
   if (cases.length === 0) fail('no case matches');
   return cases;
 }
-
-// A status line, overwritten in place on a terminal (the page modules report progress through it).
-const tty = process.stdout.isTTY;
-/** @param {string} line */
-const status = (line) => tty && process.stdout.write(`\r\x1b[2K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
-/** @param {string} line */
-const log = (line) => console.log(tty ? `\r\x1b[2K${line}` : line);
 
 // The page modules import the library as '/dist/cleave.js' (the page's server path): here, the repository's dist/.
 const hook = `export async function resolve(s, c, next) {
@@ -116,7 +97,7 @@ async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (!existsSync(new URL('dist/cleave.js', ROOT))) fail('dist/cleave.js is missing: run `npm run build`');
   const cases = selectCases(args);
-  const settings = settingsFor(args);
+  const settings = /** @type {import('../types.js').Settings} */ ({ ...timingFor(args.quick, args.budget) });
   const { opened, costs, shared } = await setup(args);
   const { runCase } = await import('./case.mjs');
   const { fmt, ratiosOf, renderCase, renderSummary, size } = await import('./report.mjs');

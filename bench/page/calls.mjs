@@ -5,9 +5,8 @@
 // an engine upload (the engine owns it: a split skips the error scopes) or in a caller's buffer
 // (a split runs inside them; the warm-up makes it a buffer the engine has split before, so in this
 // steady state the split resolves without waiting for the pops). Every variant is warmed up, then
-// verified once with its GPU calls counted (error scopes pushed, and whether the call waited for
-// their pops, included), then timed in rounds taken in turn; a round's figure is µs per call.
-// Reported, never asserted.
+// verified once (with --probes, its GPU calls counted: error scopes pushed, and whether the call
+// waited for their pops), then timed in rounds taken in turn; a round's figure is µs per call.
 
 import { equalParts } from '/dist/cleave.js';
 import { msg, now, progress, shared } from './context.mjs';
@@ -29,7 +28,8 @@ const CHUNK = 100;
 /**
  * @typedef {object} Variant
  * @property {CallCostRow} row
- * @property {() => Promise<{ outs: GpuTensor[], submit?: () => void }>} once  one call; `submit` (outside the count) submits its encoder
+ * @property {() => Promise<{ outs: GpuTensor[], submit?: () => void }>} once  one call; `submit` (outside the
+ *   count) submits its encoder
  * @property {(n: number) => Promise<{ us: number, syncUs?: number }>} round  n calls: µs per call
  * @property {number[]} us
  * @property {number[]} syncUs
@@ -69,7 +69,7 @@ export async function runCallCost(spec, settings) {
   ];
   for (const v of variants) {
     progress(`${spec.id}: warm-up and check, ${v.row.fn} ${v.row.owner} ${v.row.aligned ? 'aligned' : 'at byte 4'}`);
-    await check(v, ref, Math.min(200, perRound));
+    await check(v, ref, Math.min(200, perRound), settings.probes);
   }
   const live = variants.filter((v) => !v.row.error);
   for (let r = 0; r < settings.callRounds; r++) {
@@ -83,7 +83,6 @@ export async function runCallCost(spec, settings) {
   return {
     id: spec.id,
     rows: variants.map((v) => v.row),
-    chunk: CHUNK,
     gpuErrors: [...s.errors],
     seconds: (now() - t0) / 1000,
   };
@@ -220,14 +219,14 @@ async function inChunks(device, n, chunk) {
 
 /**
  * Warms the variant up (the pool then holds its buffers, as in a decoder's steady state), then
- * makes one call with its GPU calls counted and compares its outputs with the reference.
- * @param {Variant} v @param {readonly Uint8Array[]} ref @param {number} warmup
+ * makes one call (with `count`, its GPU calls counted) and compares its outputs with the reference.
+ * @param {Variant} v @param {readonly Uint8Array[]} ref @param {number} warmup @param {boolean} count
  */
-async function check(v, ref, warmup) {
+async function check(v, ref, warmup, count) {
   const { engine, device } = shared();
   try {
     await v.round(warmup);
-    const [{ outs, submit }, calls] = await countCalls(v.once);
+    const [{ outs, submit }, calls] = count ? await countCalls(v.once) : [await v.once(), undefined];
     v.row.stats = statsOf(engine);
     v.row.gpuCalls = calls;
     submit?.();

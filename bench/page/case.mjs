@@ -1,18 +1,20 @@
 // One case, warm: prepare the input and the reference, build every system on the shared device,
 // verify each one's outputs byte for byte (a system that fails is not timed), then time them all
-// side by side, and check a sample of the timed iterations' outputs too. Cold cases and the error-scope measurement hand off to their own modules.
+// side by side, and check a sample of the timed iterations' outputs too. Cold cases and the
+// error-scope probe (--probes) hand off to their own modules.
 
 import { DTYPES } from '/dist/cleave.js';
 import { fetchModel, msg, now, progress, shared } from './context.mjs';
 import { caseData, compare } from './data.mjs';
-import { countCalls } from './gpu-probe.mjs';
 import { coldCase } from './cold.mjs';
 import { scopeCost } from './scopes.mjs';
 import { splitCalls } from './systems/cleave.mjs';
 import { WARM_KEYS, build } from './systems/index.mjs';
-import { measureAll, summary } from './timing.mjs';
+import { measureAll } from './timing.mjs';
+import { resultOf, verify } from './verify.mjs';
 
-/** @import { BenchCase, CaseResult, Env, Prepared, Settings, Slot, System, SystemKey, SystemResult } from '../types.js' */
+/** @import { BenchCase, CaseResult, Env, Prepared, Settings, Slot, System } from '../types.js' */
+/** @import { SystemKey, SystemResult } from '../types.js' */
 
 /** @param {BenchCase} spec @returns {Promise<Prepared>} */
 async function prepare(spec) {
@@ -43,7 +45,7 @@ export async function runCase(spec, settings) {
     'Cleave CPU path',
   );
   const part = spec.cold ? await coldCase(c, settings) : await warmCase(c, settings);
-  const errorScopes = spec.scopeCost ? await scopeCost(c, settings) : undefined;
+  const errorScopes = spec.scopeCost && settings.probes ? await scopeCost(c, settings) : undefined;
   await s.device.queue.onSubmittedWorkDone();
   return {
     id: spec.id,
@@ -52,14 +54,13 @@ export async function runCase(spec, settings) {
     errorScopes,
     gpuErrors: [...s.errors],
     deviceLost: s.lost(),
-    pipelinesSoFar: s.engine.stats.pipelinesCreated,
     seconds: (now() - t0) / 1000,
   };
 }
 
 /**
  * @param {Prepared} c @param {Settings} settings
- * @returns {Promise<Pick<CaseResult, 'systems' | 'notes' | 'reps'>>}
+ * @returns {Promise<Pick<CaseResult, 'systems' | 'reps'>>}
  */
 async function warmCase(c, settings) {
   const s = shared();
@@ -78,22 +79,17 @@ async function warmCase(c, settings) {
   const systems = [];
   for (const key of WARM_KEYS) systems.push(await build(key, c, env));
   const slots = [];
-  for (const sys of systems) slots.push(await verify(sys, c.id));
+  for (const sys of systems) slots.push(await verify(sys, c.id, settings.probes));
   const samples = slots.map(keepSample);
   const reps = await measureAll(slots, settings, c.id, s.timer);
-  let sampled = 0;
   for (const [i, slot] of slots.entries())
-    sampled = Math.max(
-      sampled,
-      await checkSample(slot, /** @type {{ kept: unknown[], restore: () => void }} */ (samples[i]), c.id),
-    );
+    await checkSample(slot, /** @type {{ kept: unknown[], restore: () => void }} */ (samples[i]), c.id);
   for (const sys of systems) await sys.run?.close?.();
   s.engine.release(gx);
   /** @type {Partial<Record<SystemKey, SystemResult>>} */
   const results = {};
   for (const slot of slots) results[slot.sys.key] = resultOf(slot);
-  const checked = `the outputs of up to ${sampled} timed iterations per system (the 1st, 2nd, 4th, 8th, ...) checked against the reference`;
-  return { systems: results, reps, notes: [...notesOf(c), checked] };
+  return { systems: results, reps };
 }
 
 /** Timed iterations whose outputs are kept and checked after timing: the 1st, 2nd, 4th, 8th, ... */
@@ -138,60 +134,4 @@ async function checkSample(slot, { kept, restore }, label) {
     run.free(out);
   }
   return kept.length;
-}
-
-/** @param {Prepared} c */
-function notesOf(c) {
-  const notes = [];
-  if (c.op === 'SplitToSequence')
-    notes.push(`Cleave ran engine.run({ op: 'SplitToSequence', opset: 11, attrs: { axis: ${c.axis} } })`);
-  if (c.strategy) notes.push(`Cleave ran with strategy '${c.strategy}' forced (createSplitEngine({ strategy }))`);
-  return notes;
-}
-
-/**
- * One split (or inference) of the system, its GPU calls counted, its outputs compared with the reference.
- * @template {string} K
- * @param {System<K>} sys @param {string} label
- * @returns {Promise<Slot<K>>}
- */
-export async function verify(sys, label) {
-  /** @type {Slot<K>} */
-  const slot = { sys, verified: false, wall: [], gpu: [], failed: sys.error ?? sys.skip };
-  const run = sys.run;
-  if (!run || slot.failed) return slot;
-  progress(`${label}: verifying ${sys.key}`);
-  try {
-    const [out, calls] = await countCalls(async () => {
-      const o = await run.iter();
-      await run.sync();
-      return o;
-    });
-    slot.calls = calls;
-    slot.stats = run.stats?.();
-    slot.failed = await run.check(out);
-    run.free(out);
-    slot.verified = !slot.failed;
-  } catch (e) {
-    slot.failed = `verify failed: ${msg(e)}`;
-  }
-  return slot;
-}
-
-/** @param {Slot<string>} slot @returns {SystemResult} */
-export function resultOf(slot) {
-  const { sys } = slot;
-  return {
-    ok: !!sys.run && !slot.failed,
-    verified: slot.verified,
-    error: sys.error ?? (sys.skip ? undefined : slot.failed),
-    skip: sys.skip,
-    webgpuError: sys.webgpuError,
-    fallback: sys.fallback,
-    wall: summary(slot.wall),
-    gpu: summary(slot.gpu),
-    batch: slot.cal?.k,
-    calls: slot.calls,
-    stats: slot.stats,
-  };
 }

@@ -76,7 +76,7 @@ async function coldRun(c, key, check) {
 
 /**
  * @param {Prepared} c @param {Settings} s
- * @returns {Promise<Pick<CaseResult, 'systems' | 'notes' | 'reps'>>}
+ * @returns {Promise<Pick<CaseResult, 'systems' | 'reps'>>}
  */
 export async function coldCase(c, s) {
   /** @type {Partial<Record<SystemKey, SystemResult>>} */
@@ -99,11 +99,7 @@ export async function coldCase(c, s) {
       }
     }
     const ok = times.length > 0 && !error;
-    systems[key] = { ok, verified: ok, error, wall: summary(times), first: times[0], stats };
+    systems[key] = { ok, verified: ok, error, wall: summary(times), stats };
   }
-  const notes = [
-    'each rep uses a fresh GPUDevice holding the input in a plain buffer; timed: creating the engine ' +
-      '(Cleave), InferenceSession.create (ORT) or the kernel pipeline (shader-copy limit), then the first split and its GPU work',
-  ];
-  return { systems, notes, reps: s.coldReps };
+  return { systems, reps: s.coldReps };
 }

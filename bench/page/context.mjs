@@ -2,10 +2,10 @@
 // the engines, the copy kernel and the GPU timer every case uses, and the errors the device
 // reports. `init` builds it once per page load; `finish` reads what the whole run left behind.
 
-import { SHADER_VARIANTS, createSplitEngine } from '/dist/cleave.js';
+import { createSplitEngine } from '/dist/cleave.js';
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
-import { GpuTimer, pipelinesOn } from './gpu-probe.mjs';
-import { COPY_WORKGROUP, makeCopyPipeline } from './systems/limits.mjs';
+import { GpuTimer } from './gpu-probe.mjs';
+import { makeCopyPipeline } from './systems/limits.mjs';
 
 export { msg, now, progress } from './log.mjs';
 
@@ -85,18 +85,15 @@ export async function init(opts) {
   return describe(state);
 }
 
-/** @param {Shared} s @returns {Promise<PageEnv>} */
-async function describe(s) {
-  /** @type {Record<string, number>} */
-  const limits = {};
-  for (const k of /** @type {const} */ ([
+/** @param {Shared} s @returns {PageEnv} */
+function describe(s) {
+  const names = /** @type {const} */ ([
     'maxStorageBufferBindingSize',
     'maxBufferSize',
     'minStorageBufferOffsetAlignment',
     'maxComputeWorkgroupsPerDimension',
     'maxStorageBuffersPerShaderStage',
-  ]))
-    limits[k] = s.device.limits[k];
+  ]);
   const info = s.adapter?.info;
   return {
     userAgent: navigator.userAgent,
@@ -108,24 +105,12 @@ async function describe(s) {
       device: info?.device,
     },
     features: [...s.device.features],
-    limits,
+    limits: Object.fromEntries(names.map((k) => [k, s.device.limits[k]])),
     ort: { ...ort.env.versions },
     tfjs: /** @type {{ tf?: { version_core?: string } }} */ (/** @type {unknown} */ (window)).tf?.version_core,
     cleaveBackend: s.engine.backend,
     timestampQuery: s.timer.ok,
-    timestampFloorUs: await timestampFloor(s),
-    copyKernelWorkgroup: COPY_WORKGROUP,
   };
-}
-
-/** GPU time of an empty command buffer, in µs: the floor every "GPU time" figure includes. */
-async function timestampFloor(/** @type {Shared} */ s) {
-  if (!s.timer.ok) return undefined;
-  const [, t] = await s.timer.time(async () => {
-    for (let i = 0; i < 64; i++) s.device.queue.submit([s.device.createCommandEncoder().finish()]);
-    await s.device.queue.onSubmittedWorkDone();
-  });
-  return t && t.commandBuffers > 0 ? t.ns / t.commandBuffers / 1000 : undefined;
 }
 
 /** @returns {Promise<FinalState>} */
@@ -133,8 +118,6 @@ export async function finish() {
   const s = shared();
   return {
     cleavePipelines: s.engine.stats.pipelinesCreated,
-    shaderVariants: SHADER_VARIANTS,
-    devicePipelines: pipelinesOn(s.device),
     liveBuffers: s.engine.stats.liveBuffers,
     gpuErrors: [...s.errors],
     deviceLost: s.lost(),

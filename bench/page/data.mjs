@@ -156,14 +156,13 @@ export function compare(outs, ref, what) {
 }
 
 /**
- * @param {readonly (readonly number[])[]} shapes
- * @param {readonly (readonly number[])[]} want
+ * A case's outputs against the reference: their bytes, then their shapes; what differs first, or undefined.
+ * @param {{ ref: readonly Uint8Array[], outShapes: readonly (readonly number[])[] }} c @param {string} what
+ * @param {readonly ArrayBufferView[]} outs @param {readonly (readonly number[])[]} shapes
  */
-export function shapeError(shapes, want) {
-  for (let i = 0; i < want.length; i++) {
-    if (String(shapes[i]) !== String(want[i])) return `output ${i} has shape [${shapes[i]}], expected [${want[i]}]`;
-  }
-  return undefined;
+export function checkOutputs(c, what, outs, shapes) {
+  const i = c.outShapes.findIndex((want, j) => String(shapes[j]) !== String(want));
+  return compare(outs, c.ref, what) ?? (i < 0 ? undefined : `${what}: output ${i} has shape [${shapes[i]}]`);
 }
 
 /**

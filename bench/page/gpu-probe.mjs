@@ -1,10 +1,9 @@
 // Instruments WebGPU for the bench, by swapping prototype methods only while a measurement needs
 // them (zero cost otherwise), so every system (Cleave, ONNX Runtime's wasm-driven EP, the limits) is
 // observed the same way without touching its code:
-// - counting: GPU calls one split makes (submits, copies, dispatches, buffers, bind groups, ...);
 // - timestamps: GPU time of every command buffer submitted, measured with an empty timestamped
 //   compute pass at its start and at its end, so idle gaps between submits are not counted;
-// - pipelines: compute pipelines created per device over the whole run (always on; rare calls).
+// - counting (--probes): GPU calls one split makes (submits, copies, dispatches, buffers, scopes, ...).
 
 /** @import { CallCounts } from '../types.js' */
 
@@ -14,8 +13,6 @@ const QUEUE = GPUQueue.prototype;
 const orig = {
   createCommandEncoder: DEV.createCommandEncoder,
   createBuffer: DEV.createBuffer,
-  createComputePipeline: DEV.createComputePipeline,
-  createComputePipelineAsync: DEV.createComputePipelineAsync,
   beginComputePass: ENC.beginComputePass,
   finish: ENC.finish,
   copyBufferToBuffer: ENC.copyBufferToBuffer,
@@ -39,43 +36,38 @@ function around(proto, key, before) {
   };
 }
 
-// ---- pipelines, always counted -------------------------------------------------------------
-/** @type {WeakMap<object, number>} */
-const pipelines = new WeakMap();
-for (const key of ['createComputePipeline', 'createComputePipelineAsync']) {
-  around(DEV, key, (dev) =>
-    pipelines.set(/** @type {object} */ (dev), (pipelines.get(/** @type {object} */ (dev)) ?? 0) + 1),
-  );
-}
+// ---- counting (--probes) ---------------------------------------------------------------------
+/** Which calls count as what: [prototype, method, counter]. */
+const COUNTED = /** @type {const} */ ([
+  [DEV, 'pushErrorScope', 'errorScopes'],
+  [DEV, 'createBuffer', 'buffersCreated'],
+  [DEV, 'createBindGroup', 'bindGroups'],
+  [ENC, 'copyBufferToBuffer', 'copies'],
+  [ENC, 'beginComputePass', 'passes'],
+  [GPUComputePassEncoder.prototype, 'dispatchWorkgroups', 'dispatches'],
+  [GPUComputePassEncoder.prototype, 'dispatchWorkgroupsIndirect', 'dispatches'],
+  [QUEUE, 'submit', 'submits'],
+  [QUEUE, 'writeBuffer', 'writeBuffers'],
+  [GPUBuffer.prototype, 'mapAsync', 'mapAsyncs'],
+]);
 
-/** Compute pipelines created on `device` since the page loaded, by anyone. @param {GPUDevice} device */
-export function pipelinesOn(device) {
-  return pipelines.get(device) ?? 0;
-}
-
-// ---- counting --------------------------------------------------------------------------------
 /**
- * Runs `fn` and returns [its result, the GPU calls it made].
+ * Runs `fn` and returns [its result, the GPU calls it made]; `scopesPending` counts the error-scope
+ * pops still unsettled when it resolved (it did not wait for them).
  * @template T
  * @param {() => Promise<T>} fn
  * @returns {Promise<[T, CallCounts]>}
  */
 export async function countCalls(fn) {
-  const c = {
-    submits: 0,
-    commandBuffers: 0,
-    copies: 0,
-    dispatches: 0,
-    passes: 0,
-    buffersCreated: 0,
-    bindGroups: 0,
-    writeBuffers: 0,
-    mapAsyncs: 0,
-    errorScopes: 0,
-    scopesPending: 0,
-  };
-  /** Pops not yet settled. */
+  const names = [...COUNTED.map((x) => x[2]), 'commandBuffers', 'scopesPending'];
+  const c = /** @type {CallCounts} */ (/** @type {unknown} */ (Object.fromEntries(names.map((k) => [k, 0]))));
   const pending = new Set();
+  const undo = COUNTED.map(([proto, key, counter]) =>
+    around(proto, key, (_, a) => {
+      c[counter]++;
+      if (key === 'submit') c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length;
+    }),
+  );
   const pop = DEV.popErrorScope;
   DEV.popErrorScope = function () {
     const p = pop.call(this);
@@ -84,47 +76,12 @@ export async function countCalls(fn) {
     p.then(done, done);
     return p;
   };
-  const undo = [
-    () => {
-      DEV.popErrorScope = pop;
-    },
-    around(DEV, 'pushErrorScope', () => {
-      c.errorScopes++;
-    }),
-    around(DEV, 'createBuffer', () => {
-      c.buffersCreated++;
-    }),
-    around(DEV, 'createBindGroup', () => {
-      c.bindGroups++;
-    }),
-    around(ENC, 'copyBufferToBuffer', () => {
-      c.copies++;
-    }),
-    around(ENC, 'beginComputePass', () => {
-      c.passes++;
-    }),
-    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroups', () => {
-      c.dispatches++;
-    }),
-    around(GPUComputePassEncoder.prototype, 'dispatchWorkgroupsIndirect', () => {
-      c.dispatches++;
-    }),
-    around(QUEUE, 'submit', (_, a) => {
-      c.submits++;
-      c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length;
-    }),
-    around(QUEUE, 'writeBuffer', () => {
-      c.writeBuffers++;
-    }),
-    around(GPUBuffer.prototype, 'mapAsync', () => {
-      c.mapAsyncs++;
-    }),
-  ];
   try {
     const value = await fn();
     c.scopesPending = pending.size;
     return [value, c];
   } finally {
+    DEV.popErrorScope = pop;
     for (const u of undo) u();
   }
 }

@@ -4,11 +4,12 @@
 // in as a GPU buffer, y stays on the GPU, nothing is read back in between; all on the page's one
 // device, timed side by side like the split cases. ORT's whole graph on its CPU EP (host in/out)
 // runs beside them as the other way an ORT user could go. Every system's y is checked against the
-// reference computed in Node, and the pipeline's against ORT's whole graph, bit for bit.
+// reference computed in Node, bit for bit.
 
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
+import { fromOrtTensor, toOrtTensor } from '/dist/ort.js';
 import { fetchModel, now, progress, shared } from './context.mjs';
-import { resultOf, verify } from './case.mjs';
+import { resultOf, verify } from './verify.mjs';
 import { createBuffer } from './gpu-probe.mjs';
 import { statsOf } from './systems/cleave.mjs';
 import { STORAGE } from './systems/limits.mjs';
@@ -19,14 +20,8 @@ import { measureAll, summary } from './timing.mjs';
 /** @typedef {import('onnxruntime-web').InferenceSession} Session */
 /** @typedef {import('onnxruntime-web').Tensor} Tensor */
 
-// cleave/ort, the bundle's second entry, typed from its source (tsconfig maps only /dist/cleave.js).
-const ORT_HELPERS = '/dist/ort.js';
-/** @type {typeof import('../../src/ort.js')} */
-const { fromOrtTensor, toOrtTensor } = await import(ORT_HELPERS);
-
 /**
- * What a pipeline's systems share: its input on the GPU and on the host, and the check of a y
- * against the reference, which keeps each system's bits for the comparison between systems.
+ * What a pipeline's systems share: its input on the GPU and on the host, and the check of a y.
  * @typedef {object} Inputs
  * @property {Tensor} xGpu
  * @property {Tensor} xHost
@@ -51,16 +46,11 @@ export async function runPipeline(p, settings) {
   xBuffer.unmap();
   const dims = [1, p.seq, p.width];
   const ref = new Uint32Array(refBytes.buffer, refBytes.byteOffset, refBytes.byteLength / 4);
-  /** @type {Map<PipelineKey, Uint32Array>} */
-  const bits = new Map();
   /** @type {Inputs} */
   const inputs = {
     xGpu: ort.Tensor.fromGpuBuffer(xBuffer, { dataType: 'float32', dims }),
     xHost: new ort.Tensor('float32', new Float32Array(xBytes.buffer, xBytes.byteOffset, xBytes.byteLength / 4), dims),
-    check: (key, y) => {
-      bits.set(key, new Uint32Array(y.buffer, y.byteOffset, y.length));
-      return compareY(/** @type {Uint32Array} */ (bits.get(key)), ref, p.exact, key);
-    },
+    check: (key, y) => compareY(y, ref, key),
     yBytes: refBytes.byteLength,
   };
   progress(`${p.id}: creating sessions`);
@@ -80,8 +70,7 @@ export async function runPipeline(p, settings) {
   await s.device.queue.onSubmittedWorkDone();
   return {
     id: p.id,
-    ...outcome(slots, bits, ref),
-    notes: [],
+    ...outcome(slots),
     reps,
     gpuErrors: [...s.errors],
     deviceLost: s.lost(),
@@ -90,51 +79,35 @@ export async function runPipeline(p, settings) {
 }
 
 /**
- * Each system's result; which y equal the reference bit for bit; whether the pipeline's y equals
- * the whole graph's; and the pipeline's time over the whole graph's batch by batch (each rep runs
- * them back to back, so a load change on the machine hits both).
- * @param {Slot<PipelineKey>[]} slots @param {Map<PipelineKey, Uint32Array>} bits @param {Uint32Array} ref
- * @returns {Pick<PipelineResult, 'systems' | 'bitExact' | 'sameBitsAsWhole' | 'pairedRatio'>}
+ * Each system's result, and the pipeline's time over the whole graph's batch by batch (each rep runs them
+ * back to back, so a load change on the machine hits both).
+ * @param {Slot<PipelineKey>[]} slots @returns {Pick<PipelineResult, 'systems' | 'pairedRatio'>}
  */
-function outcome(slots, bits, ref) {
-  const [w, c] = [bits.get('ort-whole'), bits.get('cleave-pipeline')];
+function outcome(slots) {
   const [ws, cs] = ['ort-whole', 'cleave-pipeline'].map((k) => slots.find((x) => x.sys.key === k)?.wall ?? []);
   return {
     systems: Object.fromEntries(slots.map((x) => [x.sys.key, resultOf(x)])),
-    bitExact: Object.fromEntries([...bits].map(([k, v]) => [k, v.every((u, i) => u === ref[i])])),
-    sameBitsAsWhole: w && c ? w.length === c.length && w.every((u, i) => u === c[i]) : undefined,
     pairedRatio:
       ws?.length && ws.length === cs?.length ? summary(cs.map((t, i) => t / /** @type {number} */ (ws[i]))) : undefined,
   };
 }
 
 /**
- * y against the reference: bit for bit where the graph is exact in float32, else within 1e-5 relative.
- * @param {Uint32Array} got @param {Uint32Array} ref @param {boolean} exact @param {string} what
+ * y against the reference, bit for bit (lib/pipelines.mjs refuses a pipeline where float32 is not exact).
+ * @param {Float32Array} y @param {Uint32Array} ref @param {string} what
  */
-function compareY(got, ref, exact, what) {
+function compareY(y, ref, what) {
+  const got = new Uint32Array(y.buffer, y.byteOffset, y.length);
   if (got.length !== ref.length) return `${what}: y has ${got.length} values, expected ${ref.length}`;
-  const f = new Float32Array(got.buffer, got.byteOffset, got.length);
+  const first = ref.findIndex((u, i) => got[i] !== u);
   const r = new Float32Array(ref.buffer, ref.byteOffset, ref.length);
-  let differ = 0;
-  let first = -1;
-  for (let i = 0; i < ref.length; i++) {
-    const bad = exact
-      ? got[i] !== ref[i]
-      : !(
-          Math.abs(/** @type {number} */ (f[i]) - /** @type {number} */ (r[i])) <=
-          1e-5 * Math.max(1, Math.abs(/** @type {number} */ (r[i])))
-        );
-    if (bad && differ++ === 0) first = i;
-  }
-  return differ === 0
-    ? undefined
-    : `${what}: ${differ} of ${ref.length} values differ from the reference${exact ? ' (an exact graph: bit for bit)' : ''}; first at ${first}: ${f[first]} vs ${r[first]}`;
+  return first < 0 ? undefined : `${what}: y differs from the reference at ${first}: ${y[first]} vs ${r[first]}`;
 }
 
 /**
  * A system around ORT sessions: `iter` gives y; `check` reads it; GPU outputs are disposed by `free`.
- * @param {PipelineKey} key @param {Session[]} sessions @param {() => Promise<Tensor>} iter @param {Inputs} inputs @param {boolean} gpu
+ * @param {PipelineKey} key @param {Session[]} sessions @param {() => Promise<Tensor>} iter @param {Inputs} inputs
+ * @param {boolean} gpu
  * @param {Partial<Runner<Tensor>>} [extra]
  * @returns {System<PipelineKey>}
  */
@@ -156,7 +129,10 @@ function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
   return { key, gpuTimed: gpu, outputBytes: gpu ? inputs.yBytes : 0, run };
 }
 
-/** ORT's whole graph on its WebGPU EP, x and y on the GPU. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+/**
+ * ORT's whole graph on its WebGPU EP, x and y on the GPU.
+ * @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>}
+ */
 async function wholeGpu(model, inputs) {
   const opened = await openSession(model, {}, true);
   if (!opened.session)
@@ -172,7 +148,10 @@ async function wholeGpu(model, inputs) {
   return { ...sys, webgpuError: opened.webgpuError, fallback: opened.webgpuError ? 'cpu-ep' : undefined };
 }
 
-/** ORT's whole graph on its CPU EP, host in/out. @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>} */
+/**
+ * ORT's whole graph on its CPU EP, host in/out.
+ * @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>}
+ */
 async function wholeCpu(model, inputs) {
   const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
   return ortRunner(

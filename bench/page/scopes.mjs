@@ -1,4 +1,4 @@
-// What Cleave's per-split error scopes cost. A split of a caller's buffer runs inside
+// What Cleave's per-split error scopes cost (--probes). A split of a caller's buffer runs inside
 // pushErrorScope('out-of-memory') + pushErrorScope('validation'), so a GPU error lands on the split
 // that caused it; it waits for both pops before it resolves the first time the engine sees that
 // buffer, and not after (the loop here is that steady state). A split of the engine's own live
@@ -40,9 +40,9 @@ export async function scopeCost(c, s) {
   const split = (x) => async () => {
     for (const t of await c.split.gpu(engine, x)) engine.release(t);
   };
-  const checked = await checkBoth(c, owned, caller);
+  const callerError = await checkCaller(c, caller);
   /** @type {{ step: () => Promise<void>, times: number[] }[]} */
-  const loops = [scoped, bare, ...(checked.callerError ? [] : [split(owned), split(caller)])].map((step) => ({
+  const loops = [scoped, bare, ...(callerError ? [] : [split(owned), split(caller)])].map((step) => ({
     step,
     times: [],
   }));
@@ -62,11 +62,14 @@ export async function scopeCost(c, s) {
     withoutScopesUs: /** @type {Summary} */ (wo),
     ownedSplitUs: o,
     callerSplitUs: cl,
-    ...checked,
+    callerError,
   };
 }
 
-/** µs per step of `loops` steps, the loop's submits drained at its end (on the clock). @param {GPUDevice} device @param {() => Promise<void>} step @param {number} loops */
+/**
+ * µs per step of `loops` steps, the loop's submits drained at its end (on the clock).
+ * @param {GPUDevice} device @param {() => Promise<void>} step @param {number} loops
+ */
 async function loop(device, step, loops) {
   const t0 = now();
   for (let i = 0; i < loops; i++) await step();
@@ -74,7 +77,10 @@ async function loop(device, step, loops) {
   return ((now() - t0) * 1000) / loops;
 }
 
-/** The case's input in a buffer the caller (the bench) made, as a GPU tensor. @param {GPUDevice} device @param {Prepared} c @returns {GpuTensor} */
+/**
+ * The case's input in a buffer the caller (the bench) made, as a GPU tensor.
+ * @param {GPUDevice} device @param {Prepared} c @returns {GpuTensor}
+ */
 function callersCopy(device, c) {
   const buffer = createBuffer(device, {
     size: Math.max(4, Math.ceil(c.bytes / 4) * 4),
@@ -87,25 +93,19 @@ function callersCopy(device, c) {
 }
 
 /**
- * One split of each input, the caller's checked against the reference (the owned one is the
- * case's own GPU-resident system, checked there); their strategies.
- * @param {Prepared} c @param {GpuTensor} owned @param {GpuTensor} caller
+ * One split of the caller's buffer checked against the reference (the owned input is the case's own
+ * GPU-resident system's, checked there); why it failed, if it did.
+ * @param {Prepared} c @param {GpuTensor} caller
  */
-async function checkBoth(c, owned, caller) {
+async function checkCaller(c, caller) {
   const { device, engine } = shared();
-  const strategyOf = async (/** @type {GpuTensor} */ x) => {
-    const outs = await c.split.gpu(engine, x);
-    const strategy = engine.stats.strategy;
+  try {
+    const outs = await c.split.gpu(engine, caller);
     const got = [];
     for (const t of outs) got.push(await readBuffer(device, t.buffer, t.byteOffset, t.byteLength));
     for (const t of outs) engine.release(t);
-    return { strategy, error: compare(got, c.ref, "Cleave GPU-resident, caller's buffer") };
-  };
-  try {
-    const o = await strategyOf(owned);
-    const cl = await strategyOf(caller);
-    return { ownedStrategy: o.strategy, callerStrategy: cl.strategy, callerError: cl.error ?? o.error };
+    return compare(got, c.ref, "Cleave GPU-resident, caller's buffer");
   } catch (e) {
-    return { callerError: `failed: ${msg(e)}` };
+    return `failed: ${msg(e)}`;
   }
 }

@@ -1,4 +1,4 @@
-// The decode-loop pipeline of the bench, built in Node: a decoder step with a KV cache, as ONNX
+// The decode loop of the KV-cache example and the bench, built in Node: a decoder step with a KV cache, as ONNX
 // Runtime runs it the usual way (one graph: MatMul -> Split -> Concat of past and new K/V into
 // present K/V -> attention, past/present fed back each step) and as ORT A -> Cleave -> ORT B (A:
 // the MatMul; Cleave writes q, and K and V into slot t.. of caches [1, heads, T, d]; B: attention
@@ -30,9 +30,8 @@ const f32 = (name, shape) => ({ name, dtype: /** @type {const} */ ('float32'), .
 /**
  * Attention without softmax over caches k, v [1, H, L, d] for queries q [1, H, S, d]: the heads
  * of (q · kᵀ) · v side by side, y [1, S, H, d], or with `flat` reshaped to [1, S, H d] (the same
- * bytes). B ends without the Reshape: ORT Web 1.30 with enableGraphCapture returned wrong values for
- * a graph ending in MatMul -> MatMul -> Transpose -> Reshape when S > 1 (seen 2026-11-24; the bench
- * probes it each run with bFlat), and B is the same model with graph capture and without.
+ * bytes: the whole graph's). B ends without the Reshape: ORT Web's graph capture has returned wrong
+ * values for a graph ending in MatMul -> MatMul -> Transpose -> Reshape when S > 1 (bench/RESULTS.md).
  * @param {string} q @param {string} k @param {string} v @param {string} y @param {boolean} flat @returns {NodeProto[]}
  */
 const attendNodes = (q, k, v, y, flat) => [
@@ -77,15 +76,6 @@ export function decodeModels(p, w, S) {
       nodes: attendNodes('q', 'k_cache', 'v_cache', 'y', false),
       inputs: [f32('q', [1, H, S, d]), f32('k_cache', [1, H, T, d]), f32('v_cache', [1, H, T, d])],
       outputs: [f32('y', [1, S, H, d])],
-    }),
-    // B ending in the whole graph's Reshape: the bench's probe of graph capture runs it.
-    bFlat: buildModel({
-      name: 'decode_b_flat',
-      opset: 18,
-      nodes: attendNodes('q', 'k_cache', 'v_cache', 'y', true),
-      initializers: [yShape],
-      inputs: [f32('q', [1, H, S, d]), f32('k_cache', [1, H, T, d]), f32('v_cache', [1, H, T, d])],
-      outputs: [f32('y', [1, S, hd])],
     }),
     whole: buildModel({
       name: 'decode_whole',

@@ -3,7 +3,7 @@
 // needs, and whatever `memory` answers), every uncaught error and console error is collected, and
 // the page's `window[global]` object is called with JSON arguments. After each test, `problems()`
 // drains those errors and the ones the page collected itself (its `problems` array). Shared by the
-// ORT, TF.js and GPU-resident tests.
+// ORT, TF.js and GPU-resident tests, and by the test of an example's page (`page`).
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,6 +24,8 @@ export interface FixturePage {
 export interface FixtureOptions {
   /** The fixture's name: test/browser/fixtures/<name>.html, which sets `window[global]`. */
   readonly name: string;
+  /** A page elsewhere in the repository instead, by its URL path (served only if `only` covers it). */
+  readonly page?: string;
   readonly global: string;
   /** Files of dist/ the page imports. */
   readonly dist: readonly string[];
@@ -57,7 +59,7 @@ export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
       if (m.type() === 'error' && !m.location().url?.endsWith('/favicon.ico'))
         errors.push(`console.error: ${m.text()}`);
     });
-    await page.goto(`${server.url}test/browser/fixtures/${o.name}.html`);
+    await page.goto(`${server.url}${(o.page ?? `/test/browser/fixtures/${o.name}.html`).slice(1)}`);
     await page.waitForFunction(`window.${o.global}`);
   } catch (e) {
     await browser?.close();

@@ -1,18 +1,18 @@
-// Words and numbers shared by the terminal output and report.html: the systems' names and
-// colours, and times, throughput, sizes, shapes and Cleave's plans as text.
+// Words and numbers of the text report: the systems' names, and times, throughput, sizes, shapes,
+// Cleave's plans and ratios as text, and the plain-text table.
 
 /** @import { BenchCase, PlanStats, SystemKey, SystemResult } from '../../types.js' */
 
-/** @type {readonly { key: SystemKey, label: string, short: string, color: string }[]} */
+/** The systems of the main table, in its column order. @type {readonly { key: SystemKey, short: string }[]} */
 export const SYSTEMS = [
-  { key: 'cleave-gpu', label: 'Cleave GPU-resident', short: 'Cleave GPU', color: '#1f6feb' },
-  { key: 'cleave-host', label: 'Cleave host in/out', short: 'Cleave host', color: '#79b8ff' },
-  { key: 'ort-gpu', label: 'ORT Web GPU-resident', short: 'ORT GPU', color: '#d73a49' },
-  { key: 'ort-host', label: 'ORT Web host in/out', short: 'ORT host', color: '#f9a3ab' },
-  { key: 'tfjs-gpu', label: 'TF.js tf.split GPU-resident (WebGPU backend)', short: 'TF.js GPU', color: '#e36209' },
-  { key: 'copy-limit', label: 'copy limit (copyBufferToBuffer)', short: 'copy limit', color: '#6a737d' },
-  { key: 'shader-limit', label: 'shader-copy limit (vec4<u32> kernel)', short: 'shader limit', color: '#a371f7' },
-  { key: 'cleave-cpu', label: 'Cleave CPU backend, host in/out (reference)', short: 'Cleave CPU', color: '#2ea043' },
+  { key: 'cleave-gpu', short: 'Cleave GPU' },
+  { key: 'cleave-host', short: 'Cleave host' },
+  { key: 'ort-gpu', short: 'ORT GPU' },
+  { key: 'ort-host', short: 'ORT host' },
+  { key: 'tfjs-gpu', short: 'TF.js GPU' },
+  { key: 'copy-limit', short: 'copy limit' },
+  { key: 'shader-limit', short: 'shader limit' },
+  { key: 'cleave-cpu', short: 'Cleave CPU' },
 ];
 
 /**
@@ -68,15 +68,20 @@ export function cellText(s) {
   return `${ms(s.wall?.median)}${g}${s.fallback ? ' cpu' : ''}`;
 }
 
-/** @param {unknown} s */
-export const esc = (s) =>
-  String(s ?? '').replace(
-    /[&<>"]/g,
-    (c) => /** @type {Record<string, string>} */ ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c,
-  );
+/** A ratio close to 1, with three decimals: 1.004x is not 1.00x. @param {number | undefined} x */
+export const near1 = (x) => (x === undefined ? '-' : `${x.toFixed(3)}x`);
 
-/** A ratio close to 1 (pipeline against whole graph), with three decimals so 1.004x does not read as 1.00x. @param {number} x */
-export const near1 = (x) => `${x.toFixed(3)}x`;
+/** @param {number | undefined} x */
+export const times = (x) => (x === undefined ? '-' : `${x >= 0.1 ? ms(x) : x.toPrecision(2)}x`);
 
-/** @param {number} x */
-export const times = (x) => `${x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2)}x`;
+/**
+ * A plain-text table: the first row is the header; the first two columns left-aligned, the others right.
+ * @param {readonly (readonly string[])[]} rows
+ */
+export function table(rows) {
+  const widths = (rows[0] ?? []).map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  const line = (/** @type {readonly string[]} */ r) =>
+    r.map((v, i) => (i < 2 ? v.padEnd(widths[i] ?? 0) : v.padStart(widths[i] ?? 0))).join('  ');
+  const [head = [], ...body] = rows;
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}

@@ -5,7 +5,7 @@
 // destroys it on close.
 
 import { createSplitEngine } from '/dist/cleave.js';
-import { compare, readBuffer, shapeError } from '../data.mjs';
+import { checkOutputs, readBuffer } from '../data.mjs';
 
 /** @import { GpuTensor, HostTensor, SplitEngine, SplitEngineOptions } from '/dist/cleave.js' */
 /** @import { Env, PlanStats, Prepared, SplitCalls, System } from '../../types.js' */
@@ -37,7 +37,10 @@ async function engineFor(c, shared, options) {
   return { engine, close: () => engine.destroy() };
 }
 
-/** What the engine's last split did, with the pipelines compiled on its device so far. @param {SplitEngine} engine @returns {PlanStats} */
+/**
+ * What the engine's last split did, with the pipelines compiled on its device so far.
+ * @param {SplitEngine} engine @returns {PlanStats}
+ */
 export function statsOf(engine) {
   const s = engine.stats;
   return {
@@ -63,12 +66,11 @@ export async function cleaveGpu(c, env) {
     async check(outs) {
       const got = [];
       for (const t of outs) got.push(await readBuffer(env.device, t.buffer, t.byteOffset, t.byteLength));
-      return (
-        compare(got, c.ref, 'Cleave GPU-resident') ??
-        shapeError(
-          outs.map((t) => t.shape),
-          c.outShapes,
-        )
+      return checkOutputs(
+        c,
+        'Cleave GPU-resident',
+        got,
+        outs.map((t) => t.shape),
       );
     },
     stats: () => statsOf(engine),
@@ -141,14 +143,11 @@ function hostSystem(c, engine, close, key, label) {
     sync: async () => {},
     free: () => {},
     check: async (outs) =>
-      compare(
-        outs.map((t) => /** @type {ArrayBufferView} */ (t.data)),
-        c.ref,
+      checkOutputs(
+        c,
         label,
-      ) ??
-      shapeError(
+        outs.map((t) => /** @type {ArrayBufferView} */ (t.data)),
         outs.map((t) => t.shape),
-        c.outShapes,
       ),
     ...(gpuTimed ? { stats: () => statsOf(engine) } : {}),
     close,

@@ -5,7 +5,7 @@
 
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { msg } from '../context.mjs';
-import { compare, shapeError } from '../data.mjs';
+import { checkOutputs } from '../data.mjs';
 
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('onnxruntime-web').InferenceSession} Session */
@@ -50,12 +50,11 @@ function runner(c, env, session, feeds, gpu) {
     async check(r) {
       const got = [];
       for (const n of names) got.push(/** @type {ArrayBufferView} */ (gpu ? await r[n].getData() : r[n].data));
-      return (
-        compare(got, c.ref, `ORT ${gpu ? 'GPU-resident' : 'host'}`) ??
-        shapeError(
-          names.map((n) => r[n].dims),
-          c.outShapes,
-        )
+      return checkOutputs(
+        c,
+        `ORT ${gpu ? 'GPU-resident' : 'host'}`,
+        got,
+        names.map((n) => r[n].dims),
       );
     },
     free: (r) => {
@@ -68,7 +67,8 @@ function runner(c, env, session, feeds, gpu) {
 /**
  * A session without CPU fallback, else (visibly) with it.
  * @param {Uint8Array} model @param {Pick<Env, 'ortDevice'>} env @param {boolean} gpu  outputs left on the GPU
- * @returns {Promise<{ session: Session, webgpuError?: string } | { session?: undefined, error: string, webgpuError?: string }>}
+ * @returns {Promise<{ session: Session, webgpuError?: string }
+ *   | { session?: undefined, error: string, webgpuError?: string }>}
  */
 export async function openSession(model, env, gpu) {
   const providers = env.ortDevice ? [{ name: /** @type {const} */ ('webgpu'), device: env.ortDevice }] : ['webgpu'];

@@ -7,13 +7,14 @@
 // bool (as 32-bit words) on the GPU: other dtypes are n/a.
 
 import { toTfTensor } from '/dist/tfjs.js';
-import { compare, shapeError } from '../data.mjs';
+import { checkOutputs } from '../data.mjs';
 
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('@tensorflow/tfjs-core').Tensor} Tensor */
 /**
  * The UMD bundles' namespace (page/index.html loads them): tfjs-core, with the WebGPU backend's class.
- * @typedef {typeof import('@tensorflow/tfjs-core') & { WebGPUBackend: typeof import('@tensorflow/tfjs-backend-webgpu').WebGPUBackend }} Tf
+ * @typedef {typeof import('@tensorflow/tfjs-core')
+ *   & { WebGPUBackend: typeof import('@tensorflow/tfjs-backend-webgpu').WebGPUBackend }} Tf
  */
 
 /** @returns {Tf} */
@@ -47,9 +48,8 @@ export function tfOn(device) {
 
 /** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
 export async function tfjsGpu(c, env) {
-  // No GPU time: the timestamp spans of TF.js's command buffers summed to more than its wall time
-  // here (166 ms against 53.9 ms per split of f32-1024x1024-a1-4 in a quick run on SwiftShader), so
-  // that figure would mislead; its wall time follows the rule every system's does.
+  // No GPU time: the timestamp spans of TF.js's command buffers have summed to more than its wall
+  // time (bench/RESULTS.md), so that figure would mislead; its wall time follows every system's rule.
   /** @type {System} */
   const base = { key: 'tfjs-gpu', gpuTimed: false, outputBytes: c.bytes };
   if (c.dtype !== 'float32' && c.dtype !== 'int32')
@@ -70,12 +70,11 @@ export async function tfjsGpu(c, env) {
     async check(outs) {
       const got = [];
       for (const o of outs) got.push(/** @type {ArrayBufferView} */ (await o.data()));
-      return (
-        compare(got, c.ref, 'TF.js tf.split') ??
-        shapeError(
-          outs.map((o) => o.shape),
-          c.outShapes,
-        )
+      return checkOutputs(
+        c,
+        'TF.js tf.split',
+        got,
+        outs.map((o) => o.shape),
       );
     },
     free: (outs) => tf.dispose(outs),

@@ -1,0 +1,196 @@
+// What a run gives: the results the page returns and bench/results/<timestamp>.json holds, and the page's API.
+
+import type {
+  BenchCase,
+  BenchDecode,
+  BenchPipeline,
+  CallCostSpec,
+  DecodeKey,
+  PipelineKey,
+  Settings,
+  SystemKey,
+} from './types.js';
+
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+/** GPU calls of one split (--probes). */
+export interface CallCounts {
+  submits: number;
+  commandBuffers: number;
+  copies: number;
+  dispatches: number;
+  passes: number;
+  buffersCreated: number;
+  bindGroups: number;
+  writeBuffers: number;
+  mapAsyncs: number;
+  errorScopes: number;
+  /** Error-scope pops still unsettled when the call resolved: it did not wait for them. */
+  scopesPending: number;
+}
+
+/** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
+export interface PlanStats {
+  strategy: string;
+  unitBits: number;
+  dispatches: number;
+  copies: number;
+  commands: number;
+  pipelines: number;
+}
+
+export interface SystemResult {
+  ok: boolean;
+  verified: boolean;
+  error?: string | undefined;
+  skip?: string | undefined;
+  webgpuError?: string | undefined;
+  fallback?: 'cpu-ep' | undefined;
+  /** ms per split (or inference, or sequence). */
+  wall?: Summary | undefined;
+  /** ms of GPU time per split (timestamp queries). */
+  gpu?: Summary | undefined;
+  batch?: number | undefined;
+  calls?: CallCounts | undefined;
+  stats?: PlanStats | undefined;
+}
+
+/**
+ * What the per-split error scopes cost (--probes), µs per loop iteration: an empty submit with and
+ * without the pair, and the case's split of an engine-owned input (no scopes) and of a caller's buffer.
+ */
+export interface ScopeCost {
+  loops: number;
+  withScopesUs: Summary;
+  withoutScopesUs: Summary;
+  ownedSplitUs?: Summary | undefined;
+  callerSplitUs?: Summary | undefined;
+  callerError?: string | undefined;
+}
+
+/** How an item's run went, beside its figures. */
+export interface RunOutcome {
+  id: string;
+  reps?: number;
+  crashed?: string;
+  gpuErrors?: string[];
+  deviceLost?: string | undefined;
+  seconds?: number;
+}
+
+export interface CaseResult extends RunOutcome {
+  systems: Partial<Record<SystemKey, SystemResult>>;
+  cpuPathError?: string | undefined;
+  errorScopes?: ScopeCost | undefined;
+}
+export interface CaseRecord extends CaseResult {
+  case: BenchCase;
+}
+
+export interface PipelineResult extends RunOutcome {
+  systems: Partial<Record<PipelineKey, SystemResult>>;
+  /** The pipeline's wall time over the whole graph's, batch by batch within each rep. */
+  pairedRatio?: Summary | undefined;
+}
+export interface PipelineRecord extends PipelineResult {
+  pipeline: BenchPipeline;
+}
+
+export interface DecodeResult extends RunOutcome {
+  /** wall: ms per sequence (per step: divide by the steps). */
+  systems: Partial<Record<DecodeKey, SystemResult>>;
+  /** A second check of every step's y and the final caches, after timing: undefined when it passed. */
+  afterTiming: Partial<Record<DecodeKey, string | undefined>>;
+  /** Each Cleave system's time over the whole graph's, batch by batch within each rep. */
+  pairedRatio: Partial<Record<DecodeKey, Summary>>;
+  /** µs of JavaScript per step in Cleave's part: until the call returned (sync), until it resolved (call). */
+  jsCost: Partial<Record<DecodeKey, { syncUs: Summary; callUs: Summary }>>;
+}
+export interface DecodeRecord extends DecodeResult {
+  decode: BenchDecode;
+}
+
+/** One variant: a function, an input alignment and owner, and its µs per call (one sample per round). */
+export interface CallCostRow {
+  fn: 'split' | 'encodeSplit';
+  aligned: boolean;
+  owner: 'engine' | 'caller';
+  byteOffset: number;
+  calls: number;
+  stats?: PlanStats | undefined;
+  /** --probes: what one call did on the GPU, error scopes pushed included. */
+  gpuCalls?: CallCounts | undefined;
+  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release off the clock). */
+  us?: Summary | undefined;
+  /** split only: the part before the call returned its promise. */
+  syncUs?: Summary | undefined;
+  error?: string | undefined;
+}
+
+export interface CallCostResult {
+  id: string;
+  rows: CallCostRow[];
+  crashed?: string;
+  gpuErrors?: string[];
+  seconds?: number;
+}
+export interface CallCostRecord extends CallCostResult {
+  spec: CallCostSpec;
+}
+
+export interface PageEnv {
+  userAgent: string;
+  crossOriginIsolated: boolean;
+  adapter: { vendor?: string; architecture?: string; description?: string; device?: string };
+  features: string[];
+  limits: Record<string, number>;
+  ort: Record<string, string | undefined>;
+  tfjs?: string | undefined;
+  cleaveBackend: string;
+  timestampQuery: boolean;
+}
+
+export interface FinalState {
+  cleavePipelines: number;
+  liveBuffers: number;
+  gpuErrors: string[];
+  deviceLost?: string | undefined;
+}
+
+export interface Report {
+  startedAt: string;
+  finishedAt: string;
+  seconds: number;
+  command: string;
+  settings: Settings;
+  machine: { node: string; platform: string; cpus: number; cpuModel?: string | undefined; loadavg: number[] };
+  env: PageEnv;
+  final?: FinalState | undefined;
+  results: CaseRecord[];
+  pipelines: PipelineRecord[];
+  decodes: DecodeRecord[];
+  callCosts: CallCostRecord[];
+}
+
+export interface BenchApi {
+  init(o: { ortThreads: number }): Promise<PageEnv>;
+  runCase(c: BenchCase, s: Settings): Promise<CaseResult>;
+  runPipeline(p: BenchPipeline, s: Settings): Promise<PipelineResult>;
+  runDecode(p: BenchDecode, s: Settings): Promise<DecodeResult>;
+  runCallCost(c: CallCostSpec, s: Settings): Promise<CallCostResult>;
+  finish(): Promise<FinalState>;
+}
+
+declare global {
+  interface Window {
+    bench: BenchApi;
+    benchReady?: boolean;
+    benchLoadError?: string;
+    __benchProgress?: (text: string) => Promise<void>;
+  }
+}
