@@ -13,7 +13,8 @@ import {
 } from '../../src/index.js';
 import { DEFAULT_COSTS } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
-import { costsOf } from '../../src/gpu/calibrate.js';
+import { calibrate, costsOf } from '../../src/gpu/calibrate.js';
+import { gpuEntry } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { downloadAll } from '../helpers/download.js';
@@ -441,6 +442,22 @@ describe('device and backends', () => {
     again.destroy();
     e.destroy();
     await expect(e.calibrate()).rejects.toMatchObject({ code: 'RELEASED' });
+  });
+
+  test('a device without timestamp queries is measured by the wall clock', async () => {
+    const gpu = await gpuEntry();
+    if (typeof gpu === 'string') throw new Error(gpu);
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) throw new Error('no WebGPU adapter');
+    const device = await adapter.requestDevice();
+    expect(device.features.has('timestamp-query')).toBe(false);
+    device.pushErrorScope('validation');
+    const costs = await calibrate(device);
+    expect(await device.popErrorScope(), 'no GPU error').toBeNull();
+    expect(costs, 'measured').not.toBe(DEFAULT_COSTS);
+    expect(costsOf(device)).toBe(costs);
+    for (const v of Object.values(costs)) expect(Number.isFinite(v) && v > 0).toBe(true);
+    device.destroy();
   });
 
   test("'auto' finds the adapter by itself and asks for its largest bindings; a lost device is reported", async () => {

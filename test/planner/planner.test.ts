@@ -16,7 +16,8 @@ const LIMITS: GpuLimits = {
   costs: DEFAULT_COSTS,
 };
 // A CPU adapter's costs (ns): a copy command 1 µs, a dispatch 40 µs; a copied byte 0.1 ns, a gathered one 1 ns. Row
-// copies break even at rows of 1000 / (1 - 0.1) = 1111 bytes.
+// copies break even at rows of 1000 / (1 - 0.1) = 1111 bytes, and win by the planner's 15% margin from rows of
+// 1150 / (1 - 0.115) = 1299 bytes.
 const CPU_COSTS: CostModel = { copyCommandNs: 1000, dispatchNs: 40_000, copyByteNs: 0.1, gatherByteNs: 1 };
 const CPU_ADAPTER: GpuLimits = { ...LIMITS, costs: CPU_COSTS };
 const gather = { srcByteOffset: 0, allowAlias: false, strategy: 'gather' } as const;
@@ -230,7 +231,7 @@ describe('planGpu', () => {
     // 4096 one-element chunks: 4.1 ms of commands against 56 µs.
     expect(strategy(planSplit('float32', [4096], 0, Array<number>(4096).fill(1)), CPU_COSTS)).toBe('gather');
     // Strided: a command per row, each against the gather of its bytes, so the row length decides, never the number
-    // of rows. Rows break even at 1111 bytes: 1024-byte rows stay with the shader, 2048-byte rows are copied.
+    // of rows. Rows are copied from 1299 bytes: 1024-byte rows stay with the shader, 2048-byte rows are copied.
     for (const outer of [1024, 8, 65_536]) {
       expect(strategy(planSplit('float32', [outer, 512], 1, [256, 256]), CPU_COSTS), `${outer} rows`).toBe('gather');
       expect(strategy(planSplit('float32', [outer, 1024], 1, [512, 512]), CPU_COSTS), `${outer} rows`).toBe('copy');
@@ -240,10 +241,13 @@ describe('planGpu', () => {
     // The defaults give copies and the gather the same cost per byte: strided chunks are never copied.
     expect(strategy(planSplit('float32', [8, 1 << 16], 1, [1 << 15, 1 << 15]), DEFAULT_COSTS)).toBe('gather');
     // The arithmetic itself: 10 contiguous commands moving 1000 bytes, 10.1 µs against 41 µs; one row of 1000 bytes,
-    // 1.1 µs against 1 µs; one of 2000 bytes, 1.2 µs against 2 µs.
+    // 1.1 µs against 1 µs; one of 2000 bytes, 1.2 µs (1.38 with the margin) against 2 µs; one of 1200 bytes, 1.12 µs
+    // against 1.2 µs, cheaper but not by the margin (1.288 µs).
     expect(copyCheaper(CPU_COSTS, 10, 1000)).toBe(true);
     expect(copyCheaper(CPU_COSTS, 10, 1000, 1000)).toBe(false);
     expect(copyCheaper(CPU_COSTS, 10, 1000, 2000)).toBe(true);
+    expect(copyCheaper(CPU_COSTS, 10, 1000, 1200)).toBe(false);
+    expect(copyCheaper(CPU_COSTS, 10, 1000, 1300)).toBe(true);
     // A forced strategy ignores the costs: copy wherever offsets are 4-byte multiples, else the gather.
     const rows = planSplit('float32', [1024, 1024], 1, [256, 256, 256, 256]);
     expect(as(planGpu(rows, LIMITS, { ...auto, strategy: 'copy' }), 'copy').copies).toHaveLength(4096);
