@@ -1,6 +1,9 @@
 // Timing: batches of splits per submit-and-wait, calibrated so one batch lasts about batchMs, and
-// every system's batches interleaved in rotating order, so a load change on a shared machine hits
-// them alike. GPU time is taken on every other rep, with the timestamp probes swapped in.
+// every system's batches interleaved in an order shuffled each rep, so a load change on a shared
+// machine hits them alike, and so does the work a batch leaves behind (garbage to collect, buffers
+// to free): in a fixed or rotating cycle the same system always follows the same neighbour and
+// pays for it. The shuffle is seeded: a run times its systems in the same orders each time.
+// GPU time is taken on every other rep, with the timestamp probes swapped in.
 
 import { msg, now, progress } from './log.mjs';
 
@@ -87,9 +90,9 @@ export async function measureAll(slots, s, label, timer) {
   const slowest = Math.max(...timed.map((x) => (x.cal ? x.cal.k * x.cal.perIterMs : 0)), 1);
   const reps = Math.max(s.minReps, Math.min(s.maxReps, Math.floor(s.budgetMs / slowest)));
   let lastNote = now();
+  const random = seeded(reps);
   for (let r = 0; r < reps; r++) {
-    // Rotate the order so no system always runs right after the same neighbour.
-    for (let j = 0; j < timed.length; j++) await timeRep(/** @type {Slot} */ (timed[(r + j) % timed.length]), r, timer);
+    for (const slot of shuffled(timed, random)) await timeRep(slot, r, timer);
     if (now() - lastNote > 1500) {
       progress(`${label}: rep ${r + 1}/${reps}`);
       lastNote = now();
@@ -114,4 +117,31 @@ async function timeRep(slot, r, timer) {
 function runOf(slot) {
   if (!slot.sys.run) throw new Error(`${slot.sys.key} has no runner`);
   return slot.sys.run;
+}
+
+/**
+ * A permutation of `xs` (Fisher-Yates, drawing from `random`).
+ * @template T @param {readonly T[]} xs @param {() => number} random @returns {T[]}
+ */
+function shuffled(xs, random) {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [/** @type {T} */ (a[j]), /** @type {T} */ (a[i])];
+  }
+  return a;
+}
+
+/**
+ * Numbers in [0, 1) from a 32-bit seed (mulberry32).
+ * @param {number} seed @returns {() => number}
+ */
+function seeded(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
