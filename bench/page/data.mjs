@@ -9,6 +9,7 @@
 
 import { byteLengthOf, elementBits, hostDataFromBytes, isMsbFirst, isPacked } from '/dist/cleave.js';
 import { createBuffer } from './gpu-probe.mjs';
+import { xorshift32 } from './random.mjs';
 
 /** @import { FixedDType, HostTensor } from '/dist/cleave.js' */
 /** @import { BenchCase } from '../types.js' */
@@ -64,15 +65,8 @@ export function caseData(spec) {
 function randomBytes(n, seed) {
   const bytes = new Uint8Array(n);
   const words = new Uint32Array(bytes.buffer, 0, n >> 2);
-  let s = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < words.length; i++) {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    words[i] = s;
-  }
+  const next = xorshift32(seed);
+  for (let i = 0; i < words.length; i++) words[i] = next();
   for (let i = words.length * 4; i < n; i++) bytes[i] = (i * 131 + seed) & 0xff;
   return bytes;
 }

@@ -6,6 +6,7 @@
 // GPU time is taken on every other rep, with the timestamp probes swapped in.
 
 import { msg, now, progress } from './log.mjs';
+import { xorshift32 } from './random.mjs';
 
 /** @import { Runner, Settings, Slot, Summary } from '../types.js' */
 /** @import { GpuTimer } from './gpu-probe.mjs' */
@@ -93,9 +94,9 @@ export async function measureAll(slots, s, label, timer) {
   const slowest = Math.max(...timed.map((x) => (x.cal ? x.cal.k * x.cal.perIterMs : 0)), 1);
   const reps = Math.max(s.minReps, Math.min(s.maxReps, Math.floor(s.budgetMs / slowest)));
   let lastNote = now();
-  const random = seeded(reps);
+  const next = xorshift32(reps);
   for (let r = 0; r < reps; r++) {
-    for (const slot of shuffled(timed, random)) await timeRep(slot, r, timer);
+    for (const slot of shuffled(timed, next)) await timeRep(slot, r, timer);
     if (now() - lastNote > 1500) {
       progress(`${label}: rep ${r + 1}/${reps}`);
       lastNote = now();
@@ -123,28 +124,14 @@ function runOf(slot) {
 }
 
 /**
- * A permutation of `xs` (Fisher-Yates, drawing from `random`).
- * @template T @param {readonly T[]} xs @param {() => number} random @returns {T[]}
+ * A permutation of `xs` (Fisher-Yates, drawing from `next`).
+ * @template T @param {readonly T[]} xs @param {() => number} next @returns {T[]}
  */
-function shuffled(xs, random) {
+function shuffled(xs, next) {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
+    const j = next() % (i + 1);
     [a[i], a[j]] = [/** @type {T} */ (a[j]), /** @type {T} */ (a[i])];
   }
   return a;
-}
-
-/**
- * Numbers in [0, 1) from a 32-bit seed (mulberry32).
- * @param {number} seed @returns {() => number}
- */
-function seeded(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

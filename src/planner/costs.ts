@@ -30,15 +30,20 @@ export const DEFAULT_COSTS: CostModel = {
 };
 
 /**
+ * How much cheaper row copies must measure before strided rows leave the gather: near the
+ * break-even the two cost about the same, and a measurement's noise would flip the plan from one
+ * process to the next; the gather loses at most this much where copies are truly cheaper.
+ */
+const ROW_COPY_MARGIN = 1.15;
+
+/**
  * Whether copy commands cost less than the gather. Contiguous chunks: `commands` commands moving
  * `bytes` against one dispatch moving them. Strided chunks (a command per row): every row's command
  * against the gather of its bytes, the shortest row (`rowBytes`) deciding, so the plan never
- * depends on the number of rows (a batch size). Row copies must win by 15%: near the break-even
- * the two cost about the same, and a measurement's noise would flip the plan from one process to
- * the next; the gather loses at most that much where copies are truly cheaper.
+ * depends on the number of rows (a batch size), and row copies must win by ROW_COPY_MARGIN.
  */
 export function copyCheaper(c: CostModel, commands: number, bytes: number, rowBytes?: number): boolean {
   return rowBytes === undefined
     ? commands * c.copyCommandNs + bytes * c.copyByteNs < c.dispatchNs + bytes * c.gatherByteNs
-    : (c.copyCommandNs + rowBytes * c.copyByteNs) * 1.15 < rowBytes * c.gatherByteNs;
+    : (c.copyCommandNs + rowBytes * c.copyByteNs) * ROW_COPY_MARGIN < rowBytes * c.gatherByteNs;
 }
