@@ -1,6 +1,6 @@
 // Two builds from one config: the library (default mode) into dist/, and the demo page
 // (`--mode demo`) into dist-demo/, outside dist/ so the package never ships it.
-// The library has three entries, `cleave`, `cleave/ort` and `cleave/tfjs`; code they share goes
+// The library has three entries, `cleave-gpu`, `cleave-gpu/ort` and `cleave-gpu/tfjs`; code they share goes
 // into a chunk next to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
 // file makes consumers' dev servers warn. Not minified either: consumers' bundlers minify (to the
 // same size, measured), and readable code gives readable stack traces. `webgpu` (Dawn for Node) is

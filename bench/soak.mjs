@@ -3,14 +3,14 @@
 // asserts nothing. Needs dist/ (`npm run build`).
 //   node --expose-gc bench/soak.mjs [loops]     (--expose-gc: RSS is sampled after a full GC)
 import { existsSync } from 'node:fs';
-import { createSplitEngine } from 'cleave'; // the package itself: dist/ for node, src/ for tsc
+import { createSplitEngine } from 'cleave-gpu'; // the package itself: dist/ for node, src/ for tsc
 
 const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
 
 const loops = Number(process.argv[2] ?? 100_000);
 const engine = await createSplitEngine({ backend: 'webgpu' });
-/** @type {import('cleave').HostTensor<'float32'>} */
+/** @type {import('cleave-gpu').HostTensor<'float32'>} */
 const x = { dtype: 'float32', shape: [64, 64], data: Float32Array.from({ length: 4096 }, (_, i) => i) };
 const gc = /** @type {{ gc?: () => void }} */ (globalThis).gc;
 const rss = () => {

@@ -177,7 +177,7 @@ export function hostArrayName(d: DType): string {
  * @returns Value i as the unsigned integer of its bits (uint1 reads MSB-first); 0 past the end of `bytes`.
  * @example
  * ```ts
- * import { packedValue } from 'cleave';
+ * import { packedValue } from 'cleave-gpu';
  *
  * const bytes = new Uint8Array([0x21, 0x03]); // uint4 [1, 2, 3]
  * console.log(packedValue('uint4', bytes, 1)); // 2
@@ -203,7 +203,7 @@ function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
  * @returns The value they encode (NaN and infinities included).
  * @example
  * ```ts
- * import { halfToNumber } from 'cleave';
+ * import { halfToNumber } from 'cleave-gpu';
  *
  * console.log(halfToNumber(0x3c00), halfToNumber(0xc000)); // 1 -2
  * ```

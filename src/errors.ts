@@ -70,7 +70,7 @@ export type SubjectKey = `${SplitSubject['kind']}:${string}`;
  *
  * @example
  * ```ts
- * import { SplitError, planSplit } from 'cleave';
+ * import { SplitError, planSplit } from 'cleave-gpu';
  *
  * try {
  *   planSplit('float32', [2, 6], 1, [3, 4]);

@@ -91,7 +91,7 @@ const CONSTRUCTORS: Readonly<Record<string, TypedArrayClass>> = {
  * @returns A copy of the bytes, or a view of them, as the dtype's array.
  * @example
  * ```ts
- * import { hostDataFromBytes } from 'cleave';
+ * import { hostDataFromBytes } from 'cleave-gpu';
  *
  * console.log(hostDataFromBytes('int16', new Uint8Array([1, 0, 255, 255]))); // Int16Array(2) [ 1, -1 ]
  * ```

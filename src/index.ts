@@ -5,7 +5,7 @@
  * Tensor splits on the GPU with WebGPU: the engine ({@link createSplitEngine}), its error class, operator nodes,
  * the planner and the dtype table.
  *
- * @module cleave
+ * @module cleave-gpu
  */
 
 export { createSplitEngine } from './engine/create.js';

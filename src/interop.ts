@@ -1,4 +1,4 @@
-// What the interop entries (`cleave/ort`, `cleave/tfjs`) share: reading a Cleave GPU tensor for a
+// What the interop entries (`cleave-gpu/ort`, `cleave-gpu/tfjs`) share: reading a Cleave GPU tensor for a
 // runtime that wraps whole GPU buffers, and calling one function of the runtime namespace the
 // caller passes (read once; anything it throws becomes a SplitError).
 

@@ -1,11 +1,11 @@
-// `cleave/ort`: hand GPU tensors between ONNX Runtime Web (WebGPU EP) and Cleave without a copy.
+// `cleave-gpu/ort`: hand GPU tensors between ONNX Runtime Web (WebGPU EP) and Cleave without a copy.
 // It never imports onnxruntime-web: the caller passes its tensor, or its `ort` namespace. Both
 // directions read their argument as any Cleave call does (once, every field checked).
 
 /**
  * ONNX Runtime Web interop: GPU tensors between its WebGPU execution provider and Cleave, both ways, without a copy.
  *
- * @module cleave/ort
+ * @module cleave-gpu/ort
  */
 
 import { check, guardRead, show } from './errors.js';
@@ -69,8 +69,8 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
  * @example
  * ```ts
  * import type { Tensor } from 'onnxruntime-web/webgpu';
- * import { createSplitEngine } from 'cleave';
- * import { fromOrtTensor } from 'cleave/ort';
+ * import { createSplitEngine } from 'cleave-gpu';
+ * import { fromOrtTensor } from 'cleave-gpu/ort';
  *
  * declare const qkv: Tensor; // a session's output, kept on the GPU
  * const engine = await createSplitEngine({ backend: 'webgpu' });
@@ -136,8 +136,8 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  * @example
  * ```ts
  * import * as ort from 'onnxruntime-web/webgpu';
- * import type { GpuTensor } from 'cleave';
- * import { toOrtTensor } from 'cleave/ort';
+ * import type { GpuTensor } from 'cleave-gpu';
+ * import { toOrtTensor } from 'cleave-gpu/ort';
  *
  * declare const q: GpuTensor; // an output of a split with layout: 'separate'
  * const feed = { q: toOrtTensor(ort, q) }; // release q after the session that reads it ran

@@ -21,7 +21,7 @@ import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from '.
  *   argument threw.
  * @example
  * ```ts
- * import { planSplit } from 'cleave';
+ * import { planSplit } from 'cleave-gpu';
  *
  * const plan = planSplit('float32', [2, 6], -1, [2, 4]);
  * console.log(plan.axis, plan.outputShapes); // 1 [[2, 2], [2, 4]]
@@ -54,7 +54,7 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
  *   `TOO_LARGE`: `parts` is above `MAX_OUTPUTS`.
  * @example
  * ```ts
- * import { equalParts } from 'cleave';
+ * import { equalParts } from 'cleave-gpu';
  *
  * console.log(equalParts(5, 4), equalParts(7, 4)); // [2, 2, 1, 0] [2, 2, 2, 1]
  * ```

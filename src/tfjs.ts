@@ -1,4 +1,4 @@
-// `cleave/tfjs`: hand GPU tensors between TensorFlow.js (its WebGPU backend) and Cleave. It never
+// `cleave-gpu/tfjs`: hand GPU tensors between TensorFlow.js (its WebGPU backend) and Cleave. It never
 // imports TF.js: the caller passes its tensor, or its `tf` namespace. Both directions read their
 // argument once, every field checked, and throw only SplitError.
 //
@@ -26,7 +26,7 @@
 /**
  * TensorFlow.js interop: GPU tensors between its WebGPU backend and Cleave, both ways.
  *
- * @module cleave/tfjs
+ * @module cleave-gpu/tfjs
  */
 
 import { check, guardRead, show } from './errors.js';
@@ -114,8 +114,8 @@ export type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['te
  * @example
  * ```ts
  * import * as tf from '@tensorflow/tfjs-core';
- * import { createSplitEngine } from 'cleave';
- * import { fromTfTensor } from 'cleave/tfjs';
+ * import { createSplitEngine } from 'cleave-gpu';
+ * import { fromTfTensor } from 'cleave-gpu/tfjs';
  *
  * const engine = await createSplitEngine({ backend: 'webgpu' }); // then TF.js's 'webgpu' backend on engine.device
  * const qk = fromTfTensor(tf.randomNormal([64, 128]));
@@ -189,8 +189,8 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
  * @example
  * ```ts
  * import * as tf from '@tensorflow/tfjs-core';
- * import type { GpuTensor } from 'cleave';
- * import { toTfTensor } from 'cleave/tfjs';
+ * import type { GpuTensor } from 'cleave-gpu';
+ * import { toTfTensor } from 'cleave-gpu/tfjs';
  *
  * declare const q: GpuTensor<'float32'>; // an output of a split with layout: 'separate'
  * const y = tf.relu(toTfTensor(tf, q)); // release q once TF.js has submitted this work (after await y.data())

@@ -4,7 +4,7 @@
 // and per-call cost cases. The model builders load only when models are built: resolving a case needs the
 // library alone (bench/node resolves cases on machines that carry no ONNX package).
 
-import { DTYPES, ONNX_DTYPES, byteLengthOf, equalParts } from 'cleave';
+import { DTYPES, ONNX_DTYPES, byteLengthOf, equalParts } from 'cleave-gpu';
 import { CALL_COSTS, CASES, DECODES, PIPELINES } from '../cases.mjs';
 
 /** @import { BenchCase, CaseSpec, DecodeSpec, PipelineSpec } from '../types.js' */

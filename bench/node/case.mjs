@@ -12,7 +12,7 @@ import { copyLimit, shaderLimit } from '../page/systems/limits.mjs';
 import { measureAll } from '../page/timing.mjs';
 
 /** @import { CaseSpec, Env, Prepared, Settings, Slot, System, SystemResult } from '../types.js' */
-/** @import { SplitEngine } from 'cleave' */
+/** @import { SplitEngine } from 'cleave-gpu' */
 /** @import { GpuTimer } from '../page/gpu-probe.mjs' */
 
 /** Cleave's default plan first (the ratios' numerator), then each strategy forced, then the limits. */

@@ -70,7 +70,7 @@ async function setup(args) {
   const opened = await openDevice({ timestamps: !args.wallOnly });
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
   Object.assign(globalThis, { __benchProgress: status });
-  const { createSplitEngine } = await import('cleave');
+  const { createSplitEngine } = await import('cleave-gpu');
   const { GpuTimer } = await import('../page/gpu-probe.mjs');
   const { makeCopyPipeline } = await import('../page/systems/limits.mjs');
   const { fmt, size } = await import('./report.mjs');

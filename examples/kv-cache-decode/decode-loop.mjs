@@ -13,9 +13,9 @@
 // exact).
 
 import * as ort from 'onnxruntime-web/webgpu';
-import { fromOrtTensor } from 'cleave/ort';
+import { fromOrtTensor } from 'cleave-gpu/ort';
 
-/** @import { GpuTensor, SplitEngine } from 'cleave' */
+/** @import { GpuTensor, SplitEngine } from 'cleave-gpu' */
 /** @typedef {import('onnxruntime-web').InferenceSession} Session */
 /** @typedef {import('onnxruntime-web').Tensor} Tensor */
 

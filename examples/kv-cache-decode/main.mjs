@@ -4,7 +4,7 @@
 // for bit. What it found is printed on the page, and `window.kvCacheDecode.result()` gives it to scripts.
 
 import * as ort from 'onnxruntime-web/webgpu';
-import { createSplitEngine } from 'cleave';
+import { createSplitEngine } from 'cleave-gpu';
 import { createDecodeLoop } from './decode-loop.mjs';
 
 ort.env.wasm.wasmPaths = '/node_modules/onnxruntime-web/dist/'; // where serve.mjs serves ORT's wasm

@@ -27,7 +27,7 @@ const STRATEGIES = ['auto', 'alias', 'copy', 'gather'] as const;
  *   reading an option threw.
  * @example
  * ```ts
- * import { createSplitEngine } from 'cleave';
+ * import { createSplitEngine } from 'cleave-gpu';
  *
  * const engine = await createSplitEngine(); // WebGPU if there is an adapter, else the CPU
  * console.log(engine.backend, engine.fallbackReason ?? '');

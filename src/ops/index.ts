@@ -38,7 +38,7 @@ export function resolveRun(node: SplitNode): ResolvedRun {
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { resolveNode } from 'cleave';
+ * import { resolveNode } from 'cleave-gpu';
  *
  * const x = { dtype: 'float32', shape: [2, 5], data: new Float32Array(10) } as const;
  * const r = resolveNode({ op: 'Split', opset: 13, inputs: [x], attrs: { axis: 1 }, outputs: 5 });
@@ -61,7 +61,7 @@ export function resolveNode(node: SplitNode): ResolvedNode {
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { inferShapes } from 'cleave';
+ * import { inferShapes } from 'cleave-gpu';
  *
  * const x = { dtype: 'int32', shape: [2, 5], data: new Int32Array(10) } as const;
  * const node = { op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 3 }, outputs: 3 } as const;

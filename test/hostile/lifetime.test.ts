@@ -296,7 +296,7 @@ describe('released tensors and their copies are refused by every engine', () => 
   );
 
   gpuTest(
-    'cleave/ort: toOrtTensor refuses a released tensor and its copies (RELEASED), before and after the buffer is reused',
+    'cleave-gpu/ort: toOrtTensor refuses a released tensor and its copies (RELEASED), before and after the buffer is reused',
     async (g) => {
       const e = await g.engine();
       const x = randomTensor('float32', [4, 64], rng(21)) as HostTensor<'float32'>;

@@ -1,4 +1,4 @@
-// Bad input to cleave/tfjs. Real TF.js 4.22 in Node: its CPU backend, and its WebGPU
+// Bad input to cleave-gpu/tfjs. Real TF.js 4.22 in Node: its CPU backend, and its WebGPU
 // backend on this file's Dawn device (the same device as the engines here). Every refused call
 // throws a SplitError with the decided code, runs inside the GPU test scopes (no GPU error), and
 // leaks nothing: TF.js's tensor count and bytes are the same after the refusals as before, which

@@ -81,7 +81,7 @@ beforeAll(async () => {
   const [ts5, ts6] = await Promise.all([newest('typescript', '5', work), newest('typescript', '6', work)]);
   [bare, full] = await Promise.all([
     consumerProject(join(work, 'bare'), {
-      cleave: tarball,
+      'cleave-gpu': tarball,
       typescript: ts5,
       typescript6: `npm:typescript@${ts6}`,
       // The README's "Use with ONNX Runtime Web" block imports it.
@@ -91,7 +91,7 @@ beforeAll(async () => {
       '@tensorflow/tfjs-backend-webgpu': repoPkg.devDependencies['@tensorflow/tfjs-backend-webgpu']!,
     }),
     consumerProject(join(work, 'full'), {
-      cleave: tarball,
+      'cleave-gpu': tarball,
       vite: repoPkg.devDependencies.vite!,
       // The README's "Use with ONNX Runtime Web" and "Use with TensorFlow.js" blocks run in the browser page.
       'onnxruntime-web': repoPkg.devDependencies['onnxruntime-web']!,
@@ -140,7 +140,9 @@ test('the tarball holds the library and its documentation only', () => {
   // What the consumers installed is this build, not a tarball npm had cached under the same name.
   for (const dir of [bare, full]) {
     expect(
-      readFileSync(join(dir, 'node_modules/cleave/dist/cleave.js')).equals(readFileSync(join(ROOT, 'dist/cleave.js'))),
+      readFileSync(join(dir, 'node_modules/cleave-gpu/dist/cleave.js')).equals(
+        readFileSync(join(ROOT, 'dist/cleave.js')),
+      ),
     ).toBe(true);
   }
 });
@@ -172,8 +174,8 @@ function writeSnippets(): void {
   // Every entry resolves and typechecks, whatever the docs import.
   writeFileSync(
     join(bare, 'snippets', 'entries.ts'),
-    "import type * as cleave from 'cleave';\nimport type * as ort from 'cleave/ort';\n" +
-      "import type * as tfjs from 'cleave/tfjs';\nexport type { cleave, ort, tfjs };\n",
+    "import type * as cleave from 'cleave-gpu';\nimport type * as ort from 'cleave-gpu/ort';\n" +
+      "import type * as tfjs from 'cleave-gpu/tfjs';\nexport type { cleave, ort, tfjs };\n",
   );
   fixture(
     bare,
@@ -187,7 +189,7 @@ function writeSnippets(): void {
   mkdirSync(join(bare, 'flags'));
   writeFileSync(
     join(bare, 'flags', 'flags.ts'),
-    "import type { GpuTensor } from 'cleave';\nexport type T = GpuTensor;\nexport const usage: number = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;\n",
+    "import type { GpuTensor } from 'cleave-gpu';\nexport type T = GpuTensor;\nexport const usage: number = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC;\n",
   );
 }
 const COMPILES = ([5, 6, 7] as const).flatMap(
@@ -244,7 +246,7 @@ function readmeBlocks(also: readonly string[] = []) {
 }
 const IN_BROWSER = [
   'onnxruntime-web/webgpu',
-  'cleave/tfjs',
+  'cleave-gpu/tfjs',
   '@tensorflow/tfjs-core',
   '@tensorflow/tfjs-backend-webgpu',
 ];
@@ -397,17 +399,17 @@ test("the shipped JS imports Node's optional webgpu by a computed name", () => {
 // Node 20.19+ and 22.12+ can require() an ES module without top-level await; docs/setup.md names
 // the releases that cannot. This Node is one that can.
 test(
-  "require('cleave') and require('cleave/ort') load the ES module on this Node",
+  "require('cleave-gpu') and require('cleave-gpu/ort') load the ES module on this Node",
   async () => {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     expect(major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)).toBe(true);
     const script =
-      "const c = require('cleave'); const o = require('cleave/ort');" +
+      "const c = require('cleave-gpu'); const o = require('cleave-gpu/ort');" +
       'console.log(JSON.stringify([typeof c.createSplitEngine, typeof o.fromOrtTensor, c.TENSOR_USAGE]))';
     const r = await run(process.execPath, ['-e', script], bare);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout.trim())).toEqual(['function', 'function', 0x80 | 0x4 | 0x8]);
-    console.log(`package: require('cleave') on Node ${process.versions.node}: loads`);
+    console.log(`package: require('cleave-gpu') on Node ${process.versions.node}: loads`);
   },
   LONG,
 );

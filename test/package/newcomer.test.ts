@@ -34,8 +34,8 @@ beforeAll(async () => {
     return dir;
   };
   // One after the other, as a newcomer would, so each install is timed alone.
-  withWebgpu = await timed('app', { cleave: tarball, webgpu });
-  withoutWebgpu = await timed('app-no-webgpu', { cleave: tarball });
+  withWebgpu = await timed('app', { 'cleave-gpu': tarball, webgpu });
+  withoutWebgpu = await timed('app-no-webgpu', { 'cleave-gpu': tarball });
   for (const f of ['host', 'gpu', 'buffer', 'packed', 'mistakes'])
     copyFileSync(join(FIXTURES, 'newcomer', `${f}.mjs`), join(withWebgpu, `${f}.mjs`));
   copyFileSync(join(FIXTURES, 'node-no-webgpu.mjs'), join(withoutWebgpu, 'node-no-webgpu.mjs'));

@@ -1,5 +1,5 @@
 // TensorFlow.js 4.22 on its WebGPU backend, run on the shared device: tf.split of the case's input,
-// GPU-resident in and out. The input is the bench's upload wrapped without a copy by cleave/tfjs's
+// GPU-resident in and out. The input is the bench's upload wrapped without a copy by cleave-gpu/tfjs's
 // toTfTensor (tf.tensor({ buffer, zeroCopy: true })); tf.split's outputs are TF.js tensors on the
 // GPU, read back only to verify them. TF.js records its commands and submits every 15 dispatches
 // or when read: `sync` submits what it holds, then waits for the queue, so a batch is timed as
