@@ -35,7 +35,6 @@ export { bytesOf, hostDataFromBytes } from './host-data.js';
 export type { GpuTensor, HostTensor, Into } from './tensor.js';
 export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
 export { TENSOR_USAGE } from './usage.js';
-export { SHADER_VARIANTS } from './gpu/pipelines.js';
 export { equalParts, planSplit } from './plan.js';
 export type { SplitPlan } from './planner/split.js';
 export type { Strategy } from './planner/types.js';

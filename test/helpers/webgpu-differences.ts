@@ -10,7 +10,6 @@ export interface AdapterFacts {
   readonly backend: string;
   /** Cleave's `engine.adapterInfo`. */
   readonly engineInfo: { readonly vendor: string; readonly architecture: string };
-  readonly shaderVariants: number;
   readonly adapter: {
     readonly info: { vendor: string; architecture: string; device: string; description: string };
     readonly features: readonly string[];

@@ -3,7 +3,7 @@
 // every case; each case here is a test of its own, matched by name to the child's result, so a
 // failure names the case. No Deno, no bundle, no adapter or a crash fails the tier.
 import { beforeAll, describe, expect, test } from 'vitest';
-import { SHADER_VARIANTS } from '../../src/index.js';
+import { SHADER_VARIANTS } from '../../src/gpu/pipelines.js';
 import { conformanceCases } from '../conformance/cases.js';
 import type { CaseResult } from '../conformance/suite.js';
 import { type DenoRun, runDeno } from './deno.js';
