@@ -58,7 +58,7 @@ export interface SplitEngine {
    * at your `into` destinations; release each when done with it.
    *
    * @param x - The input: a tensor in a buffer on this engine's device, with usage STORAGE | COPY_SRC.
-   * @param options - `axis` with `sizes` or `parts`; where the outputs go: `layout`, `alias`, `into`.
+   * @param options - `axis` (default 0) with `sizes` or `parts`; where the outputs go: `layout`, `alias`, `into`.
    * @returns The outputs, in order.
    * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave
    *   can read (its buffer's usage included); `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_OPTIONS`,
@@ -82,7 +82,7 @@ export interface SplitEngine {
    * The data is read at the call: you may reuse the array once the call returns.
    *
    * @param x - The input: a host tensor, its `data` the dtype's array ({@link HostDataMap}).
-   * @param options - `axis` with `sizes` or `parts` (`layout`, `alias` and `into` are for GPU inputs).
+   * @param options - `axis` (default 0) with `sizes` or `parts` (`layout`, `alias` and `into` are for GPU inputs).
    * @returns The outputs, in order, as host tensors of the same dtype.
    * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a tensor
    *   Cleave can read; `BAD_OPTIONS`, `AXIS_RANGE`, `RANK`, `BAD_SIZE`, `SIZE_SUM`, `BAD_PARTS`: the options break a
@@ -100,7 +100,8 @@ export interface SplitEngine {
    * Runs one operator node (Split, SplitToSequence, VariadicSplit) as its spec and version say; outputs live where
    * the data input lived.
    *
-   * @param node - The node: `op`, `opset`, positional `inputs`, `attrs`, the declared `outputs`.
+   * @param node - The node: `op`, `opset`, positional `inputs`, `attrs`, the declared `outputs` (only Split-1 to -13
+   *   without `split` need it; see {@link SplitNode}).
    * @param options - For a GPU data input: `layout`, `alias`, `into`, as for `split`.
    * @returns The outputs, in order (a SplitToSequence's sequence as its tensors).
    * @throws {@link SplitError} `BAD_OPTIONS`: not a node, an unknown op or field, or output options for a host

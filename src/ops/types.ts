@@ -25,7 +25,7 @@ export interface SplitNode {
   readonly inputs: readonly (HostTensor | GpuTensor | undefined)[];
   /** Attributes, by their ONNX names; each version accepts only its own. */
   readonly attrs?: {
-    /** Split and SplitToSequence: the axis to split (negative counts from the back). */
+    /** Split and SplitToSequence: the axis to split (negative counts from the back). Default 0. */
     readonly axis?: number;
     /** Split-1, -2 and -11: the output lengths. */
     readonly split?: readonly number[];
@@ -34,7 +34,12 @@ export interface SplitNode {
     /** SplitToSequence: 0 drops the axis from chunks of 1 when no `split` is given. */
     readonly keepdims?: number;
   };
-  /** How many outputs the node declares. */
+  /**
+   * How many outputs the node declares. Only Split-1 to -13 without `split` need it (the axis is cut into that many
+   * equal parts); elsewhere the node gives the count (Split-18's `num_outputs`, `split`, VariadicSplit's
+   * `split_lengths`), and a declared count must agree with it (`OUTPUT_COUNT`; SplitToSequence takes 1 or the number
+   * of tensors).
+   */
   readonly outputs?: number;
 }
 

@@ -2,9 +2,9 @@
 // before (or without) a measurement, and the comparison that picks the cheaper strategy.
 
 /**
- * A device's costs in ns of the caller's wall time, measured once per device (gpu/calibrate.ts, with
- * the statistics of planner/calibration.ts; DEFAULT_COSTS until then). What every split pays (its
- * submit) is left out: only what one strategy costs beyond the other counts.
+ * A device's costs in ns of the caller's wall time, which the planner weighs to choose between copies and the gather:
+ * defaults until measured, once per device, after an engine's first split or at `engine.calibrate()`. What every
+ * split pays (its submit) is left out: only what one strategy costs beyond the other counts.
  */
 export interface CostModel {
   /** One copy command: recording it and running it. */

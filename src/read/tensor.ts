@@ -161,7 +161,7 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
 function dataFix(dtype: DType): string {
   const name = hostArrayName(dtype);
   if (/^(b?float16|float8|complex)/.test(dtype) || isPacked(dtype))
-    return `: see the README's table of host data for ${dtype}`;
+    return `: the README's "Host data" paragraph says what ${dtype} data holds`;
   return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
 }
 

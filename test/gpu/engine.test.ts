@@ -312,6 +312,12 @@ describe('errors come before any GPU work', () => {
       /dtype int64 needs data as BigInt64Array, got Int32Array/,
     ],
     [
+      'float16 data as floats: the fix is in the README',
+      (e) => e.split({ dtype: 'float16', shape: [2], data: new Float32Array(2) } as never, { parts: 2 }),
+      'DATA_TYPE',
+      /dtype float16 needs data as Uint16Array, got Float32Array: the README's "Host data" paragraph says what float16/,
+    ],
+    [
       'complex length',
       (e) => e.split({ dtype: 'complex64', shape: [2], data: new Float32Array(2) }, { parts: 2 }),
       'DATA_LENGTH',
