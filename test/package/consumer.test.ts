@@ -22,10 +22,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
 import {
+  anchors,
   consumerProject,
   docBlocks,
   expectedPrints,
-  headingAnchors,
   must,
   newest,
   packageLinks,
@@ -60,6 +60,7 @@ const repoPkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as 
 };
 let work: string;
 let files: string[];
+let packedName: string;
 let bare: string;
 let full: string;
 
@@ -74,8 +75,9 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cleave-consumer-'));
   const [packed] = JSON.parse(
     await must('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT),
-  ) as { filename: string; size: number; files: { path: string }[] }[];
+  ) as { name: string; filename: string; size: number; files: { path: string }[] }[];
   files = packed!.files.map((f) => f.path).sort();
+  packedName = packed!.name;
   console.log(`package: ${packed!.filename}, ${files.length} files, ${(packed!.size / 1000).toFixed(1)} kB packed`);
   const tarball = `file:${join(work, packed!.filename)}`;
   const [ts5, ts6] = await Promise.all([newest('typescript', '5', work), newest('typescript', '6', work)]);
@@ -107,35 +109,50 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds the library and its documentation only', () => {
-  // bench/README.md comes with bench/RESULTS.md: npm packs every folder's README.
-  const docs =
-    /^(README|CHANGELOG|CONTRIBUTING|ARCHITECTURE|THIRD_PARTY_NOTICES)\.md$|^docs\/[^/]+\.md$|^bench\/(RESULTS|README)\.md$/;
-  const allowed = /^(package\.json|LICENSE|dist\/[^/]+\.js|dist\/.+\.d\.ts)$/;
-  expect(files.filter((f) => !allowed.test(f) && !docs.test(f))).toEqual([]);
+// What the tarball may hold, and nothing else: the library (each entry's JS, its chunks, the types), what a user reads
+// (README, the guides and the API reference in docs/, the changelog), the minimal example, the licence and notices.
+// The repository's contributor docs (CONTRIBUTING.md, ARCHITECTURE.md) and the bench's README and dated results stay
+// out: the packed Markdown links only to files inside the tarball.
+const ALLOWED = [
+  /^package\.json$/,
+  /^LICENSE$/,
+  /^(README|CHANGELOG|THIRD_PARTY_NOTICES)\.md$/,
+  /^docs\/[^/]+\.md$/,
+  /^docs\/api\/([^/]+\/)?[^/]+\.md$/,
+  /^examples\/minimal\/[^/]+$/,
+  /^dist\/[^/]+\.js$/,
+  /^dist\/([^/]+\/)?[^/]+\.d\.ts$/,
+];
+
+test('the tarball holds the library and the docs a user needs, and nothing else', () => {
+  expect(files.filter((f) => !ALLOWED.some((re) => re.test(f)))).toEqual([]);
   expect(files).toEqual(
     expect.arrayContaining([
       'LICENSE',
       'THIRD_PARTY_NOTICES.md',
       'README.md',
       'docs/README.md',
+      'docs/performance.md',
+      'docs/api/README.md',
       'CHANGELOG.md',
       ...BUILT,
       ...ENTRIES.map(([, types]) => `dist/ts5/${types}`),
     ]),
   );
+  // The name the README's install line installs is the name the tarball carries.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  expect(/^npm install (\S+)$/m.exec(readme)?.[1], "the README's install line").toBe(packedName);
   // The README describes the version package.json ships, and the changelog has an entry for it.
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(readme).toContain(`This README describes Cleave ${/^\d+\.\d+/.exec(version)![0]}.`);
   expect(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${version}]`);
   expect(readme.split('\n').length - 1, 'README.md is for users: at most 300 lines').toBeLessThanOrEqual(300);
-  // Every link of the shipped Markdown works for someone who has only the tarball: its file is in the
-  // tarball, and its anchor names a heading there.
+  // Every link of the shipped Markdown (the API reference's included) works for someone who has only the tarball: its
+  // file is in the tarball, and its anchor names a heading or an HTML anchor there.
   const broken = files
     .filter((f) => f.endsWith('.md'))
     .flatMap((f) => packageLinks(ROOT, f).map((l) => ({ from: f, ...l })))
-    .filter((l) => !files.includes(l.path) || (l.anchor !== '' && !headingAnchors(ROOT, l.path).includes(l.anchor)));
+    .filter((l) => !files.includes(l.path) || (l.anchor !== '' && !anchors(ROOT, l.path).includes(l.anchor)));
   expect(broken).toEqual([]);
   // What the consumers installed is this build, not a tarball npm had cached under the same name.
   for (const dir of [bare, full]) {

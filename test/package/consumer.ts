@@ -111,9 +111,14 @@ export function packageLinks(root: string, file: string): { path: string; anchor
     });
 }
 
-/** The anchors GitHub gives a Markdown file's headings: lower case, punctuation dropped, spaces as hyphens. */
-export function headingAnchors(root: string, file: string): string[] {
-  return prose(root, file)
+/**
+ * The anchors of a Markdown file: those GitHub gives its headings (lower case, punctuation dropped, spaces as
+ * hyphens, a repeated one numbered -1, -2, ...), and its HTML anchors (`<a id="...">`, as the API reference has).
+ */
+export function anchors(root: string, file: string): string[] {
+  const text = prose(root, file);
+  const seen = new Map<string, number>();
+  const headings = text
     .split('\n')
     .filter((l) => /^#{1,6} /.test(l))
     .map((l) =>
@@ -122,7 +127,13 @@ export function headingAnchors(root: string, file: string): string[] {
         .toLowerCase()
         .replace(/[^\p{L}\p{N}\s_-]/gu, '')
         .replace(/\s/g, '-'),
-    );
+    )
+    .map((slug) => {
+      const n = seen.get(slug) ?? 0;
+      seen.set(slug, n + 1);
+      return n === 0 ? slug : `${slug}-${n}`;
+    });
+  return [...headings, ...[...text.matchAll(/<a (?:id|name)="([^"]+)"/g)].map((m) => m[1]!)];
 }
 
 /** A Markdown file without its fenced code blocks (whose lines are neither links nor headings). */
