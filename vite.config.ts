@@ -1,7 +1,7 @@
 // Two builds from one config: the library (default mode) into dist/, and the demo page
 // (`--mode demo`) into dist-demo/, outside dist/ so the package never ships it.
-// The library has three entries, `cleave-gpu`, `cleave-gpu/ort` and `cleave-gpu/tfjs`; code they share goes
-// into a chunk next to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
+// The library has four entries, `cleave-gpu`, `cleave-gpu/core`, `cleave-gpu/ort` and `cleave-gpu/tfjs`; code they
+// share goes into chunks next to them. No source maps: the package does not ship them, and a sourceMappingURL to a missing
 // file makes consumers' dev servers warn. Not minified either: consumers' bundlers minify (to the
 // same size, measured), and readable code gives readable stack traces. `webgpu` (Dawn for Node) is
 // never bundled.
@@ -10,7 +10,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { compactWgsl } from './scripts/lib/compact-wgsl.mjs';
 import { pipelineFiles } from './demo/pipeline-files.js';
 
-const ENTRIES = { cleave: 'src/index.ts', ort: 'src/ort.ts', tfjs: 'src/tfjs.ts' };
+const ENTRIES = { cleave: 'src/index.ts', core: 'src/core.ts', ort: 'src/ort.ts', tfjs: 'src/tfjs.ts' };
 
 // The WebGPU types our .d.ts files name (GPUDevice, GPUBuffer) are in TypeScript's DOM lib from
 // TypeScript 6 on, and @webgpu/types next to it is a wall of duplicate-identifier errors for any

@@ -9,7 +9,7 @@
  */
 
 export { createSplitEngine } from './engine/create.js';
-export type { EngineStats, NodeOutputs, SplitEngine } from './engine/api.js';
+export type { CoreSplitEngine, EngineStats, NodeOutputs, SplitEngine } from './engine/api.js';
 export type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './engine/options.js';
 export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';

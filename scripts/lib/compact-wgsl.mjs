@@ -1,7 +1,7 @@
 // Shaders ship without their comments and indentation (a third of the bundle otherwise). Lines
-// stay lines: the host swaps the `alias Word` line by pattern. The library build, the demo, the
-// tests and the size measurement (scripts/size-floor.mjs) all load `.wgsl?raw` through this plugin,
-// so they see the same text. Plain Node ESM with JSDoc types.
+// stay lines: the host swaps the `alias Word` line by pattern. The library build, the demo and the
+// tests all load `.wgsl?raw` through this plugin, so they see the same text (the size measurement,
+// scripts/size.mjs, builds from dist/). Plain Node ESM with JSDoc types.
 
 import { readFileSync } from 'node:fs';
 

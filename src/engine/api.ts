@@ -27,14 +27,14 @@ export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
     : HostTensor[];
 
 /**
- * A split engine, from {@link createSplitEngine}: host tensors in give host tensors out, GPU tensors in give GPU
- * tensors out. Every call checks its arguments before any GPU work and throws (or its promise rejects with) a
- * {@link SplitError}. After `destroy()`, or once the device is lost, its calls fail with `RELEASED` or `DEVICE_LOST`
- * (`release`, `destroy` and `acknowledge` excepted); while a late GPU error waits in `lateErrors`, `split`, `run`,
- * `encodeSplit`, `upload` and `download` fail with `GPU_ERROR`. The methods work when taken off the engine. The
- * examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors.
+ * A split engine's calls but `run`: what `createSplitEngine` of `cleave-gpu/core` returns. Host tensors in give host
+ * tensors out, GPU tensors in give GPU tensors out. Every call checks its arguments before any GPU work and throws
+ * (or its promise rejects with) a {@link SplitError}. After `destroy()`, or once the device is lost, its calls fail
+ * with `RELEASED` or `DEVICE_LOST` (`release`, `destroy` and `acknowledge` excepted); while a late GPU error waits in
+ * `lateErrors`, `split`, `encodeSplit`, `upload` and `download` fail with `GPU_ERROR`. The methods work when taken off
+ * the engine. The examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors.
  */
-export interface SplitEngine {
+export interface CoreSplitEngine {
   /** Where this engine splits. */
   readonly backend: Backend;
   /** The device in use (undefined on the CPU backend). */
@@ -96,27 +96,6 @@ export interface SplitEngine {
    * ```
    */
   split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
-  /**
-   * Runs one operator node (Split, SplitToSequence, VariadicSplit) as its spec and version say; outputs live where
-   * the data input lived.
-   *
-   * @param node - The node: `op`, `opset`, positional `inputs`, `attrs`, the declared `outputs` (only Split-1 to -13
-   *   without `split` need it; see {@link SplitNode}).
-   * @param options - For a GPU data input: `layout`, `alias`, `into`, as for `split`.
-   * @returns The outputs, in order (a SplitToSequence's sequence as its tensors).
-   * @throws {@link SplitError} `BAD_OPTIONS`: not a node, an unknown op or field, or output options for a host
-   *   input; `BAD_OPSET`, `BAD_ATTRIBUTE`, `BAD_INPUT`, `BAD_DTYPE`, `OUTPUT_COUNT`: the node breaks its version's
-   *   rules; `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`, `WRONG_BACKEND`: an input is not a tensor Cleave can read here;
-   *   `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`, `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`,
-   *   `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: as for `split`.
-   * @example
-   * ```ts
-   * const x = { dtype: 'float32', shape: [2, 8], data: new Float32Array(16) } as const;
-   * const outs = await engine.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 4 } });
-   * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
-   * ```
-   */
-  run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
   /**
    * Records a split of a GPU tensor into your encoder and returns at once: no submit, no await. The outputs hold the
    * split once you submit the encoder; errors in the recorded commands surface there, in your error scopes.
@@ -216,4 +195,32 @@ export interface SplitEngine {
   acknowledge(): SplitError[];
   /** What the split that finished last did (with several in flight, any of them), and the engine's GPU resources. */
   readonly stats: EngineStats;
+}
+
+/**
+ * A split engine, from {@link createSplitEngine}: the calls of a {@link CoreSplitEngine} (read its rules there), and
+ * `run` for operator nodes, which follows the same rules.
+ */
+export interface SplitEngine extends CoreSplitEngine {
+  /**
+   * Runs one operator node (Split, SplitToSequence, VariadicSplit) as its spec and version say; outputs live where
+   * the data input lived.
+   *
+   * @param node - The node: `op`, `opset`, positional `inputs`, `attrs`, the declared `outputs` (only Split-1 to -13
+   *   without `split` need it; see {@link SplitNode}).
+   * @param options - For a GPU data input: `layout`, `alias`, `into`, as for `split`.
+   * @returns The outputs, in order (a SplitToSequence's sequence as its tensors).
+   * @throws {@link SplitError} `BAD_OPTIONS`: not a node, an unknown op or field, or output options for a host
+   *   input; `BAD_OPSET`, `BAD_ATTRIBUTE`, `BAD_INPUT`, `BAD_DTYPE`, `OUTPUT_COUNT`: the node breaks its version's
+   *   rules; `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`, `WRONG_BACKEND`: an input is not a tensor Cleave can read here;
+   *   `RANK`, `AXIS_RANGE`, `BAD_SIZE`, `SIZE_SUM`, `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`,
+   *   `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: as for `split`.
+   * @example
+   * ```ts
+   * const x = { dtype: 'float32', shape: [2, 8], data: new Float32Array(16) } as const;
+   * const outs = await engine.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 4 } });
+   * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
+   * ```
+   */
+  run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
 }

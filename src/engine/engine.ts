@@ -2,14 +2,14 @@
 // the GPU or the CPU executor). Outputs live where the input lived: host tensors in, host tensors
 // out; GPU tensors in, GPU tensors out with no readback. The engine keeps the API; what it is made
 // of has its own module: its arguments (arguments.ts), whether it is usable (lifecycle.ts), the
-// late-error ledger (late-errors.ts), and the executors.
+// late-error ledger (late-errors.ts), and the executors. Operator nodes (`run`) are node-engine.ts's,
+// so that an engine without them (`cleave-gpu/core`) leaves the operator front-ends out of a bundle.
 
 import { SplitError, check, show } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
 import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
 import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
-import { type OutputFields, requestOf, requireInputUsage, splitArguments } from './arguments.js';
-import { readOptions } from '../read/options.js';
+import { type OutputFields, requestOf, splitArguments } from './arguments.js';
 import { isA } from '../read/webgpu-object.js';
 import type { SplitPlan } from '../planner/split.js';
 import type { Strategy } from '../planner/types.js';
@@ -20,13 +20,12 @@ import { encodeResident, splitResident } from '../gpu/resident.js';
 import { downloadTensor, splitHost, uploadTensor } from '../gpu/host.js';
 import { release } from '../gpu/leases.js';
 import { calibrate, costsOf } from '../gpu/calibrate.js';
-import { type SplitNode, resolveRun } from '../ops/index.js';
-import type { EngineStats, NodeOutputs, SplitEngine } from './api.js';
+import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './options.js';
 import { lateErrorLedger } from './late-errors.js';
 import { type Lifecycle, lifecycle } from './lifecycle.js';
 
-export class Engine implements SplitEngine {
+export class Engine implements CoreSplitEngine {
   readonly backend: Backend;
   private readonly gpu: GpuExecutor | undefined;
   private readonly life: Lifecycle;
@@ -36,7 +35,7 @@ export class Engine implements SplitEngine {
 
   constructor(
     readonly device: GPUDevice | undefined,
-    readonly adapterInfo: SplitEngine['adapterInfo'],
+    readonly adapterInfo: CoreSplitEngine['adapterInfo'],
     private readonly ownsDevice: boolean,
     private readonly strategy: 'auto' | Strategy,
     readonly fallbackReason: string | undefined,
@@ -55,7 +54,6 @@ export class Engine implements SplitEngine {
     // Methods taken off the engine (`const { split } = engine`) still work.
     const methods = [
       'split',
-      'run',
       'encodeSplit',
       'upload',
       'download',
@@ -90,18 +88,6 @@ export class Engine implements SplitEngine {
     this.usable('split');
     const [view, plan, out] = splitArguments('split', x, options);
     return this.execute(plan, view, plan.outputShapes, out);
-  }
-
-  async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
-    this.usable('run');
-    const r = resolveRun(node);
-    requireInputUsage(r.data, 'run');
-    return (await this.execute(
-      r.plan,
-      r.data,
-      r.outputShapes,
-      readOptions(options, 'run', ['layout', 'alias', 'into']),
-    )) as NodeOutputs<N>;
   }
 
   encodeSplit<D extends FixedDType>(
@@ -160,7 +146,7 @@ export class Engine implements SplitEngine {
   }
 
   /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
-  private async execute(
+  protected async execute(
     plan: SplitPlan,
     x: TensorView,
     shapes: SplitRequest['shapes'],
@@ -184,7 +170,7 @@ export class Engine implements SplitEngine {
   }
 
   /** The one check every call makes: the engine is alive and no late GPU error is unacknowledged. */
-  private usable(what: string): void {
+  protected usable(what: string): void {
     this.life.alive(what);
     this.late.refuse(what);
   }

@@ -1,14 +1,18 @@
 // Tier 2 in a browser: the built bundle (dist/cleave.js) loaded in headless Chromium (Dawn) and
 // Firefox (wgpu) splits on the browser's own WebGPU adapter (navigator.gpu), host and GPU-resident,
 // and reports errors the same way in both.
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'puppeteer';
 import { BROWSER_NAMES, launchBrowser } from '../helpers/browser.js';
 import { type Served, serveDir } from '../helpers/serve.js';
 
 test('the bundle never contains the Node-only webgpu package', () => {
-  const bundle = readFileSync('dist/cleave.js', 'utf8');
+  // The entries and the chunks they share.
+  const bundle = readdirSync('dist')
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => readFileSync(`dist/${f}`, 'utf8'))
+    .join('\n');
   expect(bundle).not.toMatch(/from\s*["']webgpu["']/);
   expect(bundle).toContain('navigator');
 });

@@ -11,6 +11,7 @@ import {
   equalParts,
   planSplit,
 } from '../../src/index.js';
+import * as core from '../../src/core.js';
 import { DEFAULT_COSTS } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { calibrate, costsOf } from '../../src/gpu/calibrate.js';
@@ -477,5 +478,25 @@ describe('device and backends', () => {
       code: 'DEVICE_LOST',
     });
     e.destroy();
+  });
+
+  gpuTest("cleave-gpu/core's engine: the same calls and outputs on the GPU and the CPU, but no run", async (g) => {
+    const [full, lean, cpu] = [
+      await g.engine(),
+      await core.createSplitEngine({ device: g.device }),
+      await core.createSplitEngine({ backend: 'cpu' }),
+    ];
+    expect(typeof full.run).toBe('function');
+    expect('run' in lean).toBe(false);
+    const x = randomTensor('uint8', [4, 6], rng(5)) as HostTensor<'uint8'>;
+    const { split, download } = lean; // the methods work when taken off the engine
+    const gx = lean.upload(x);
+    const outs = await split(gx, { axis: 1, sizes: [1, 5] });
+    expectSplitOf(await Promise.all(outs.map((o) => download(o))), x, 1, [1, 5]);
+    expectSplitOf(await cpu.split(x, { axis: 1, sizes: [1, 5] }), x, 1, [1, 5]);
+    expect(cpu.stats.strategy).toBe('cpu');
+    for (const t of [...outs, gx]) lean.release(t);
+    lean.destroy();
+    cpu.destroy();
   });
 });

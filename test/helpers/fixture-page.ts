@@ -3,7 +3,9 @@
 // needs, and whatever `memory` answers), every uncaught error and console error is collected, and
 // the page's `window[global]` object is called with JSON arguments. After each test, `problems()`
 // drains those errors and the ones the page collected itself (its `problems` array). Shared by the
-// ORT, TF.js and GPU-resident tests, and by the test of an example's page (`page`).
+// ORT, TF.js and GPU-resident tests, and by the tests of an example's page (`page`), which may have no
+// `global` (then `ready` says when it is done, and `evaluate` reads it), and may be served from an installed
+// package's folder (`root`).
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +18,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 export interface FixturePage {
   call<T>(fn: string, ...args: unknown[]): Promise<T>;
+  /** The value of a JavaScript expression in the page, through JSON. */
+  evaluate<T>(expression: string): Promise<T>;
   /** The errors since the last call: the page's uncaught and console errors, and its own `problems`. */
   problems(): Promise<string[]>;
   close(): Promise<void>;
@@ -26,8 +30,15 @@ export interface FixtureOptions {
   readonly name: string;
   /** A page elsewhere in the repository instead, by its URL path (served only if `only` covers it). */
   readonly page?: string;
-  readonly global: string;
-  /** Files of dist/ the page imports. */
+  /** The page's object for `call` and its `problems` array; without one, `ready` says when the page is done. */
+  readonly global?: string;
+  /** An expression that is true once the page is ready; default `window[global]`. */
+  readonly ready?: string;
+  /** A script run in the page before its own (e.g. to take WebGPU away). */
+  readonly preload?: string;
+  /** The folder served at '/': default the repository. */
+  readonly root?: string;
+  /** Files of <root>/dist/ the page imports. */
   readonly dist: readonly string[];
   /** URL path prefixes served besides /dist/ and the fixtures ('/node_modules/…/dist/'). */
   readonly only: readonly string[];
@@ -37,12 +48,13 @@ export interface FixtureOptions {
 }
 
 export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
+  const root = o.root ?? ROOT;
   for (const f of o.dist) {
-    if (!existsSync(join(ROOT, 'dist', f)))
-      throw new Error(`dist/${f} is missing: run 'npm run build' first (npm test does)`);
+    if (!existsSync(join(root, 'dist', f)))
+      throw new Error(`${join(root, 'dist', f)} is missing: run 'npm run build' first (npm test does)`);
   }
   const server = await serve({
-    root: ROOT,
+    root,
     headers: ISOLATED,
     only: ['/dist/', ...o.only, '/test/browser/fixtures/'],
     ...(o.memory ? { memory: o.memory } : {}),
@@ -53,6 +65,7 @@ export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
   try {
     browser = await launchBrowser({ browser: o.browser ?? 'chromium' });
     page = await browser.newPage();
+    if (o.preload) await page.evaluateOnNewDocument(o.preload);
     page.on('pageerror', (e) => errors.push(`uncaught: ${e instanceof Error ? e.message : String(e)}`));
     // The browser's own favicon request is the one failed load this page may see.
     page.on('console', (m) => {
@@ -60,25 +73,24 @@ export async function openFixture(o: FixtureOptions): Promise<FixturePage> {
         errors.push(`console.error: ${m.text()}`);
     });
     await page.goto(`${server.url}${(o.page ?? `/test/browser/fixtures/${o.name}.html`).slice(1)}`);
-    await page.waitForFunction(`window.${o.global}`);
+    await page.waitForFunction(o.ready ?? `window.${o.global}`);
   } catch (e) {
     await browser?.close();
     await server.close();
     throw e;
   }
   const p = page;
+  // Through JSON both ways: WebDriver BiDi (Firefox) hands back an object met twice in the
+  // result (a shape array shared by outputs) as undefined the second time; CDP copies it.
+  const evaluate = async <T>(expression: string) =>
+    JSON.parse((await p.evaluate(`(async () => JSON.stringify(await (${expression})))()`)) as string) as T;
   return {
-    // Through JSON both ways: WebDriver BiDi (Firefox) hands back an object met twice in the
-    // result (a shape array shared by outputs) as undefined the second time; CDP copies it.
-    call: async <T>(fn: string, ...args: unknown[]) =>
-      JSON.parse(
-        (await p.evaluate(
-          `(async () => JSON.stringify(await window.${o.global}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})))()`,
-        )) as string,
-      ) as T,
+    call: <T>(fn: string, ...args: unknown[]) =>
+      evaluate<T>(`window.${o.global}.${fn}(${args.map((a) => JSON.stringify(a)).join(', ')})`),
+    evaluate,
     problems: async () => [
       ...errors.splice(0),
-      ...((await p.evaluate(`window.${o.global}?.problems.splice(0) ?? []`)) as string[]),
+      ...(o.global ? ((await p.evaluate(`window.${o.global}?.problems.splice(0) ?? []`)) as string[]) : []),
     ],
     async close() {
       await browser?.close();

@@ -4,8 +4,9 @@
 //   ```ts blocks of the README and the guides (docs/*.md) typecheck (TypeScript 5, 6 and the repo's 7, strict, no
 //   extra configuration; TF.js blocks with skipLibCheck, see fixtures/tsconfig.tfjs.json), NO_WEBGPU, require();
 // - full: cleave + webgpu + vite + onnxruntime-web + TF.js: a Node script splits on SwiftShader; a Vite
-//   build of a page importing the whole API splits in headless Chromium, and its JS stays within
-//   the size budget; the docs' blocks run in Node (with and without an adapter) and in Chromium.
+//   build of a page importing the whole API splits in headless Chromium; the docs' blocks run in Node (with and
+//   without an adapter) and in Chromium; the minimal example's page runs from the installed package.
+// The bundle's sizes are size.test.ts's.
 import {
   copyFileSync,
   existsSync,
@@ -21,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
+import { MINIMAL_OUTPUTS, openMinimal, shown } from '../helpers/minimal-page.js';
 import {
   anchors,
   consumerProject,
@@ -34,22 +36,15 @@ import {
   runnable,
   toJs,
 } from './consumer.js';
-import { consumerSize, jsSize } from '../../scripts/size-floor.mjs';
 import { attentionModels } from '../../scripts/lib/attention.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/package/fixtures');
-// The size budget for the whole API (40 kB minified, 12 kB gzip) is out of reach while Cleave keeps its error messages:
-// scripts/size-floor.mjs builds the same page from source with every message removed, and that floor is still above
-// the budget. So this tier reports the budget, checks that the floor is still above it (the README's "Known limits"
-// says so), and holds the bundle to CEILING, its size as it stands: a change that makes it larger raises CEILING and
-// says why in its commit (the figures go to bench/RESULTS.md).
-const BUDGET = { minified: 40_000, gzip: 12_000 };
-const CEILING = { minified: 66_679, gzip: 24_174 };
 const LONG = 600_000;
 /** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
 const ENTRIES = [
   ['cleave.js', 'index.d.ts'],
+  ['core.js', 'core.d.ts'],
   ['ort.js', 'ort.d.ts'],
   ['tfjs.js', 'tfjs.d.ts'],
 ] as const;
@@ -137,6 +132,8 @@ test('the tarball holds the library and the docs a user needs, and nothing else'
       'CHANGELOG.md',
       ...BUILT,
       ...ENTRIES.map(([, types]) => `dist/ts5/${types}`),
+      'examples/minimal/index.html',
+      'examples/minimal/main.js',
     ]),
   );
   // The name the README's install line installs is the name the tarball carries.
@@ -191,8 +188,9 @@ function writeSnippets(): void {
   // Every entry resolves and typechecks, whatever the docs import.
   writeFileSync(
     join(bare, 'snippets', 'entries.ts'),
-    "import type * as cleave from 'cleave-gpu';\nimport type * as ort from 'cleave-gpu/ort';\n" +
-      "import type * as tfjs from 'cleave-gpu/tfjs';\nexport type { cleave, ort, tfjs };\n",
+    "import type * as cleave from 'cleave-gpu';\nimport type * as core from 'cleave-gpu/core';\n" +
+      "import type * as ort from 'cleave-gpu/ort';\nimport type * as tfjs from 'cleave-gpu/tfjs';\n" +
+      'export type { cleave, core, ort, tfjs };\n',
   );
   fixture(
     bare,
@@ -416,51 +414,35 @@ test("the shipped JS imports Node's optional webgpu by a computed name", () => {
 // Node 20.19+ and 22.12+ can require() an ES module without top-level await; docs/setup.md names
 // the releases that cannot. This Node is one that can.
 test(
-  "require('cleave-gpu') and require('cleave-gpu/ort') load the ES module on this Node",
+  "require('cleave-gpu'), require('cleave-gpu/core') and require('cleave-gpu/ort') load the ES module on this Node",
   async () => {
     const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
     expect(major > 22 || (major === 22 && minor >= 12) || (major === 20 && minor >= 19)).toBe(true);
     const script =
-      "const c = require('cleave-gpu'); const o = require('cleave-gpu/ort');" +
-      'console.log(JSON.stringify([typeof c.createSplitEngine, typeof o.fromOrtTensor, c.TENSOR_USAGE]))';
+      "const c = require('cleave-gpu'); const k = require('cleave-gpu/core'); const o = require('cleave-gpu/ort');" +
+      'console.log(JSON.stringify([typeof c.createSplitEngine, typeof k.createSplitEngine, typeof o.fromOrtTensor, ' +
+      'c.TENSOR_USAGE]))';
     const r = await run(process.execPath, ['-e', script], bare);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout.trim())).toEqual(['function', 'function', 0x80 | 0x4 | 0x8]);
+    expect(JSON.parse(r.stdout.trim())).toEqual(['function', 'function', 'function', 0x80 | 0x4 | 0x8]);
     console.log(`package: require('cleave-gpu') on Node ${process.versions.node}: loads`);
   },
   LONG,
 );
 
-// The consumer page, built once by the consumer's own vite, for the two tests below.
-let page: Promise<{ dist: string; js: { file: string; minified: number; gzip: number }[] }> | undefined;
-function buildPage() {
-  return (page ??= (async () => {
-    fixture(full, 'index.html', 'main.js');
-    await must(process.execPath, [join(full, 'node_modules/vite/bin/vite.js'), 'build'], full);
-    const dist = join(full, 'dist');
-    const js = readdirSync(join(dist, 'assets'))
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => {
-        const bytes = readFileSync(join(dist, 'assets', f));
-        return { file: `assets/${f}`, ...jsSize([bytes]) };
-      });
-    return { dist, js };
-  })());
-}
-
 test(
   'a Vite build of the whole API splits in headless Chromium',
   async () => {
-    const { dist, js } = await buildPage();
+    fixture(full, 'index.html', 'main.js');
+    await must(process.execPath, [join(full, 'node_modules/vite/bin/vite.js'), 'build'], full);
+    const dist = join(full, 'dist');
+    for (const f of readdirSync(join(dist, 'assets')).filter((n) => n.endsWith('.js')))
+      expect(readFileSync(join(dist, 'assets', f), 'utf8')).not.toMatch(LITERAL_WEBGPU_IMPORT);
     const server = await serveDir(dist);
     const browser = await launchBrowser();
     try {
       const tab = await browser.newPage();
-      const loaded: string[] = [];
       const errors: string[] = [];
-      tab.on('response', (r) => {
-        if (r.url().endsWith('.js')) loaded.push(r.url().slice(server.url.length));
-      });
       tab.on('pageerror', (e) => errors.push(String(e)));
       await tab.goto(server.url);
       await tab.waitForFunction('window.result !== undefined', { timeout: 60_000 });
@@ -472,8 +454,6 @@ test(
         ],
       });
       expect(errors).toEqual([]);
-      // The size test measures every JS file the build wrote: the page must load exactly those.
-      expect(loaded.sort()).toEqual(js.map((j) => j.file).sort());
       console.log('package: Vite build in Chromium: split on WebGPU matches');
     } finally {
       await browser.close();
@@ -483,39 +463,19 @@ test(
   LONG,
 );
 
+// The minimal example reaches dist/ by a relative path: served from the installed package's folder, as from the
+// repository's root (the browser tier's test), its page splits and shows the outputs.
 test(
-  `consumer bundle: reported against the ${BUDGET.minified} / ${BUDGET.gzip} B budget (not met), no larger than ${CEILING.minified} / ${CEILING.gzip} B`,
+  "the minimal example's page runs from the installed package in headless Chromium",
   async () => {
-    const { dist, js } = await buildPage();
-    const total = { minified: js.reduce((s, j) => s + j.minified, 0), gzip: js.reduce((s, j) => s + j.gzip, 0) };
-    for (const j of js) console.log(`package: ${j.file}: ${j.minified} B minified, ${j.gzip} B gzip`);
-    const met = total.minified <= BUDGET.minified && total.gzip <= BUDGET.gzip;
-    console.log(
-      `package: consumer bundle (whole API): ${total.minified} B minified, ${total.gzip} B gzip; ` +
-        `the budget ${BUDGET.minified} / ${BUDGET.gzip}: ${met ? 'met' : 'NOT met'}; growth ceiling ${CEILING.minified} / ${CEILING.gzip}`,
-    );
-    expect(total.minified).toBeLessThanOrEqual(CEILING.minified);
-    expect(total.gzip).toBeLessThanOrEqual(CEILING.gzip);
-    for (const j of js) expect(readFileSync(join(dist, j.file), 'utf8')).not.toMatch(LITERAL_WEBGPU_IMPORT);
-  },
-  LONG,
-);
-
-// The README's Limits say the bundle is large because of Cleave's checks and their messages. When the page built
-// from source without any message fits the budget, that is no longer true: say so there, and make
-// the test above hold the budget.
-test(
-  'the floor: the whole API without any error message is still over the gzip budget',
-  async () => {
-    const [shipped, bare] = [await consumerSize('shipped'), await consumerSize('no-messages')];
-    console.log(
-      `package: from source (scripts/size-floor.mjs): ${shipped.minified} / ${shipped.gzip} B as shipped, ` +
-        `${bare.minified} / ${bare.gzip} B with every message removed`,
-    );
-    expect(bare.gzip).toBeLessThan(shipped.gzip);
-    expect(bare.gzip, "the budget looks reachable now: update the README's Limits and hold the budget").toBeGreaterThan(
-      BUDGET.gzip,
-    );
+    const page = await openMinimal({ root: join(full, 'node_modules/cleave-gpu') });
+    try {
+      expect(await shown(page)).toBe(MINIMAL_OUTPUTS);
+      expect(await page.problems()).toEqual([]);
+      console.log('package: examples/minimal/ from node_modules/cleave-gpu/ in Chromium: the outputs shown match');
+    } finally {
+      await page.close();
+    }
   },
   LONG,
 );

@@ -143,7 +143,9 @@ function prose(root: string, file: string): string {
 
 /** Whether a README block imports nothing but Cleave and the `also` packages (so a project with those runs it). */
 export function runnable(code: string, also: readonly string[] = []): boolean {
-  return [...code.matchAll(/from '([^']+)'/g)].every((m) => ['cleave-gpu', 'cleave-gpu/ort', ...also].includes(m[1]!));
+  return [...code.matchAll(/from '([^']+)'/g)].every((m) =>
+    ['cleave-gpu', 'cleave-gpu/core', 'cleave-gpu/ort', ...also].includes(m[1]!),
+  );
 }
 
 /** A README block as JavaScript for Node: types and `declare`s stripped, nothing else changed. */

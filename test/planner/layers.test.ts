@@ -58,6 +58,13 @@ const IMPORTS = [
   // engine/: anything but the entries.
   ['src/engine/engine.ts', '../gpu/resident.js', false],
   ['src/engine/engine.ts', '../index.js', true],
+  ['src/engine/engine.ts', '../core.js', true],
+  ['src/engine/create.ts', '../core.js', true],
+  // The engine of `cleave-gpu/core` and what creates it: not the operator front-ends, which node-engine.ts adds.
+  ['src/engine/engine.ts', '../ops/index.js', true],
+  ['src/engine/open.ts', '../ops/index.js', true],
+  ['src/engine/create-core.ts', '../ops/index.js', true],
+  ['src/engine/node-engine.ts', '../ops/index.js', false],
 ] as const;
 
 describe('layer rules', () => {
