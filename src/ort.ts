@@ -63,7 +63,7 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
  * @param t - The ORT tensor: a session output with `preferredOutputLocation: 'gpu-buffer'`, or a
  *   `Tensor.fromGpuBuffer`; on the engine's device.
  * @returns A GPU tensor at byte 0 of ORT's buffer, to pass to a split.
- * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`: not an ORT tensor on a GPU buffer (or reading it
+ * @throws {@link "cleave-gpu"!SplitError | SplitError} `BAD_INPUT`: not an ORT tensor on a GPU buffer (or reading it
  *   threw); `BAD_DTYPE`: a type with no Cleave GPU dtype; `BAD_SHAPE`, `TOO_LARGE`: its dims break a rule or a cap;
  *   `DATA_LENGTH`: its bytes lie outside the buffer.
  * @example
@@ -129,7 +129,7 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
  * @param ort - Your `ort` namespace (onnxruntime-web): Cleave never imports it.
  * @param t - A live Cleave GPU tensor at byte 0 of its buffer, of a dtype in {@link ORT_GPU_DTYPES}.
  * @returns ORT's tensor, with location 'gpu-buffer'.
- * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
+ * @throws {@link "cleave-gpu"!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
  *   `WRONG_BACKEND`: `t` is not a GPU tensor Cleave can read, or does not start at byte 0; `BAD_DTYPE`: a dtype ORT's
  *   WebGPU EP does not keep on the GPU; `RELEASED`: `t` was released; `GPU_ERROR`: the split that made `t` failed on
  *   the GPU; `BAD_INPUT`: `ort` has no `Tensor.fromGpuBuffer`, or it threw.

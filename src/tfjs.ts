@@ -107,10 +107,10 @@ export type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['te
  * @param t - A live TF.js tensor on the 'webgpu' backend (on the engine's device), of a dtype in
  *   {@link TF_GPU_DTYPES}.
  * @returns A GPU tensor on TF.js's copy of the data, with `tensorRef`, the TF.js tensor that owns that copy.
- * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`: not a TF.js tensor, `dataToGPU` threw (a tensor TF.js
- *   keeps on the CPU) or gave no GPUBuffer; `RELEASED`: `t` was disposed; `BAD_DTYPE`: a dtype TF.js does not keep on
- *   the GPU; `BAD_SHAPE`, `TOO_LARGE`: its shape breaks a rule or a cap; `DATA_LENGTH`: its bytes lie outside the
- *   buffer.
+ * @throws {@link "cleave-gpu"!SplitError | SplitError} `BAD_INPUT`: not a TF.js tensor, `dataToGPU` threw (a
+ *   tensor TF.js keeps on the CPU) or gave no GPUBuffer; `RELEASED`: `t` was disposed; `BAD_DTYPE`: a dtype TF.js
+ *   does not keep on the GPU; `BAD_SHAPE`, `TOO_LARGE`: its shape breaks a rule or a cap; `DATA_LENGTH`: its bytes lie
+ *   outside the buffer.
  * @example
  * ```ts
  * import * as tf from '@tensorflow/tfjs-core';
@@ -182,7 +182,7 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
  *   it.
  * @param t - A live Cleave GPU tensor of float32 or int32 that fills its buffer, with usage STORAGE | COPY_SRC.
  * @returns TF.js's tensor, borrowing the buffer: disposing it never frees the buffer.
- * @throws {@link cleave!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
+ * @throws {@link "cleave-gpu"!SplitError | SplitError} `BAD_INPUT`, `BAD_SHAPE`, `DATA_LENGTH`, `TOO_LARGE`,
  *   `WRONG_BACKEND`: `t` is not a GPU tensor Cleave can read, does not fill its buffer, or its buffer lacks
  *   STORAGE | COPY_SRC; `BAD_DTYPE`: not float32 or int32; `RELEASED`: `t` was released; `GPU_ERROR`: the split
  *   that made `t` failed on the GPU; `BAD_INPUT`: `tf` has no `tensor`, or it refused the buffer.
