@@ -3,10 +3,11 @@
 
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
-import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { HostData } from '../host-data.js';
+import type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor } from '../tensor.js';
 import type { CostModel } from '../planner/costs.js';
 import type { SplitStats } from '../stats.js';
-import type { SplitNode } from '../ops/index.js';
+import type { CheckedNode, SplitNode, TensorLike } from '../ops/index.js';
 import type { Backend, Fixed, OutputOptions, SplitOptions } from './options.js';
 
 /** What `engine.stats` reports: the split that finished last, and the engine's GPU resources. */
@@ -19,11 +20,14 @@ export interface EngineStats extends SplitStats {
   readonly costs: CostModel | undefined;
 }
 
-/** A node's outputs: where its data input lives, with its dtype when the type says which. */
-export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
+/**
+ * A node's outputs: where its data input lives, with its dtype when the type says which (and in a `Float16Array` when
+ * its data is one).
+ */
+export type NodeOutputs<N extends SplitNode<TensorLike>> = N['inputs'][0] extends GpuTensor
   ? GpuTensor<N['inputs'][0]['dtype']>[]
-  : N['inputs'][0] extends HostTensor
-    ? HostTensor<N['inputs'][0]['dtype']>[]
+  : N['inputs'][0] extends HostTensor<DType, HostData<DType>>
+    ? HostOutput<N['inputs'][0]['dtype'], N['inputs'][0]['data']>[]
     : HostTensor[];
 
 /**
@@ -73,10 +77,10 @@ export interface SplitEngine {
    * for (const t of [a, b, gx]) engine.release(t);
    * ```
    */
-  split<D extends FixedDType>(
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): Promise<GpuTensor<D>[]>;
+  split<D extends string>(
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): Promise<GpuTensor<D & FixedDType>[]>;
   /**
    * Splits a host tensor along one axis, through the GPU on a WebGPU engine (strings and complex types on the CPU).
    * The data is read at the call: you may reuse the array once the call returns.
@@ -95,7 +99,7 @@ export interface SplitEngine {
    * console.log([...a!.data], [...b!.data]); // [1, 4] [2, 3, 5, 6]
    * ```
    */
-  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
+  split<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): Promise<HostOutput<D & DType, A>[]>;
   /**
    * Runs one operator node (Split, SplitToSequence, VariadicSplit) as its spec and version say; outputs live where
    * the data input lived.
@@ -115,7 +119,7 @@ export interface SplitEngine {
    * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
    * ```
    */
-  run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
+  run<const N extends SplitNode<TensorLike>>(node: CheckedNode<N>, options?: OutputOptions): Promise<NodeOutputs<N>>;
   /**
    * Records a split of a GPU tensor into your encoder and returns at once: no submit, no await. The outputs hold the
    * split once you submit the encoder; errors in the recorded commands surface there, in your error scopes.
@@ -134,11 +138,11 @@ export interface SplitEngine {
    * engine.device!.queue.submit([encoder.finish()]); // q, k and v hold the split from here on
    * ```
    */
-  encodeSplit<D extends FixedDType>(
+  encodeSplit<D extends string>(
     encoder: GPUCommandEncoder,
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): GpuTensor<D>[];
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): GpuTensor<D & FixedDType>[];
   /**
    * Copies a host tensor into a buffer of the engine's, with usage `TENSOR_USAGE`. Synchronous: a GPU error it causes
    * (out of memory) lands in your error scope, and the next split of the tensor rejects.
@@ -155,7 +159,7 @@ export interface SplitEngine {
    * engine.release(gx);
    * ```
    */
-  upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
+  upload<D extends string, A>(x: HostInput<D, A, FixedDType>): GpuTensor<D & FixedDType>;
   /**
    * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
    *
@@ -172,7 +176,7 @@ export interface SplitEngine {
    * engine.release(gx);
    * ```
    */
-  download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
+  download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>>;
   /**
    * Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. Releasing
    * twice, or `undefined`, does nothing; any engine may release any Cleave tensor, destroyed engines included.
@@ -186,7 +190,7 @@ export interface SplitEngine {
    * for (const t of [a, b, gx]) engine.release(t); // the buffers go back to the pool
    * ```
    */
-  release(x: GpuTensor | undefined): void;
+  release<D extends string>(x: GpuInput<D> | undefined): void;
   /**
    * Measures the device's costs for the planner now, once per device, and resolves when splits plan
    * with them. Without this call the measurement starts after the engine's first split; splits
