@@ -36,7 +36,8 @@ export type NodeOutputs<N extends SplitNode<TensorLike>> = N['inputs'][0] extend
  * {@link SplitError}. After `destroy()`, or once the device is lost, its calls fail with `RELEASED` or `DEVICE_LOST`
  * (`release`, `destroy` and `acknowledge` excepted); while a late GPU error waits in `lateErrors`, `split`, `run`,
  * `encodeSplit`, `upload` and `download` fail with `GPU_ERROR`. The methods work when taken off the engine. The
- * examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors.
+ * examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors, and
+ * {@link tensor}.
  */
 export interface SplitEngine {
   /** Where this engine splits. */
@@ -72,7 +73,7 @@ export interface SplitEngine {
    *   split failed, or a late error waits.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'float32', shape: [4, 6], data: new Float32Array(24) });
+   * const gx = engine.upload(tensor('float32', new Float32Array(24), [4, 6]));
    * const [a, b] = await engine.split(gx, { axis: 1, sizes: [1, 5] }); // shapes [4, 1] and [4, 5]
    * for (const t of [a, b, gx]) engine.release(t);
    * ```
@@ -85,7 +86,8 @@ export interface SplitEngine {
    * Splits a host tensor along one axis, through the GPU on a WebGPU engine (strings and complex types on the CPU).
    * The data is read at the call: you may reuse the array once the call returns.
    *
-   * @param x - The input: a host tensor, its `data` the dtype's array ({@link HostDataMap}).
+   * @param x - The input: a host tensor ({@link tensor} makes one), its `data` an array the dtype takes
+   *   ({@link HostData}): a float16 `Float16Array` gives `Float16Array` outputs.
    * @param options - `axis` with `sizes` or `parts` (`layout`, `alias` and `into` are for GPU inputs).
    * @returns The outputs, in order, as host tensors of the same dtype.
    * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a tensor
@@ -94,7 +96,7 @@ export interface SplitEngine {
    *   `GPU_ERROR`: the GPU refused the split's commands, or a late error waits.
    * @example
    * ```ts
-   * const x = { dtype: 'int32', shape: [2, 3], data: new Int32Array([1, 2, 3, 4, 5, 6]) } as const;
+   * const x = tensor('int32', new Int32Array([1, 2, 3, 4, 5, 6]), [2, 3]);
    * const [a, b] = await engine.split(x, { axis: 1, sizes: [1, 2] });
    * console.log([...a!.data], [...b!.data]); // [1, 4] [2, 3, 5, 6]
    * ```
@@ -114,7 +116,7 @@ export interface SplitEngine {
    *   `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: as for `split`.
    * @example
    * ```ts
-   * const x = { dtype: 'float32', shape: [2, 8], data: new Float32Array(16) } as const;
+   * const x = tensor('float32', new Float32Array(16), [2, 8]);
    * const outs = await engine.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 4 } });
    * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
    * ```
@@ -132,7 +134,7 @@ export interface SplitEngine {
    *   can read; the other codes as for the GPU form of `split`, but never a GPU error of its own commands.
    * @example
    * ```ts
-   * const qkv = engine.upload({ dtype: 'float32', shape: [1, 12], data: new Float32Array(12) });
+   * const qkv = engine.upload(tensor('float32', new Float32Array(12), [1, 12]));
    * const encoder = engine.device!.createCommandEncoder();
    * const [q, k, v] = engine.encodeSplit(encoder, qkv, { axis: -1, parts: 3 });
    * engine.device!.queue.submit([encoder.finish()]); // q, k and v hold the split from here on
@@ -147,14 +149,14 @@ export interface SplitEngine {
    * Copies a host tensor into a buffer of the engine's, with usage `TENSOR_USAGE`. Synchronous: a GPU error it causes
    * (out of memory) lands in your error scope, and the next split of the tensor rejects.
    *
-   * @param x - A host tensor of any dtype but `string`.
+   * @param x - A host tensor of any dtype but `string` (a float16 `Float16Array` uploads as its bits).
    * @returns A GPU tensor at byte 0 of its buffer; release it when done.
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
    *   `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a host tensor Cleave can read; `TOO_LARGE`: above the
    *   device's `maxBufferSize`, or past a cap; `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: the engine is not usable.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'uint8', shape: [3], data: new Uint8Array([1, 2, 3]) });
+   * const gx = engine.upload(tensor('uint8', new Uint8Array([1, 2, 3]), [3]));
    * console.log(gx.byteOffset, gx.byteLength); // 0 3
    * engine.release(gx);
    * ```
@@ -164,14 +166,14 @@ export interface SplitEngine {
    * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
    *
    * @param x - A GPU tensor on this engine's device: Cleave's, or yours (its buffer with usage COPY_SRC).
-   * @returns A host tensor with a copy of its bytes.
+   * @returns A host tensor with a copy of its bytes, in its dtype's {@link HostDataMap} array (float16 as bits).
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
    *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included); `RELEASED`:
    *   `x` was released, or the engine destroyed; `DEVICE_LOST`; `GPU_ERROR`: the split that made `x` failed on the
    *   GPU, the readback failed, or a late error waits.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'float32', shape: [2], data: new Float32Array([1, 2]) });
+   * const gx = engine.upload(tensor('float32', new Float32Array([1, 2]), [2]));
    * console.log([...(await engine.download(gx)).data]); // [1, 2]
    * engine.release(gx);
    * ```
@@ -185,7 +187,7 @@ export interface SplitEngine {
    * @throws {@link SplitError} `BAD_INPUT`: a copy of a tensor, or a tensor Cleave did not hand out.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'int8', shape: [4], data: new Int8Array(4) });
+   * const gx = engine.upload(tensor('int8', new Int8Array(4), [4]));
    * const [a, b] = await engine.split(gx, { parts: 2 });
    * for (const t of [a, b, gx]) engine.release(t); // the buffers go back to the pool
    * ```

@@ -38,9 +38,9 @@ export function resolveRun(node: SplitNode<unknown>): ResolvedRun {
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { resolveNode } from 'cleave-gpu';
+ * import { resolveNode, tensor } from 'cleave-gpu';
  *
- * const x = { dtype: 'float32', shape: [2, 5], data: new Float32Array(10) } as const;
+ * const x = tensor('float32', new Float32Array(10), [2, 5]);
  * const r = resolveNode({ op: 'Split', opset: 13, inputs: [x], attrs: { axis: 1 }, outputs: 5 });
  * console.log(r.label, r.plan.sizes); // Split-13 [1, 1, 1, 1, 1]
  * ```
@@ -61,9 +61,9 @@ export function resolveNode<N extends SplitNode<TensorLike>>(node: CheckedNode<N
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { inferShapes } from 'cleave-gpu';
+ * import { inferShapes, tensor } from 'cleave-gpu';
  *
- * const x = { dtype: 'int32', shape: [2, 5], data: new Int32Array(10) } as const;
+ * const x = tensor('int32', new Int32Array(10), [2, 5]);
  * const node = { op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 3 }, outputs: 3 } as const;
  * console.log(inferShapes(node).map((o) => o.shape)); // [[2, 2], [2, 2], [2, 1]]
  * ```
