@@ -33,7 +33,16 @@ export {
 export type { Float16ArrayLike, Float16Data, HostData, HostDataMap, TypedArray } from './host-data.js';
 export { bytesOf, hostDataFromBytes } from './host-data.js';
 export { bfloat16ToNumber, bfloat16sFrom, halfToNumber, halvesFrom, numberToBfloat16, numberToHalf } from './half.js';
-export type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor, Into } from './tensor.js';
+export type {
+  GpuInput,
+  GpuTensor,
+  GpuTensorOf,
+  HostInput,
+  HostOutput,
+  HostTensor,
+  HostTensorOf,
+  Into,
+} from './tensor.js';
 export { tensor } from './make-tensor.js';
 export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
 export { TENSOR_USAGE } from './usage.js';

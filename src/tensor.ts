@@ -14,15 +14,21 @@ import type { Float16ArrayLike, Float16Data, HostData, HostDataMap } from './hos
  * a `Uint16Array` of bits, `HostTensor<'float16', Float16Data>` a `Float16Array`. {@link tensor} makes one.
  */
 export type HostTensor<D extends DType = DType, A extends HostData<D> = HostDataMap[D]> = {
-  [K in D]: {
-    /** The element type, a literal. */
-    readonly dtype: K;
-    /** The dimensions; `[]` for a scalar. */
-    readonly shape: readonly number[];
-    /** The elements, row-major, in the dtype's host array ({@link HostData}). */
-    readonly data: Extract<A, HostData<K>>;
-  };
+  [K in D]: HostTensorOf<K, Extract<A, HostData<K>>>;
 }[D];
+
+/**
+ * One dtype's {@link HostTensor}, its data an `A` (with `D` a union, a tensor of any of them: what a widened dtype is
+ * checked against).
+ */
+export interface HostTensorOf<D extends DType, A extends HostData<D> = HostDataMap[D]> {
+  /** The element type, a literal. */
+  readonly dtype: D;
+  /** The dimensions; `[]` for a scalar. */
+  readonly shape: readonly number[];
+  /** The elements, row-major, in the dtype's host array ({@link HostData}). */
+  readonly data: A;
+}
 
 /**
  * The host tensor a call takes, as the compiler reads its dtype `D` and data `A`: a {@link HostTensor} when `D` is one
@@ -32,14 +38,7 @@ export type HostTensor<D extends DType = DType, A extends HostData<D> = HostData
  */
 export type HostInput<D extends string, A, Allowed extends DType = DType> = D extends Allowed
   ? HostTensor<D, A extends HostData<D> ? A : HostDataMap[D]>
-  : {
-      /** Any of `Allowed`: a widened dtype is not. */
-      readonly dtype: Allowed;
-      /** The dimensions. */
-      readonly shape: readonly number[];
-      /** Any array of `Allowed`. */
-      readonly data: HostData<Allowed>;
-    };
+  : HostTensorOf<Allowed, HostData<Allowed>>;
 
 /**
  * The host tensors a split of a host tensor of dtype `D` and data `A` gives: `Float16Array`s for `Float16Array`
@@ -54,46 +53,34 @@ export type HostOutput<D extends DType, A> = HostTensor<
  * The GPU tensor a call takes, as the compiler reads its dtype `D`: a {@link GpuTensor} when `D` is a dtype that lives
  * on the GPU; a dtype widened to `string` is reported as that, as for {@link HostInput}.
  */
-export type GpuInput<D extends string> = D extends FixedDType
-  ? GpuTensor<D>
-  : {
-      /** Any dtype that lives on the GPU: a widened dtype is not. */
-      readonly dtype: FixedDType;
-      /** The dimensions. */
-      readonly shape: readonly number[];
-      /** The buffer. */
-      readonly buffer: GPUBuffer;
-      /** Where the tensor starts in `buffer`. */
-      readonly byteOffset: number;
-      /** The tensor's size in bytes. */
-      readonly byteLength: number;
-      /** Element strides. */
-      readonly strides?: readonly number[];
-    };
+export type GpuInput<D extends string> = D extends FixedDType ? GpuTensor<D> : GpuTensorOf<FixedDType>;
 
 /**
  * A tensor in a GPU buffer: `byteLength` bytes at `byteOffset`, row-major, no padding between elements. Cleave's
  * outputs hold a lease on their buffer until released; a tensor you describe yourself stays yours.
  */
-export type GpuTensor<D extends FixedDType = FixedDType> = {
-  [K in D]: {
-    /** The element type, a literal (not `string`). */
-    readonly dtype: K;
-    /** The dimensions; `[]` for a scalar. */
-    readonly shape: readonly number[];
-    /** The buffer, on the engine's device; an input's needs usage STORAGE | COPY_SRC. */
-    readonly buffer: GPUBuffer;
-    /** Where the tensor starts in `buffer`. */
-    readonly byteOffset: number;
-    /** The tensor's size in bytes: {@link byteLengthOf} of its dtype and element count. */
-    readonly byteLength: number;
-    /**
-     * Element strides, on an output written at a strided destination (`into`) only: such a tensor
-     * describes a view inside a larger one, and no call takes it as input.
-     */
-    readonly strides?: readonly number[];
-  };
-}[D];
+export type GpuTensor<D extends FixedDType = FixedDType> = { [K in D]: GpuTensorOf<K> }[D];
+
+/**
+ * One dtype's {@link GpuTensor} (with `D` a union, a tensor of any of them: what a widened dtype is checked against).
+ */
+export interface GpuTensorOf<D extends FixedDType> {
+  /** The element type, a literal (not `string`). */
+  readonly dtype: D;
+  /** The dimensions; `[]` for a scalar. */
+  readonly shape: readonly number[];
+  /** The buffer, on the engine's device; an input's needs usage STORAGE | COPY_SRC. */
+  readonly buffer: GPUBuffer;
+  /** Where the tensor starts in `buffer`. */
+  readonly byteOffset: number;
+  /** The tensor's size in bytes: {@link byteLengthOf} of its dtype and element count. */
+  readonly byteLength: number;
+  /**
+   * Element strides, on an output written at a strided destination (`into`) only: such a tensor
+   * describes a view inside a larger one, and no call takes it as input.
+   */
+  readonly strides?: readonly number[];
+}
 
 export type AnyTensor = HostTensor | GpuTensor;
 
