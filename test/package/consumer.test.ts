@@ -45,7 +45,7 @@ const FIXTURES = join(ROOT, 'test/package/fixtures');
 // says so), and holds the bundle to CEILING, its size as it stands: a change that makes it larger raises CEILING and
 // says why in its commit (the figures go to bench/RESULTS.md).
 const BUDGET = { minified: 40_000, gzip: 12_000 };
-const CEILING = { minified: 66_679, gzip: 24_174 };
+const CEILING = { minified: 68_090, gzip: 24_630 };
 const LONG = 600_000;
 /** Each entry's JavaScript and types, as the build writes them: what the tarball must hold. */
 const ENTRIES = [
