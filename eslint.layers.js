@@ -1,7 +1,7 @@
 // The layers of src/, as ESLint rules (eslint.config.js uses them; test/planner/layers.test.ts
 // checks that they refuse what they should). Each folder imports only the layers below it:
 //
-//   leaves    errors, dtype, host-data, shape, tensor (types), usage: import only each other
+//   leaves    errors, dtype, half, host-data, shape, tensor (types), usage: import only each other
 //   read/     the caller's objects read once into views: leaves only
 //   planner/  pure planning, no module state: leaves only
 //   cache/    the planner's results kept (split plans, GPU plans): leaves and planner/
@@ -9,14 +9,14 @@
 //   cpu/      the CPU executor: leaves, read/ (views), planner/ (plans)
 //   ops/      operator front-ends: leaves, read/, planner/, cache/
 //   gpu/      the GPU executor: leaves, read/, planner/, cache/, stats.ts
-//   engine/, the entries (index, core, ort, tfjs) and what they share (interop, plan): anything below;
+//   engine/, the entries (index, core, ort, tfjs) and what they share (interop, plan, make-tensor): anything below;
 //             but the engine of `cleave-gpu/core` (engine.ts and what creates it) not the operator front-ends,
 //             which only node-engine.ts brings in (`run`), so that a bundle without `run` leaves them out
 //
 // A specifier is matched as written, relative to the importing file.
 
 const FOLDERS = ['read', 'planner', 'cache', 'cpu', 'ops', 'gpu', 'engine'];
-const TOP = ['index', 'core', 'ort', 'tfjs', 'interop', 'plan', 'stats'];
+const TOP = ['index', 'core', 'ort', 'tfjs', 'interop', 'plan', 'make-tensor', 'stats'];
 
 /**
  * A restriction on `files` that refuses imports of the src/ `folders` and top-level `modules`, both
@@ -67,7 +67,15 @@ const MODULE_STATE = [
 export const layers = [
   layer(
     'a leaf module',
-    ['src/errors.ts', 'src/dtype.ts', 'src/host-data.ts', 'src/shape.ts', 'src/tensor.ts', 'src/usage.ts'],
+    [
+      'src/errors.ts',
+      'src/dtype.ts',
+      'src/half.ts',
+      'src/host-data.ts',
+      'src/shape.ts',
+      'src/tensor.ts',
+      'src/usage.ts',
+    ],
     '\\./',
     FOLDERS,
     TOP,

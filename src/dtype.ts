@@ -5,7 +5,8 @@
 
 /**
  * Every element type Cleave splits: the ONNX names (Split and SplitToSequence list the first 16), OpenVINO's 8-bit
- * floats and its packed sub-byte types. A tensor's `dtype` must stay a literal (`as const` in TypeScript).
+ * floats and its packed sub-byte types. In TypeScript a tensor's `dtype` must stay a literal: {@link tensor} keeps it
+ * one, and so does `as const` on a tensor literal.
  */
 export type DType =
   | 'float32'
@@ -46,6 +47,7 @@ type ArrayName =
   | 'Uint32Array'
   | 'BigInt64Array'
   | 'BigUint64Array'
+  | 'Float16Array'
   | 'Array';
 
 interface DTypeInfo {
@@ -55,6 +57,8 @@ interface DTypeInfo {
   readonly lanes: number;
   /** Name of the host array class (Node's Buffer counts as a Uint8Array). */
   readonly array: ArrayName;
+  /** Another class the host data may come in, where the runtime has it. */
+  readonly also?: ArrayName;
   /** Listed by the ONNX specs of Split and SplitToSequence (else an OpenVINO type: VariadicSplit only). */
   readonly onnx: boolean;
 }
@@ -66,7 +70,7 @@ const packed = (bits: number): DTypeInfo => ({ bits, lanes: 0, array: 'Uint8Arra
 const INFO: { readonly [D in DType]: DTypeInfo } = {
   float32: onnx(32, 'Float32Array'),
   float64: onnx(64, 'Float64Array'),
-  float16: onnx(16, 'Uint16Array'),
+  float16: { ...onnx(16, 'Uint16Array'), also: 'Float16Array' },
   bfloat16: onnx(16, 'Uint16Array'),
   int8: onnx(8, 'Int8Array'),
   uint8: onnx(8, 'Uint8Array'),
@@ -169,6 +173,14 @@ export function hostArrayName(d: DType): string {
 }
 
 /**
+ * Every host array class a dtype's data may come in: its {@link hostArrayName}, and for float16 `Float16Array` too.
+ */
+export function hostArrayNames(d: DType): readonly string[] {
+  const also = INFO[d].also;
+  return also ? [hostArrayName(d), also] : [hostArrayName(d)];
+}
+
+/**
  * Reads one value of a packed sub-byte array.
  *
  * @param d - A packed dtype.
@@ -194,25 +206,4 @@ export function packedValue(d: PackedDType, bytes: Uint8Array, i: number): numbe
 function streamBit(bytes: Uint8Array, k: number, msbFirst: boolean): number {
   const lane = k % 8; // k may pass 2^32 (a 1 GiB tensor has 2^33 bits): no 32-bit bitwise arithmetic on it
   return ((bytes[(k - lane) / 8] ?? 0) >> (msbFirst ? 7 - lane : lane)) & 1;
-}
-
-/**
- * Reads a float16 value: float16 host data travels as raw IEEE binary16 bits.
- *
- * @param h - The 16 bits, as an integer (one entry of float16 host data).
- * @returns The value they encode (NaN and infinities included).
- * @example
- * ```ts
- * import { halfToNumber } from 'cleave-gpu';
- *
- * console.log(halfToNumber(0x3c00), halfToNumber(0xc000)); // 1 -2
- * ```
- */
-export function halfToNumber(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exp = (h >> 10) & 0x1f;
-  const frac = h & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
 }

@@ -1,5 +1,6 @@
-// Host data: the array each dtype travels in on the host (row-major), and bytes to and from those
-// arrays. The widths and array names come from the one dtype table, dtype.ts.
+// Host data: the array each dtype travels in on the host (row-major), float16's second one (a
+// Float16Array, where the runtime has it), and bytes to and from those arrays. The widths and array
+// names come from the one dtype table, dtype.ts.
 
 import { type DType, type FixedDType, hostArrayName } from './dtype.js';
 
@@ -12,9 +13,12 @@ export interface HostDataMap {
   float32: Float32Array;
   /** One 64-bit float per element. */
   float64: Float64Array;
-  /** Raw IEEE binary16 bits, one per element ({@link halfToNumber} reads one). */
+  /**
+   * Raw IEEE binary16 bits, one per element ({@link numberToHalf} writes one, {@link halfToNumber} reads one). A
+   * `Float16Array` of the values may stand in for it ({@link HostData}).
+   */
   float16: Uint16Array;
-  /** Raw bfloat16 bits, one per element. */
+  /** Raw bfloat16 bits, one per element ({@link numberToBfloat16} writes one, {@link bfloat16ToNumber} reads one). */
   bfloat16: Uint16Array;
   /** One 8-bit integer per element. */
   int8: Int8Array;
@@ -64,12 +68,55 @@ export interface HostDataMap {
   uint6: Uint8Array;
 }
 
+/**
+ * A `Float16Array` (ES2025: current browsers, Deno, Node 24+), by what Cleave reads of it, so that Cleave's types
+ * need no TypeScript lib that declares one. A real `Float16Array` is one; a `Uint16Array` is not.
+ */
+export interface Float16ArrayLike {
+  /** 'Float16Array': what tells it from the other typed arrays. */
+  readonly [Symbol.toStringTag]: 'Float16Array';
+  /** 2. */
+  readonly BYTES_PER_ELEMENT: number;
+  /** The element count. */
+  readonly length: number;
+  /** The memory the elements lie in. */
+  readonly buffer: ArrayBufferLike;
+  /** Where the elements start in `buffer`. */
+  readonly byteOffset: number;
+  /** 2 * length. */
+  readonly byteLength: number;
+  /** Element i, as a number. */
+  [index: number]: number;
+  /** The elements, as numbers. */
+  [Symbol.iterator](): IterableIterator<number>;
+}
+
+/**
+ * The `Float16Array` type of the compiling program's lib (TypeScript 5.9+ with an `esnext` or `es2025` lib), else
+ * {@link Float16ArrayLike}: what float16 outputs of a `Float16Array` input are typed as.
+ */
+export type Float16Data =
+  typeof globalThis extends Record<'Float16Array', Record<'prototype', infer P>> ? P : Float16ArrayLike;
+
+/**
+ * Every array host data of dtype `D` may come in: the dtype's {@link HostDataMap} array, and for float16 also a
+ * `Float16Array` ({@link Float16ArrayLike}), of numbers rather than bits.
+ */
+export type HostData<D extends DType> = HostDataMap[D] | (D extends 'float16' ? Float16ArrayLike : never);
+
 /** The typed arrays that carry host data: every dtype's but `string`'s. */
 export type TypedArray = Exclude<HostDataMap[DType], string[]>;
 
-type TypedArrayClass = { new (b: ArrayBuffer, o: number, l: number): TypedArray; readonly BYTES_PER_ELEMENT: number };
+type TypedArrayClass = {
+  new (b: ArrayBuffer, o: number, l: number): TypedArray | Float16ArrayLike;
+  readonly BYTES_PER_ELEMENT: number;
+};
+
+/** The runtime's Float16Array class, where it has one. */
+const float16Array = (globalThis as { Float16Array?: TypedArrayClass }).Float16Array;
 
 const CONSTRUCTORS: Readonly<Record<string, TypedArrayClass>> = {
+  ...(float16Array && { Float16Array: float16Array }),
   Float32Array,
   Float64Array,
   Uint16Array,
@@ -97,13 +144,17 @@ const CONSTRUCTORS: Readonly<Record<string, TypedArrayClass>> = {
  * ```
  */
 export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array, copy = true): HostDataMap[D] {
-  const ctor = CONSTRUCTORS[hostArrayName(d)]!;
+  return arrayFromBytes(hostArrayName(d), bytes, copy) as HostDataMap[D];
+}
+
+/**
+ * Bytes as a typed array of the class named `name` (one of `hostArrayNames`, and a class this runtime has): a copy,
+ * or with `copy` false a view of `bytes` when they start at byte 0 of their buffer.
+ */
+export function arrayFromBytes(name: string, bytes: Uint8Array, copy: boolean): TypedArray | Float16ArrayLike {
+  const ctor = CONSTRUCTORS[name]!;
   const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
-  return new ctor(
-    owned.buffer as ArrayBuffer,
-    owned.byteOffset,
-    owned.byteLength / ctor.BYTES_PER_ELEMENT,
-  ) as HostDataMap[D];
+  return new ctor(owned.buffer as ArrayBuffer, owned.byteOffset, owned.byteLength / ctor.BYTES_PER_ELEMENT);
 }
 
 /**

@@ -1,9 +1,10 @@
-// Cleave's public entry: the engine, its error class, the node API, the pure planner, and the
-// dtype table (names, widths, host arrays). Internals (GPU plans, executors) stay out of it.
+// Cleave's public entry: the engine, its error class, the host tensor factory, the node API, the
+// pure planner, the dtype table (names, widths, host arrays) and the 16-bit float conversions.
+// Internals (GPU plans, executors) stay out of it.
 
 /**
- * Tensor splits on the GPU with WebGPU: the engine ({@link createSplitEngine}), its error class, operator nodes,
- * the planner and the dtype table.
+ * Tensor splits on the GPU with WebGPU: the engine ({@link createSplitEngine}), its error class, host tensors
+ * ({@link tensor}), operator nodes, the planner, the dtype table and float16 / bfloat16 conversions.
  *
  * @module cleave-gpu
  */
@@ -15,7 +16,7 @@ export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject } from './errors.js';
 export { inferShapes, resolveNode } from './ops/index.js';
-export type { OpName, ResolvedNode, SplitNode } from './ops/index.js';
+export type { CheckedInput, CheckedNode, OpName, ResolvedNode, SplitNode, TensorLike } from './ops/index.js';
 export type { DType, FixedDType, PackedDType } from './dtype.js';
 export {
   DTYPES,
@@ -23,16 +24,26 @@ export {
   PACKED_DTYPES,
   byteLengthOf,
   elementBits,
-  halfToNumber,
   hostArrayName,
   hostLength,
   isMsbFirst,
   isPacked,
   packedValue,
 } from './dtype.js';
-export type { HostDataMap, TypedArray } from './host-data.js';
+export type { Float16ArrayLike, Float16Data, HostData, HostDataMap, TypedArray } from './host-data.js';
 export { bytesOf, hostDataFromBytes } from './host-data.js';
-export type { GpuTensor, HostTensor, Into } from './tensor.js';
+export { bfloat16ToNumber, bfloat16sFrom, halfToNumber, halvesFrom, numberToBfloat16, numberToHalf } from './half.js';
+export type {
+  GpuInput,
+  GpuTensor,
+  GpuTensorOf,
+  HostInput,
+  HostOutput,
+  HostTensor,
+  HostTensorOf,
+  Into,
+} from './tensor.js';
+export { tensor } from './make-tensor.js';
 export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
 export { TENSOR_USAGE } from './usage.js';
 export { equalParts, planSplit } from './plan.js';

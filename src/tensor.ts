@@ -1,49 +1,86 @@
 // The tensor types: a tensor in host memory, one in a GPU buffer, and a place in a GPU buffer to
 // write an output at (`Into`), public; and that place as the planner takes it (`Destination`),
 // which read/into.ts makes. A HostTensor's `data` type follows its `dtype`, so a mismatched pair
-// fails to compile; plain JavaScript callers get the same rules at run time (read/tensor.ts).
+// fails to compile; plain JavaScript callers get the same rules at run time (read/tensor.ts). The
+// calls take their tensors through HostInput and GpuInput, which report a dtype widened to
+// `string` as that, rather than as a mismatch with some one dtype.
 
 import type { DType, FixedDType } from './dtype.js';
-import type { HostDataMap } from './host-data.js';
+import type { Float16ArrayLike, Float16Data, HostData, HostDataMap } from './host-data.js';
 
 /**
  * A tensor in host memory. `HostTensor` alone is the union over every dtype; `HostTensor<'float32'>` is one dtype's,
- * whose `data` must be a `Float32Array`.
+ * whose `data` must be a `Float32Array`. `A` is the data's array where a dtype takes two: `HostTensor<'float16'>` holds
+ * a `Uint16Array` of bits, `HostTensor<'float16', Float16Data>` a `Float16Array`. {@link tensor} makes one.
  */
-export type HostTensor<D extends DType = DType> = {
-  [K in D]: {
-    /** The element type, a literal. */
-    readonly dtype: K;
-    /** The dimensions; `[]` for a scalar. */
-    readonly shape: readonly number[];
-    /** The elements, row-major, in the dtype's host array ({@link HostDataMap}). */
-    readonly data: HostDataMap[K];
-  };
+export type HostTensor<D extends DType = DType, A extends HostData<D> = HostDataMap[D]> = {
+  [K in D]: HostTensorOf<K, Extract<A, HostData<K>>>;
 }[D];
+
+/**
+ * One dtype's {@link HostTensor}, its data an `A` (with `D` a union, a tensor of any of them: what a widened dtype is
+ * checked against).
+ */
+export interface HostTensorOf<D extends DType, A extends HostData<D> = HostDataMap[D]> {
+  /** The element type, a literal. */
+  readonly dtype: D;
+  /** The dimensions; `[]` for a scalar. */
+  readonly shape: readonly number[];
+  /** The elements, row-major, in the dtype's host array ({@link HostData}). */
+  readonly data: A;
+}
+
+/**
+ * The host tensor a call takes, as the compiler reads its dtype `D` and data `A`: a {@link HostTensor} when `D` is one
+ * of `Allowed` (with its {@link HostDataMap} array when `A` is not one the dtype takes). A dtype widened to `string`
+ * (a tensor object written without {@link tensor} or `as const`) meets a type whose one fault to report is the
+ * dtype: "Types of property 'dtype' are incompatible. Type 'string' is not assignable to type 'DType'".
+ */
+export type HostInput<D extends string, A, Allowed extends DType = DType> = D extends Allowed
+  ? HostTensor<D, A extends HostData<D> ? A : HostDataMap[D]>
+  : HostTensorOf<Allowed, HostData<Allowed>>;
+
+/**
+ * The host tensors a split of a host tensor of dtype `D` and data `A` gives: `Float16Array`s for `Float16Array`
+ * data, else the dtype's {@link HostDataMap} arrays.
+ */
+export type HostOutput<D extends DType, A> = HostTensor<
+  D,
+  A extends Float16ArrayLike ? Extract<Float16Data, HostData<D>> : HostDataMap[D]
+>;
+
+/**
+ * The GPU tensor a call takes, as the compiler reads its dtype `D`: a {@link GpuTensor} when `D` is a dtype that lives
+ * on the GPU; a dtype widened to `string` is reported as that, as for {@link HostInput}.
+ */
+export type GpuInput<D extends string> = D extends FixedDType ? GpuTensor<D> : GpuTensorOf<FixedDType>;
 
 /**
  * A tensor in a GPU buffer: `byteLength` bytes at `byteOffset`, row-major, no padding between elements. Cleave's
  * outputs hold a lease on their buffer until released; a tensor you describe yourself stays yours.
  */
-export type GpuTensor<D extends FixedDType = FixedDType> = {
-  [K in D]: {
-    /** The element type, a literal (not `string`). */
-    readonly dtype: K;
-    /** The dimensions; `[]` for a scalar. */
-    readonly shape: readonly number[];
-    /** The buffer, on the engine's device; an input's needs usage STORAGE | COPY_SRC. */
-    readonly buffer: GPUBuffer;
-    /** Where the tensor starts in `buffer`. */
-    readonly byteOffset: number;
-    /** The tensor's size in bytes: {@link byteLengthOf} of its dtype and element count. */
-    readonly byteLength: number;
-    /**
-     * Element strides, on an output written at a strided destination (`into`) only: such a tensor
-     * describes a view inside a larger one, and no call takes it as input.
-     */
-    readonly strides?: readonly number[];
-  };
-}[D];
+export type GpuTensor<D extends FixedDType = FixedDType> = { [K in D]: GpuTensorOf<K> }[D];
+
+/**
+ * One dtype's {@link GpuTensor} (with `D` a union, a tensor of any of them: what a widened dtype is checked against).
+ */
+export interface GpuTensorOf<D extends FixedDType> {
+  /** The element type, a literal (not `string`). */
+  readonly dtype: D;
+  /** The dimensions; `[]` for a scalar. */
+  readonly shape: readonly number[];
+  /** The buffer, on the engine's device; an input's needs usage STORAGE | COPY_SRC. */
+  readonly buffer: GPUBuffer;
+  /** Where the tensor starts in `buffer`. */
+  readonly byteOffset: number;
+  /** The tensor's size in bytes: {@link byteLengthOf} of its dtype and element count. */
+  readonly byteLength: number;
+  /**
+   * Element strides, on an output written at a strided destination (`into`) only: such a tensor
+   * describes a view inside a larger one, and no call takes it as input.
+   */
+  readonly strides?: readonly number[];
+}
 
 export type AnyTensor = HostTensor | GpuTensor;
 

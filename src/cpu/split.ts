@@ -1,9 +1,9 @@
 // The CPU executor: the same plan, carried out with byte copies (bit copies for packed sub-byte
-// types). It serves strings always, complex host tensors, and every dtype on an engine with
-// `backend: 'cpu'`.
+// types), its outputs in the input's array class. It serves strings always, complex host tensors,
+// and every dtype on an engine with `backend: 'cpu'`.
 
 import { type FixedDType, byteLengthOf, elementBits, isMsbFirst } from '../dtype.js';
-import { hostDataFromBytes } from '../host-data.js';
+import { arrayFromBytes } from '../host-data.js';
 import type { HostTensor } from '../tensor.js';
 import type { HostView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
@@ -24,7 +24,7 @@ export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (reado
       for (let o = 0; o < plan.outer; o++) copyBits(x.bytes, srcBit(o), out, o * rowBits, rowBits, isMsbFirst(dtype));
       if (isMsbFirst(dtype)) for (let k = 0; k < out.length; k++) out[k] = REVERSED[out[k]!]!;
     }
-    return { dtype, shape, data: hostDataFromBytes(dtype, out, false) } as HostTensor;
+    return { dtype, shape, data: arrayFromBytes(x.array!, out, false) } as HostTensor;
   });
 }
 

@@ -3,10 +3,11 @@
 
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
-import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { HostData } from '../host-data.js';
+import type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor } from '../tensor.js';
 import type { CostModel } from '../planner/costs.js';
 import type { SplitStats } from '../stats.js';
-import type { SplitNode } from '../ops/index.js';
+import type { CheckedNode, SplitNode, TensorLike } from '../ops/index.js';
 import type { Backend, Fixed, OutputOptions, SplitOptions } from './options.js';
 
 /** What `engine.stats` reports: the split that finished last, and the engine's GPU resources. */
@@ -19,11 +20,14 @@ export interface EngineStats extends SplitStats {
   readonly costs: CostModel | undefined;
 }
 
-/** A node's outputs: where its data input lives, with its dtype when the type says which. */
-export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
+/**
+ * A node's outputs: where its data input lives, with its dtype when the type says which (and in a `Float16Array` when
+ * its data is one).
+ */
+export type NodeOutputs<N extends SplitNode<TensorLike>> = N['inputs'][0] extends GpuTensor
   ? GpuTensor<N['inputs'][0]['dtype']>[]
-  : N['inputs'][0] extends HostTensor
-    ? HostTensor<N['inputs'][0]['dtype']>[]
+  : N['inputs'][0] extends HostTensor<DType, HostData<DType>>
+    ? HostOutput<N['inputs'][0]['dtype'], N['inputs'][0]['data']>[]
     : HostTensor[];
 
 /**
@@ -32,7 +36,8 @@ export type NodeOutputs<N extends SplitNode> = N['inputs'][0] extends GpuTensor
  * (or its promise rejects with) a {@link SplitError}. After `destroy()`, or once the device is lost, its calls fail
  * with `RELEASED` or `DEVICE_LOST` (`release`, `destroy` and `acknowledge` excepted); while a late GPU error waits in
  * `lateErrors`, `split`, `encodeSplit`, `upload` and `download` fail with `GPU_ERROR`. The methods work when taken off
- * the engine. The examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors.
+ * the engine. The examples use an `engine` made by `await createSplitEngine()`, on WebGPU where they hold GPU tensors,
+ * and {@link tensor}.
  */
 export interface CoreSplitEngine {
   /** Where this engine splits. */
@@ -68,20 +73,21 @@ export interface CoreSplitEngine {
    *   split failed, or a late error waits.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'float32', shape: [4, 6], data: new Float32Array(24) });
+   * const gx = engine.upload(tensor('float32', new Float32Array(24), [4, 6]));
    * const [a, b] = await engine.split(gx, { axis: 1, sizes: [1, 5] }); // shapes [4, 1] and [4, 5]
    * for (const t of [a, b, gx]) engine.release(t);
    * ```
    */
-  split<D extends FixedDType>(
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): Promise<GpuTensor<D>[]>;
+  split<D extends string>(
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): Promise<GpuTensor<D & FixedDType>[]>;
   /**
    * Splits a host tensor along one axis, through the GPU on a WebGPU engine (strings and complex types on the CPU).
    * The data is read at the call: you may reuse the array once the call returns.
    *
-   * @param x - The input: a host tensor, its `data` the dtype's array ({@link HostDataMap}).
+   * @param x - The input: a host tensor ({@link tensor} makes one), its `data` an array the dtype takes
+   *   ({@link HostData}): a float16 `Float16Array` gives `Float16Array` outputs.
    * @param options - `axis` (default 0) with `sizes` or `parts` (`layout`, `alias` and `into` are for GPU inputs).
    * @returns The outputs, in order, as host tensors of the same dtype.
    * @throws {@link SplitError} `BAD_INPUT`, `BAD_DTYPE`, `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a tensor
@@ -90,12 +96,12 @@ export interface CoreSplitEngine {
    *   `GPU_ERROR`: the GPU refused the split's commands, or a late error waits.
    * @example
    * ```ts
-   * const x = { dtype: 'int32', shape: [2, 3], data: new Int32Array([1, 2, 3, 4, 5, 6]) } as const;
+   * const x = tensor('int32', new Int32Array([1, 2, 3, 4, 5, 6]), [2, 3]);
    * const [a, b] = await engine.split(x, { axis: 1, sizes: [1, 2] });
    * console.log([...a!.data], [...b!.data]); // [1, 4] [2, 3, 5, 6]
    * ```
    */
-  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
+  split<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): Promise<HostOutput<D & DType, A>[]>;
   /**
    * Records a split of a GPU tensor into your encoder and returns at once: no submit, no await. The outputs hold the
    * split once you submit the encoder; errors in the recorded commands surface there, in your error scopes.
@@ -108,51 +114,51 @@ export interface CoreSplitEngine {
    *   can read; the other codes as for the GPU form of `split`, but never a GPU error of its own commands.
    * @example
    * ```ts
-   * const qkv = engine.upload({ dtype: 'float32', shape: [1, 12], data: new Float32Array(12) });
+   * const qkv = engine.upload(tensor('float32', new Float32Array(12), [1, 12]));
    * const encoder = engine.device!.createCommandEncoder();
    * const [q, k, v] = engine.encodeSplit(encoder, qkv, { axis: -1, parts: 3 });
    * engine.device!.queue.submit([encoder.finish()]); // q, k and v hold the split from here on
    * ```
    */
-  encodeSplit<D extends FixedDType>(
+  encodeSplit<D extends string>(
     encoder: GPUCommandEncoder,
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): GpuTensor<D>[];
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): GpuTensor<D & FixedDType>[];
   /**
    * Copies a host tensor into a buffer of the engine's, with usage `TENSOR_USAGE`. Synchronous: a GPU error it causes
    * (out of memory) lands in your error scope, and the next split of the tensor rejects.
    *
-   * @param x - A host tensor of any dtype but `string`.
+   * @param x - A host tensor of any dtype but `string` (a float16 `Float16Array` uploads as its bits).
    * @returns A GPU tensor at byte 0 of its buffer; release it when done.
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
    *   `BAD_SHAPE`, `DATA_TYPE`, `DATA_LENGTH`: `x` is not a host tensor Cleave can read; `TOO_LARGE`: above the
    *   device's `maxBufferSize`, or past a cap; `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: the engine is not usable.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'uint8', shape: [3], data: new Uint8Array([1, 2, 3]) });
+   * const gx = engine.upload(tensor('uint8', new Uint8Array([1, 2, 3]), [3]));
    * console.log(gx.byteOffset, gx.byteLength); // 0 3
    * engine.release(gx);
    * ```
    */
-  upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D>;
+  upload<D extends string, A>(x: HostInput<D, A, FixedDType>): GpuTensor<D & FixedDType>;
   /**
    * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
    *
    * @param x - A GPU tensor on this engine's device: Cleave's, or yours (its buffer with usage COPY_SRC).
-   * @returns A host tensor with a copy of its bytes.
+   * @returns A host tensor with a copy of its bytes, in its dtype's {@link HostDataMap} array (float16 as bits).
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
    *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included); `RELEASED`:
    *   `x` was released, or the engine destroyed; `DEVICE_LOST`; `GPU_ERROR`: the split that made `x` failed on the
    *   GPU, the readback failed, or a late error waits.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'float32', shape: [2], data: new Float32Array([1, 2]) });
+   * const gx = engine.upload(tensor('float32', new Float32Array([1, 2]), [2]));
    * console.log([...(await engine.download(gx)).data]); // [1, 2]
    * engine.release(gx);
    * ```
    */
-  download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>>;
+  download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>>;
   /**
    * Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. Releasing
    * twice, or `undefined`, does nothing; any engine may release any Cleave tensor, destroyed engines included.
@@ -161,12 +167,12 @@ export interface CoreSplitEngine {
    * @throws {@link SplitError} `BAD_INPUT`: a copy of a tensor, or a tensor Cleave did not hand out.
    * @example
    * ```ts
-   * const gx = engine.upload({ dtype: 'int8', shape: [4], data: new Int8Array(4) });
+   * const gx = engine.upload(tensor('int8', new Int8Array(4), [4]));
    * const [a, b] = await engine.split(gx, { parts: 2 });
    * for (const t of [a, b, gx]) engine.release(t); // the buffers go back to the pool
    * ```
    */
-  release(x: GpuTensor | undefined): void;
+  release<D extends string>(x: GpuInput<D> | undefined): void;
   /**
    * Measures the device's costs for the planner now, once per device, and resolves when splits plan
    * with them. Without this call the measurement starts after the engine's first split; splits
@@ -217,10 +223,10 @@ export interface SplitEngine extends CoreSplitEngine {
    *   `RELEASED`, `DEVICE_LOST`, `GPU_ERROR`: as for `split`.
    * @example
    * ```ts
-   * const x = { dtype: 'float32', shape: [2, 8], data: new Float32Array(16) } as const;
+   * const x = tensor('float32', new Float32Array(16), [2, 8]);
    * const outs = await engine.run({ op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 4 } });
    * console.log(outs.map((t) => t.shape)); // [[2, 2], [2, 2], [2, 2], [2, 2]]
    * ```
    */
-  run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>>;
+  run<const N extends SplitNode<TensorLike>>(node: CheckedNode<N>, options?: OutputOptions): Promise<NodeOutputs<N>>;
 }

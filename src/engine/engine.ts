@@ -7,7 +7,7 @@
 
 import { SplitError, check, show } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
-import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
+import type { AnyTensor, GpuInput, GpuTensor, HostInput, HostOutput, HostTensor } from '../tensor.js';
 import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
 import { type OutputFields, requestOf, splitArguments } from './arguments.js';
 import { isA } from '../read/webgpu-object.js';
@@ -79,22 +79,22 @@ export class Engine implements CoreSplitEngine {
     return { ...this.last, ...live, costs: this.device && costsOf(this.device) };
   }
 
-  split<D extends FixedDType>(
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): Promise<GpuTensor<D>[]>;
-  split<D extends DType>(x: HostTensor<D>, options: SplitOptions): Promise<HostTensor<D>[]>;
-  async split(x: AnyTensor, options: SplitOptions & OutputOptions): Promise<AnyTensor[]> {
+  split<D extends string>(
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): Promise<GpuTensor<D & FixedDType>[]>;
+  split<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): Promise<HostOutput<D & DType, A>[]>;
+  async split(x: unknown, options: unknown): Promise<AnyTensor[]> {
     this.usable('split');
     const [view, plan, out] = splitArguments('split', x, options);
     return this.execute(plan, view, plan.outputShapes, out);
   }
 
-  encodeSplit<D extends FixedDType>(
+  encodeSplit<D extends string>(
     encoder: GPUCommandEncoder,
-    x: GpuTensor<D>,
-    options: SplitOptions & OutputOptions<Fixed<D>>,
-  ): GpuTensor<D>[] {
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): GpuTensor<D & FixedDType>[] {
     const gpu = this.requireGpu('encodeSplit');
     check(
       isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
@@ -107,10 +107,10 @@ export class Engine implements CoreSplitEngine {
     const req = requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy);
     const r = encodeResident(gpu, req, view, encoder);
     this.last = r.stats;
-    return r.outputs as GpuTensor<D>[];
+    return r.outputs as GpuTensor<D & FixedDType>[];
   }
 
-  upload<D extends FixedDType>(x: HostTensor<D>): GpuTensor<D> {
+  upload<D extends string, A>(x: HostInput<D, A, FixedDType>): GpuTensor<D & FixedDType> {
     const gpu = this.requireGpu('upload');
     const view = readTensor(x, 'upload');
     check(
@@ -121,15 +121,15 @@ export class Engine implements CoreSplitEngine {
         (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
       'input:input',
     );
-    return uploadTensor(gpu, view) as GpuTensor<D>;
+    return uploadTensor(gpu, view) as GpuTensor<D & FixedDType>;
   }
 
-  async download<D extends FixedDType>(x: GpuTensor<D>): Promise<HostTensor<D>> {
+  async download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>> {
     const gpu = this.requireGpu('download');
-    return (await downloadTensor(gpu, readGpuTensor(x, 'download'))) as HostTensor<D>;
+    return (await downloadTensor(gpu, readGpuTensor(x, 'download'))) as HostTensor<D & FixedDType>;
   }
 
-  release(x: GpuTensor | undefined): void {
+  release<D extends string>(x: GpuInput<D> | undefined): void {
     release(x);
   }
 

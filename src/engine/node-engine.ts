@@ -5,7 +5,7 @@
 import { Engine } from './engine.js';
 import { requireInputUsage } from './arguments.js';
 import { readOptions } from '../read/options.js';
-import { type SplitNode, resolveRun } from '../ops/index.js';
+import { type CheckedNode, type SplitNode, type TensorLike, resolveRun } from '../ops/index.js';
 import type { NodeOutputs, SplitEngine } from './api.js';
 import type { OutputOptions } from './options.js';
 
@@ -16,7 +16,10 @@ export class NodeEngine extends Engine implements SplitEngine {
     this.run = this.run.bind(this);
   }
 
-  async run<const N extends SplitNode>(node: N, options?: OutputOptions): Promise<NodeOutputs<N>> {
+  async run<const N extends SplitNode<TensorLike>>(
+    node: CheckedNode<N>,
+    options?: OutputOptions,
+  ): Promise<NodeOutputs<N>> {
     this.usable('run');
     const r = resolveRun(node);
     requireInputUsage(r.data, 'run');

@@ -1,8 +1,10 @@
 // The host path: what crosses between host memory and the GPU. A host tensor's split is one
-// upload, one submit and one readback of every output; an upload hands out a GPU tensor under a
-// lease; a download copies one GPU tensor into a staging buffer and reads it back.
+// upload, one submit and one readback of every output, in the input's array class; an upload hands
+// out a GPU tensor under a lease; a download copies one GPU tensor into a staging buffer and reads
+// it back in its dtype's array.
 
 import { check } from '../errors.js';
+import { hostArrayName } from '../dtype.js';
 import { hostDataFromBytes } from '../host-data.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
@@ -13,7 +15,7 @@ import { encodeCopies } from './encode.js';
 import { checkLive, fateOf, handOut, leaseFor, poisoned } from './leases.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
 import { calibrateSoon } from './calibrate.js';
-import { readBack as readStaging, writePadded } from './transfer.js';
+import { type HostForm, readBack as readStaging, writePadded } from './transfer.js';
 import type { GpuExecutor, SplitRequest, SplitResult, Work } from './executor.js';
 
 /** Splits a host tensor: one upload, one submit, one readback of every output. */
@@ -33,10 +35,13 @@ export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView
   gpu.pool.give(input);
   if (value) gpu.pool.give(value);
   return {
-    outputs: await readBack(gpu, 'split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes),
+    outputs: await readBack(gpu, 'split', staging, error, gp.outputs, hostForm(x), req.shapes),
     stats: statsOf(gp, false),
   };
 }
+
+/** Outputs like a host input: its dtype (not string: strings split on the CPU), its array class. */
+const hostForm = (x: HostView): HostForm => ({ dtype: x.dtype as GpuView['dtype'], array: x.array! });
 
 /** A host tensor's bytes in a pooled buffer, handed out as a GPU tensor. */
 export function uploadTensor(gpu: GpuExecutor, x: HostView): GpuTensor {
@@ -68,7 +73,7 @@ export async function downloadTensor(gpu: GpuExecutor, x: GpuView): Promise<Host
     staging,
     error,
     [{ byteOffset: x.byteOffset - from, byteLength: x.byteLength }],
-    x.dtype,
+    { dtype: x.dtype, array: hostArrayName(x.dtype) },
     [x.shape],
   );
   // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
@@ -84,11 +89,11 @@ async function readBack(
   staging: GPUBuffer,
   error: Promise<string | undefined>,
   parts: GpuPlan['outputs'],
-  dtype: GpuView['dtype'],
+  form: HostForm,
   shapes: SplitRequest['shapes'],
 ): Promise<HostTensor[]> {
   try {
-    return await readStaging(staging, parts, dtype, shapes, error, what);
+    return await readStaging(staging, parts, form, shapes, error, what);
   } catch (e) {
     gpu.guard(what); // destroyed or lost meanwhile: say that instead
     throw e;

@@ -3,7 +3,7 @@
 
 import { SplitError } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
-import { hostDataFromBytes } from '../host-data.js';
+import { arrayFromBytes } from '../host-data.js';
 import type { HostTensor } from '../tensor.js';
 import type { OutputSlot } from '../planner/types.js';
 import { throwIfFailed } from './scope.js';
@@ -20,11 +20,20 @@ export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Arra
   }
 }
 
-/** Maps `staging`, checks the call's scopes (a GPU error wins over the failed map it causes), copies each part out. */
+/** What host outputs are: their dtype, and the class of their arrays (the dtype's, or a host input's). */
+export interface HostForm {
+  readonly dtype: FixedDType;
+  readonly array: string;
+}
+
+/**
+ * Maps `staging`, checks the call's scopes (a GPU error wins over the failed map it causes), copies each part out as
+ * a host tensor of `form`.
+ */
 export async function readBack(
   staging: GPUBuffer,
   parts: readonly OutputSlot[],
-  dtype: FixedDType,
+  form: HostForm,
   shapes: readonly (readonly number[])[],
   error: Promise<string | undefined>,
   what: string,
@@ -41,9 +50,9 @@ export async function readBack(
     return parts.map(
       (p, i) =>
         ({
-          dtype,
+          dtype: form.dtype,
           shape: [...shapes[i]!],
-          data: hostDataFromBytes(dtype, all.subarray(p.byteOffset, p.byteOffset + p.byteLength)),
+          data: arrayFromBytes(form.array, all.subarray(p.byteOffset, p.byteOffset + p.byteLength), true),
         }) as HostTensor,
     );
   } finally {

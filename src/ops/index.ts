@@ -4,13 +4,13 @@
 
 import type { DType } from '../dtype.js';
 import { guardRead } from '../errors.js';
-import type { ResolvedNode, ResolvedRun, SplitNode } from './types.js';
+import type { CheckedNode, ResolvedNode, ResolvedRun, SplitNode, TensorLike } from './types.js';
 import { readNode } from './node-rules.js';
 import { resolveSplit } from './onnx-split.js';
 import { resolveSplitToSequence } from './split-to-sequence.js';
 import { resolveVariadicSplit } from './variadic-split.js';
 
-export type { OpName, ResolvedNode, ResolvedRun, SplitNode } from './types.js';
+export type { CheckedInput, CheckedNode, OpName, ResolvedNode, ResolvedRun, SplitNode, TensorLike } from './types.js';
 
 const FRONT_ENDS = {
   Split: resolveSplit,
@@ -19,7 +19,7 @@ const FRONT_ENDS = {
 };
 
 /** Validates a node and plans it, keeping its data input as read (what the engine runs). */
-export function resolveRun(node: SplitNode): ResolvedRun {
+export function resolveRun(node: SplitNode<unknown>): ResolvedRun {
   // A caller's getter or Proxy that throws anywhere in the node becomes a SplitError.
   return guardRead('node', () => {
     const n = readNode(node);
@@ -38,14 +38,14 @@ export function resolveRun(node: SplitNode): ResolvedRun {
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { resolveNode } from 'cleave-gpu';
+ * import { resolveNode, tensor } from 'cleave-gpu';
  *
- * const x = { dtype: 'float32', shape: [2, 5], data: new Float32Array(10) } as const;
+ * const x = tensor('float32', new Float32Array(10), [2, 5]);
  * const r = resolveNode({ op: 'Split', opset: 13, inputs: [x], attrs: { axis: 1 }, outputs: 5 });
  * console.log(r.label, r.plan.sizes); // Split-13 [1, 1, 1, 1, 1]
  * ```
  */
-export function resolveNode(node: SplitNode): ResolvedNode {
+export function resolveNode<N extends SplitNode<TensorLike>>(node: CheckedNode<N>): ResolvedNode {
   const { label, plan, outputShapes } = resolveRun(node);
   return { label, plan, outputShapes };
 }
@@ -61,14 +61,16 @@ export function resolveNode(node: SplitNode): ResolvedNode {
  *   `NOT_DIVISIBLE`: the split does not fit the data; `TOO_LARGE`: past a cap.
  * @example
  * ```ts
- * import { inferShapes } from 'cleave-gpu';
+ * import { inferShapes, tensor } from 'cleave-gpu';
  *
- * const x = { dtype: 'int32', shape: [2, 5], data: new Int32Array(10) } as const;
+ * const x = tensor('int32', new Int32Array(10), [2, 5]);
  * const node = { op: 'Split', opset: 18, inputs: [x], attrs: { axis: 1, num_outputs: 3 }, outputs: 3 } as const;
  * console.log(inferShapes(node).map((o) => o.shape)); // [[2, 2], [2, 2], [2, 1]]
  * ```
  */
-export function inferShapes(node: SplitNode): {
+export function inferShapes<N extends SplitNode<TensorLike>>(
+  node: CheckedNode<N>,
+): {
   /** The output's dtype: the data input's. */
   dtype: DType;
   /** The output's shape. */

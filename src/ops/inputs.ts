@@ -2,7 +2,8 @@
 // inputs (split, axis, split_lengths) read into plain numbers on the CPU.
 
 import { type SplitErrorCode, SplitError, asInt, check } from '../errors.js';
-import { type DType, type FixedDType, ONNX_DTYPES, halfToNumber } from '../dtype.js';
+import { type DType, type FixedDType, ONNX_DTYPES } from '../dtype.js';
+import { halfToNumber } from '../half.js';
 import { hostDataFromBytes } from '../host-data.js';
 import { MAX_OUTPUTS } from '../shape.js';
 import type { HostView, TensorView } from '../read/tensor.js';

@@ -2,7 +2,9 @@
 // over (positional inputs, attributes by their spec names, opset), and what a front-end resolves
 // it to (the version that applied, a planner plan, the output shapes).
 
-import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { DType } from '../dtype.js';
+import type { HostData } from '../host-data.js';
+import type { GpuInput, GpuTensor, HostInput, HostTensor } from '../tensor.js';
 import type { TensorView } from '../read/tensor.js';
 import type { SplitPlan } from '../planner/split.js';
 
@@ -12,8 +14,10 @@ export type OpName = 'Split' | 'SplitToSequence' | 'VariadicSplit';
 /**
  * One operator node, as an ONNX or OpenVINO runtime hands it over: positional inputs, attributes by their spec
  * names, the opset. `engine.run` runs it; {@link resolveNode} and {@link inferShapes} read it without moving data.
+ * `T` is what an input may be: any host or GPU tensor (the calls take a node of any {@link TensorLike} inputs and
+ * check each with {@link CheckedNode}).
  */
-export interface SplitNode {
+export interface SplitNode<T = HostTensor<DType, HostData<DType>> | GpuTensor> {
   /** The operator. */
   readonly op: OpName;
   /** ONNX opset; any opset maps to the newest version <= it. Ignored for VariadicSplit. */
@@ -22,7 +26,7 @@ export interface SplitNode {
    * Positional inputs as in the spec; undefined marks an omitted optional input. The data input may be a host or a
    * GPU tensor; parameter inputs (`split`, `axis`, `split_lengths`) must be host tensors.
    */
-  readonly inputs: readonly (HostTensor | GpuTensor | undefined)[];
+  readonly inputs: readonly (T | undefined)[];
   /** Attributes, by their ONNX names; each version accepts only its own. */
   readonly attrs?: {
     /** Split and SplitToSequence: the axis to split (negative counts from the back). Default 0. */
@@ -42,6 +46,28 @@ export interface SplitNode {
    */
   readonly outputs?: number;
 }
+
+/** Anything with a `dtype` string, literal or widened: what a node's inputs are first read as, to check each. */
+export interface TensorLike {
+  /** The dtype as written. */
+  readonly dtype: string;
+}
+
+/**
+ * The node a call takes: `N` as written, each input checked as the tensor its own dtype makes it ({@link HostInput},
+ * {@link GpuInput}), so that a mismatched input, or one whose dtype was widened to `string`, is reported as itself.
+ */
+export type CheckedNode<N extends SplitNode<TensorLike>> = N & {
+  /** Each input, checked. */
+  readonly inputs: { readonly [I in keyof N['inputs']]: CheckedInput<N['inputs'][I]> };
+};
+
+/** One node input as {@link CheckedNode} checks it: a GPU tensor if it has a `buffer`, else a host tensor. */
+export type CheckedInput<T> = T extends TensorLike
+  ? 'buffer' extends keyof T
+    ? GpuInput<T['dtype']>
+    : HostInput<T['dtype'], T[keyof T & 'data']>
+  : T;
 
 /** A node validated against its version's rules and planned: what {@link resolveNode} returns. */
 export interface ResolvedNode {

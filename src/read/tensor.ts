@@ -4,17 +4,22 @@
 // layer takes.
 
 import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
-import { type DType, type FixedDType, byteLengthOf, hostArrayName, hostLength, isDType, isPacked } from '../dtype.js';
+import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, isDType, isPacked } from '../dtype.js';
 import { isA } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
 
-/** A host tensor as read at the call: its bytes (fixed dtypes, safe to use now) or its strings (copied). */
+/**
+ * A host tensor as read at the call: its bytes (fixed dtypes, safe to use now) or its strings (copied), and the
+ * class its data came in, which its outputs come in too.
+ */
 export interface HostView {
   readonly kind: 'host';
   readonly dtype: DType;
   readonly shape: readonly number[];
   readonly numel: number;
   readonly bytes: Uint8Array;
+  /** The class of the typed array the data came in (absent for strings). */
+  readonly array?: string;
   readonly strings?: readonly string[];
 }
 
@@ -133,10 +138,11 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     return { kind: 'host', dtype, shape, numel, bytes: new Uint8Array(0), strings: strings as string[] };
   }
   const kind = intrinsic<string>(TA_PROTO, Symbol.toStringTag, data);
+  const arrays = hostArrayNames(dtype);
   check(
-    kind === hostArrayName(dtype),
+    kind !== undefined && arrays.includes(kind),
     'DATA_TYPE',
-    () => `${what}: dtype ${dtype} needs data as ${hostArrayName(dtype)}, got ${kind ?? show(data)}${dataFix(dtype)}`,
+    () => `${what}: dtype ${dtype} needs data as ${arrays.join(' or ')}, got ${kind ?? show(data)}${dataFix(dtype)}`,
     at,
   );
   const buffer = intrinsic<ArrayBufferLike>(TA_PROTO, 'buffer', data)!;
@@ -154,13 +160,15 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     typeof SharedArrayBuffer === 'function' &&
     intrinsic(SharedArrayBuffer.prototype as object, 'byteLength', buffer) !== undefined;
   const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
-  return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes };
+  return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes, array: kind };
 }
 
 /** How to make the right host array: the fix named in a DATA_TYPE message. */
 function dataFix(dtype: DType): string {
-  const name = hostArrayName(dtype);
-  if (/^(b?float16|float8|complex)/.test(dtype) || isPacked(dtype))
+  const name = hostArrayNames(dtype)[0]!;
+  if (dtype === 'float16') return ': halvesFrom(numbers) makes the bits (or pass a Float16Array of the numbers)';
+  if (dtype === 'bfloat16') return ': bfloat16sFrom(numbers) makes the bits';
+  if (/^(float8|complex)/.test(dtype) || isPacked(dtype))
     return `: the README's "Host data" paragraph says what ${dtype} data holds`;
   return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
 }

@@ -11,7 +11,7 @@ import {
   inferShapes,
 } from '../../src/index.js';
 import { resolveNode } from '../../src/ops/index.js';
-import { halfToNumber } from '../../src/dtype.js';
+import { halfToNumber } from '../../src/half.js';
 import { gpuTest } from '../helpers/gpu.js';
 
 const x2x6: HostTensor<'float32'> = {

@@ -22,6 +22,8 @@ const IMPORTS = [
   ['src/errors.ts', './stats.js', true],
   ['src/host-data.ts', './dtype.js', false],
   ['src/host-data.ts', './read/tensor.js', true],
+  ['src/half.ts', './read/tensor.js', true],
+  ['src/dtype.ts', './make-tensor.js', true],
   // read/: leaves and itself.
   ['src/read/into.ts', '../shape.js', false],
   ['src/read/into.ts', './tensor.js', false],
@@ -65,6 +67,8 @@ const IMPORTS = [
   ['src/engine/open.ts', '../ops/index.js', true],
   ['src/engine/create-core.ts', '../ops/index.js', true],
   ['src/engine/node-engine.ts', '../ops/index.js', false],
+  // What the entries share (the factory): anything but the entries.
+  ['src/make-tensor.ts', './read/tensor.js', false],
 ] as const;
 
 describe('layer rules', () => {
