@@ -28,7 +28,7 @@ export const GPU = '#f28e2b';
 /** A system's state in a word, and why in full where it did not run clean. @param {SystemResult | undefined} s */
 export function statusOf(s) {
   if (!s) return { word: 'not run', cls: 'muted', why: undefined };
-  if (s.skip) return { word: 'n/a', cls: 'muted', why: `n/a: ${s.skip}` };
+  if (s.skip) return { word: 'n/a', cls: 'muted', why: `n/a: ${s.skip.replace(/^n\/a: /, '')}` };
   if (!s.ok) return { word: 'failed', cls: 'err', why: `failed: ${s.error ?? 'no reason given'}` };
   if (s.fallback)
     return {
@@ -37,6 +37,15 @@ export function statusOf(s) {
       why: `ran on ORT's CPU EP; its WebGPU EP refused: ${s.webgpuError}`,
     };
   return { word: s.verified ? 'verified' : 'ran', cls: '', why: undefined };
+}
+
+/**
+ * Why a system did not run clean, in full, as a note in its state's class; nothing where it did.
+ * @param {string} name @param {SystemResult | undefined} s @returns {Cell[]}
+ */
+export function reasonOf(name, s) {
+  const { why, cls } = statusOf(s);
+  return why ? [{ text: `${name}: ${why}`, cls }] : [];
 }
 
 /** A median with its range, or the system's state where it has none. @param {SystemResult | undefined} s
@@ -90,7 +99,7 @@ export function caseFigure(charts, v) {
     ];
   });
   const head = ['system', 'wall ms [min–max]', 'GPU ms [min–max]', 'wall / copy limit', 'GPU / copy limit', 'GB/s'];
-  const why = shown.flatMap((d) => statusOf(v.systems[d.key]).why?.replace(/^/, `${d.name}: `) ?? []);
+  const why = shown.flatMap((d) => reasonOf(d.name, v.systems[d.key]));
   const noCopy = medianOf(copy, 'wall') === undefined ? ' The copy limit has no time here: no ratios.' : '';
   return charts.figure(
     {
@@ -116,7 +125,8 @@ export function caseFigure(charts, v) {
       caption:
         `Median time over the copy limit's (one copyBufferToBuffer of the same bytes: 1x), wall and GPU ` +
         `time. No bar: no figure (the table says why).${noCopy}`,
-      table: table([...head, 'plan', 'state'], rows) + notes([...why, ...v.problems], 'err'),
+      table:
+        table([...head, 'plan', 'state'], rows) + notes([...why, ...v.problems.map((text) => ({ text, cls: 'err' }))]),
     },
   );
 }

@@ -10,12 +10,12 @@ import { esc } from './markup.mjs';
 /** @param {readonly [string, string][]} rows  term, description (text) */
 const facts = (rows) => `<dl class="env">${rows.map(([t, d]) => `<dt>${esc(t)}</dt><dd>${esc(d)}</dd>`).join('')}</dl>`;
 
-/** @param {boolean} software */
-function caveat(software) {
+/** @param {boolean} software @param {boolean} counted  GPU calls were counted per split (--probes) */
+function caveat(software, counted) {
+  const counts = counted ? ', and the GPU calls counted per split, which carry over to any GPU' : '';
   const text = software
     ? 'SwiftShader is a CPU driver: it runs the shaders on the CPU, so the absolute figures here (ms, GB/s) say ' +
-      'little about a GPU. Compare systems within this run (their ratios), and the GPU calls counted per split, ' +
-      'which carry over to any GPU.'
+      `little about a GPU. Compare systems within this run (their ratios)${counts}.`
     : "The absolute figures are this adapter's; compare systems within one run.";
   return `<p class="caveat">${esc(text)}</p>`;
 }
@@ -54,7 +54,7 @@ ${facts([
       `${r.env.crossOriginIsolated ? 'yes' : 'no'}`,
   ],
 ])}
-${caveat(a.software)}`;
+${caveat(a.software, s.probes)}`;
 }
 
 /** The Node run's header. @param {NodeReport} r */
@@ -71,7 +71,7 @@ ${facts([
   ['Timestamp queries', r.timestamps ? 'yes: GPU time measured' : 'no: wall time only'],
   ['Cost model (calibrated)', costs.join(', ') || '-'],
 ])}
-${caveat(software)}`;
+${caveat(software, false)}`;
 }
 
 /**

@@ -28,9 +28,15 @@ export function table(head, rows, num = 1) {
   return `<div class="scroll"><table><thead>${row('th', head)}</thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
-/** Notes in full (errors, reasons), wrapped. @param {readonly string[]} items @param {string} [cls] */
-export const notes = (items, cls = '') =>
-  items.length ? `<ul class="notes ${cls}">${items.map((x) => `<li>${esc(x)}</li>`).join('')}</ul>` : '';
+/**
+ * Notes in full (errors, reasons), wrapped; each in the list's class or its own.
+ * @param {readonly Cell[]} items @param {string} [cls]
+ */
+export function notes(items, cls = '') {
+  const item = (/** @type {Cell} */ x) =>
+    typeof x === 'string' ? `<li>${esc(x)}</li>` : `<li class="${x.cls ?? ''}">${esc(x.text)}</li>`;
+  return items.length ? `<ul class="notes ${cls}">${items.map(item).join('')}</ul>` : '';
+}
 
 /** @param {string} text  a paragraph (escaped) @param {string} [cls] */
 export const para = (text, cls = '') => `<p${cls ? ` class="${cls}"` : ''}>${esc(text)}</p>`;

@@ -4,7 +4,7 @@
 import { pipelineRows } from '../../findings.mjs';
 import { SYSTEMS as DECODE_SYSTEMS, decodeFailures, decodeRows } from '../decode.mjs';
 import { ms, near1, planText } from '../format.mjs';
-import { statusOf } from './cases.mjs';
+import { reasonOf, statusOf } from './cases.mjs';
 import { notes, para, series, table } from './markup.mjs';
 
 /** @import { Report, SystemResult, Summary } from '../../../types.js' */
@@ -29,8 +29,7 @@ function cell(s, per = 1) {
 const paired = (p) => (p ? `${near1(p.median)} [${near1(p.min)}–${near1(p.max)}]` : '-');
 
 /** @param {string} name @param {Partial<Record<string, SystemResult>>} systems */
-const whyList = (name, systems) =>
-  Object.entries(systems).flatMap(([k, s]) => statusOf(s).why?.replace(/^/, `${name} ${k}: `) ?? []);
+const whyList = (name, systems) => Object.entries(systems).flatMap(([k, s]) => reasonOf(`${name} ${k}`, s));
 
 /** @param {Report} report */
 function pipelineTable(report) {
@@ -52,13 +51,7 @@ function pipelineTable(report) {
     'batch by batch',
     'ORT CPU EP',
   ];
-  return (
-    table(head, rows, 2) +
-    notes(
-      report.pipelines.flatMap((r) => whyList(r.id, r.systems)),
-      'err',
-    )
-  );
+  return table(head, rows, 2) + notes(report.pipelines.flatMap((r) => whyList(r.id, r.systems)));
 }
 
 /** @param {Report} report */
@@ -77,8 +70,14 @@ function decodeTable(report) {
     'steps',
     ...DECODE_SYSTEMS.flatMap((x, i) => (i ? [x.name, '/ whole, paired'] : [x.name])),
   ];
-  const fails = report.decodes.flatMap((r) => [...decodeFailures(r), ...whyList(r.id, r.systems)]);
-  return table([...head, 'match'], rows, 2) + notes([...new Set(fails)], 'err');
+  // Each system's reason, then what else fails a loop (the page failed, a system missing or not verified).
+  const failed = (/** @type {(typeof report.decodes)[number]} */ r, /** @type {string} */ f) =>
+    Object.entries(r.systems).some(([k, s]) => s && !s.ok && f.startsWith(`${r.id} ${k}:`));
+  const why = report.decodes.flatMap((r) => [
+    ...whyList(r.id, r.systems),
+    ...decodeFailures(r).flatMap((text) => (failed(r, text) ? [] : [{ text, cls: 'err' }])),
+  ]);
+  return table([...head, 'match'], rows, 2) + notes(why);
 }
 
 /** Pipelines and decode loops against ORT's whole graph. @param {Charts} charts @param {Report} report */

@@ -62,53 +62,56 @@ const METRICS = /** @type {const} */ ([
  */
 
 /**
- * The counts of each case's splits: a chart per count over the GPU-resident systems, every system in the table.
+ * The counts of each case's splits: a chart per count over the GPU-resident systems with its table, then every count
+ * of every system in one table, folded away.
  * @param {Charts} charts @param {Report} report @param {ProbeSystems} systems
  */
 function caseCounts(charts, report, { resident, nameOf }) {
   const cases = report.results.filter((r) => Object.values(r.systems).some((s) => s?.calls));
   if (cases.length === 0) return '';
+  const callsOf = (/** @type {(typeof cases)[number]} */ r, /** @type {string} */ key) =>
+    r.systems[/** @type {keyof typeof r.systems} */ (key)]?.calls;
+  const shown = resident.filter((d) => cases.some((r) => callsOf(r, d.key)));
+  // Files written before bytes were counted have none: that chart goes, the full table says '-'.
+  const counted = cases.flatMap((r) => Object.values(r.systems).flatMap((s) => s?.calls ?? []));
+  const figures = METRICS.filter((m) => counted.some((c) => m.of(c) !== undefined)).map((m) => {
+    const value = (/** @type {(typeof cases)[number]} */ r, /** @type {string} */ key) => {
+      const c = callsOf(r, key);
+      return c ? m.of(c) : undefined;
+    };
+    const cell = (/** @type {number | undefined} */ v) =>
+      v === undefined ? '-' : m.format === 'bytes' ? bytesText(v) : String(v);
+    return charts.figure(
+      {
+        labels: cases.map((r) => r.case.id),
+        series: shown.map((d) =>
+          series(
+            d.name,
+            d.color,
+            cases.map((r) => value(r, d.key)),
+          ),
+        ),
+        unit: m.unit,
+        format: m.format,
+        log: true,
+      },
+      {
+        title: m.title,
+        caption: 'GPU-resident systems, one split after warm-up; a count of 0 has no bar on a log axis.',
+        table: table(
+          ['case', ...shown.map((d) => d.name)],
+          cases.map((r) => [r.case.id, ...shown.map((d) => cell(value(r, d.key)))]),
+        ),
+      },
+    );
+  });
   const rows = cases.flatMap((r) =>
     Object.entries(r.systems).flatMap(([key, s]) =>
       s?.calls ? [[r.case.id, nameOf(key), ...countCells(s.calls)]] : [],
     ),
   );
   const all = table(['case', 'system', ...HEAD], rows, 2);
-  const shown = resident.filter((d) =>
-    cases.some((r) => r.systems[/** @type {keyof typeof r.systems} */ (d.key)]?.calls),
-  );
-  // Files written before bytes were counted have none: that chart goes, the table says '-'.
-  const counted = cases.flatMap((r) => Object.values(r.systems).flatMap((s) => s?.calls ?? []));
-  const metrics = METRICS.filter((m) => counted.some((c) => m.of(c) !== undefined));
-  return metrics
-    .map((m, i) =>
-      charts.figure(
-        {
-          labels: cases.map((r) => r.case.id),
-          series: shown.map((d) =>
-            series(
-              d.name,
-              d.color,
-              cases.map((r) => {
-                const c = r.systems[/** @type {keyof typeof r.systems} */ (d.key)]?.calls;
-                return c ? m.of(c) : undefined;
-              }),
-            ),
-          ),
-          unit: m.unit,
-          format: m.format,
-          log: true,
-        },
-        {
-          title: m.title,
-          caption:
-            'GPU-resident systems, one split after warm-up; a count of 0 has no bar on a log axis.' +
-            (i === metrics.length - 1 ? ' The table has every system and every count.' : ''),
-          table: i === metrics.length - 1 ? all : '',
-        },
-      ),
-    )
-    .join('');
+  return `${figures.join('')}<details><summary>Every count of every system</summary>${all}</details>`;
 }
 
 /** The counts of one call of each per-call variant. @param {Charts} charts @param {Report} report */
