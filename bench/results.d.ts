@@ -1,5 +1,6 @@
 // What a run gives: the results the page returns and bench/results/<timestamp>.json holds, and the page's API.
 
+import type { CostModel } from '../src/index.js';
 import type {
   BenchCase,
   BenchDecode,
@@ -29,6 +30,8 @@ export interface CallCounts {
   bindGroups: number;
   writeBuffers: number;
   mapAsyncs: number;
+  /** Bytes moved by copy commands (copyBufferToBuffer); absent in files written before it was counted. */
+  bytesCopied?: number | undefined;
   errorScopes: number;
   /** Error-scope pops still unsettled when the call resolved: it did not wait for them. */
   scopesPending: number;
@@ -115,9 +118,16 @@ export interface DecodeRecord extends DecodeResult {
   decode: BenchDecode;
 }
 
-/** One variant: a function, an input alignment and owner, and its µs per call (one sample per round). */
+/**
+ * One variant: a function, an input alignment and owner, and its µs per call (one sample per round). 'bare': the
+ * same copies as plain WebGPU calls (one encoder, one copyBufferToBuffer per output, one submit).
+ */
 export interface CallCostRow {
-  fn: 'split' | 'encodeSplit';
+  fn: 'bare' | 'split' | 'encodeSplit';
+  /** A stable id of the variant; absent in files written before variants were named. */
+  variant?: string | undefined;
+  /** The variant in words. */
+  label?: string | undefined;
   aligned: boolean;
   owner: 'engine' | 'caller';
   byteOffset: number;
@@ -129,6 +139,8 @@ export interface CallCostRow {
   us?: Summary | undefined;
   /** split only: the part before the call returned its promise. */
   syncUs?: Summary | undefined;
+  /** µs per call over the bare calls' µs in the same round, one sample per round. */
+  overBare?: Summary | undefined;
   error?: string | undefined;
 }
 
@@ -145,6 +157,8 @@ export interface CallCostRecord extends CallCostResult {
 
 export interface PageEnv {
   userAgent: string;
+  /** The browser that ran the page; absent in files written before it was recorded (see userAgent). */
+  browser?: { name: 'chromium' | 'firefox'; version: string } | undefined;
   crossOriginIsolated: boolean;
   adapter: { vendor?: string; architecture?: string; description?: string; device?: string };
   features: string[];
@@ -162,7 +176,12 @@ export interface FinalState {
   deviceLost?: string | undefined;
 }
 
+/** The version of the results files both commands write: bench:report reads this one only. */
+export type ResultsFormat = 2;
+
+/** `npm run bench`'s results file. */
 export interface Report {
+  format: ResultsFormat;
   startedAt: string;
   finishedAt: string;
   seconds: number;
@@ -175,6 +194,45 @@ export interface Report {
   pipelines: PipelineRecord[];
   decodes: DecodeRecord[];
   callCosts: CallCostRecord[];
+}
+
+/** The default plan's ratios on one clock (bench/lib/ratios.mjs). */
+export interface ClockRatios {
+  copyLimit?: number | undefined;
+  shaderLimit?: number | undefined;
+  bestForced?: number | undefined;
+  bestForcedStrategy?: string | undefined;
+}
+
+/** bench:node's systems: the default plan, each strategy forced, the two limits. */
+export type NodeSystemKey = 'cleave' | 'forced-alias' | 'forced-copy' | 'forced-gather' | 'copy-limit' | 'shader-limit';
+
+export interface NodeCaseRecord {
+  case: Pick<BenchCase, 'id' | 'dtype' | 'shape' | 'axis' | 'sizes' | 'bytes' | 'strategy'>;
+  systems: Partial<Record<NodeSystemKey, SystemResult>>;
+  gpuErrors: string[];
+  seconds: number;
+  ratios: { wall: ClockRatios; gpu: ClockRatios };
+}
+
+/** `npm run bench:node`'s results file. */
+export interface NodeReport {
+  format: ResultsFormat;
+  started: string;
+  finished: string;
+  node: string;
+  args: string[];
+  adapter: { vendor: string; architecture: string; device: string; description: string };
+  /** VK_ICD_FILENAMES as the process saw it ('unset': the loader's own search). */
+  icd: string;
+  features: string[];
+  limits: Record<string, number>;
+  /** GPU time was measured (timestamp queries). */
+  timestamps: boolean;
+  /** The calibrated cost model (engine.stats.costs). */
+  costs?: CostModel | undefined;
+  settings: Settings;
+  cases: NodeCaseRecord[];
 }
 
 export interface BenchApi {

@@ -1,7 +1,8 @@
 // `npm run bench`: serves the bench page on 127.0.0.1 and runs it in headless Chromium (puppeteer,
 // /usr/bin/chromium, WebGPU on whatever adapter the browser gives) item by item: split cases, pipelines,
-// decode loops, per-call cost cases. Prints the report and writes bench/results/<timestamp>.json. A decode
-// loop through Cleave that does not match its reference, or does not run, fails the run (exit code 1).
+// decode loops, per-call cost cases. Prints the report, writes bench/results/<timestamp>.json and renders it as
+// bench/results/report.html. A decode loop through Cleave that does not match its reference, or does not run,
+// fails the run (exit code 1), and so does a report that cannot be rendered.
 //
 //   node bench/run.mjs [--quick] [--cases REGEX] [--budget MS] [--probes] [--out DIR] [--browser PATH]
 
@@ -15,7 +16,9 @@ import { CHROMIUM, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/b
 import { ISOLATED, serve } from '../scripts/lib/serve.mjs';
 import { log, parseOptions, status, timingFor } from './lib/cli.mjs';
 import { decodeFailures, decodeLine } from './lib/report/decode.mjs';
+import { writeHtml } from './lib/report/html.mjs';
 import { callCostLine, pipelineLine, progressLine, renderReport } from './lib/report/text.mjs';
+import { RESULTS_FORMAT } from './lib/results-file.mjs';
 
 /** @import { Browser, Page } from 'puppeteer' */
 /** @import { BenchApi, PageEnv, Report, Settings, SystemResult } from './types.js' */
@@ -27,7 +30,7 @@ const USAGE = `usage: npm run bench [-- options]
   --cases REGEX    only the items whose id matches REGEX (ids in bench/cases.mjs; '^decode': the decode loops)
   --budget MS      timing budget per system per case (default 1500, quick 150)
   --probes         diagnosis too: GPU calls counted per split, what the error scopes cost
-  --out DIR        where the JSON goes (default bench/results)
+  --out DIR        where the JSON and report.html go (default bench/results)
   --browser PATH   Chromium to run (default $PUPPETEER_EXECUTABLE_PATH or /usr/bin/chromium)`;
 
 /** @param {readonly string[]} argv */
@@ -198,6 +201,7 @@ async function main() {
     loadavg: loadavg(),
   };
   const report = /** @type {Report} */ ({
+    format: RESULTS_FORMAT,
     startedAt: started.toISOString(),
     finishedAt: new Date().toISOString(),
     seconds: (Date.now() - started.getTime()) / 1000,
@@ -210,7 +214,16 @@ async function main() {
   const jsonPath = join(args.out, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
   await writeFile(jsonPath, JSON.stringify(report, null, 1));
   for (const part of renderReport(report)) log(`\n${part}`);
-  log(`\nwrote ${jsonPath}\nbench took ${report.seconds.toFixed(0)} s`);
+  log(`\nwrote ${jsonPath}`);
+  const htmlPath = join(args.out, 'report.html');
+  try {
+    await writeHtml({ kind: 'page', report }, htmlPath);
+    log(`wrote ${htmlPath}`);
+  } catch (e) {
+    console.error(`bench: no HTML report: ${e instanceof Error ? e.message : e}`);
+    process.exitCode = 1;
+  }
+  log(`bench took ${report.seconds.toFixed(0)} s`);
   const failed = report.decodes.flatMap(decodeFailures);
   if (failed.length) {
     console.error(`\nbench: DECODE LOOP FAILED (${failed.length}):\n${failed.map((f) => `  ${f}`).join('\n')}`);

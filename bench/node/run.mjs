@@ -1,8 +1,9 @@
 // `npm run bench:node`: Cleave's kernels in Node, through Dawn on whatever adapter it finds (no
 // browser): per case, the default plan and each strategy forced against one copyBufferToBuffer and
 // a vec4 copy kernel of the same bytes on the same device, every output verified first. Prints the
-// tables and writes bench/results/node-<timestamp>.json. Imports only dist/, `webgpu` and bench
-// modules that run in Node and the browser alike.
+// tables, writes bench/results/node-<timestamp>.json and renders it as bench/results/node-report.html
+// (where Chart.js is installed; else it says how to render it later). Imports only dist/, `webgpu` and
+// bench modules that run in Node and the browser alike (Chart.js's file is read, not imported).
 //
 //   node bench/node/run.mjs [--quick] [--cases REGEX] [--wall-only] [--budget MS] [--out DIR]
 
@@ -13,6 +14,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASES } from '../cases.mjs';
 import { log, parseOptions, status, timingFor } from '../lib/cli.mjs';
+import { writeHtml } from '../lib/report/html.mjs';
+import { RESULTS_FORMAT } from '../lib/results-file.mjs';
 import { openDevice } from './device.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -22,7 +25,7 @@ const USAGE = `usage: node bench/node/run.mjs [options]   (npm run bench:node --
   --cases REGEX    only the cases whose id matches REGEX (ids in bench/cases.mjs; cold cases never run here)
   --wall-only      no timestamp queries: wall time only, as on an adapter without 'timestamp-query'
   --budget MS      timing per system per case (default 1500, quick 150)
-  --out DIR        where the JSON goes (default bench/results)`;
+  --out DIR        where the JSON and node-report.html go (default bench/results)`;
 
 /** @param {string} m @returns {never} */
 function fail(m) {
@@ -112,12 +115,18 @@ async function main() {
   }
   log(`\nmedian ms per split, wall (GPU); ratios of the default plan, wall (GPU)\n${renderSummary(records)}`);
   const { adapter, icd, features, limits, timestamps } = opened;
-  const report = { started, finished: new Date(), node: process.version, args: process.argv.slice(2) };
+  const run = { started: started.toISOString(), finished: new Date().toISOString(), node: process.version };
   const device = { adapter, icd, features, limits, timestamps, costs };
-  const file = join(args.out, `node-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  /** @type {import('../types.js').NodeReport} */
+  const report = { format: RESULTS_FORMAT, ...run, args: process.argv.slice(2), ...device, settings, cases: records };
+  const file = join(args.out, `node-${run.started.replace(/[:.]/g, '-')}.json`);
   await mkdir(args.out, { recursive: true });
-  await writeFile(file, JSON.stringify({ ...report, ...device, settings, cases: records }, null, 1));
+  await writeFile(file, JSON.stringify(report, null, 1));
   log(`\nwrote ${file}`);
+  await writeHtml({ kind: 'node', report }, join(args.out, 'node-report.html')).then(
+    () => log(`wrote ${join(args.out, 'node-report.html')}`),
+    (e) => log(`no HTML report (${e instanceof Error ? e.message : e}): npm run bench:report -- ${file}`),
+  );
   shared.engine.destroy();
   const failed = records.filter((r) => r.gpuErrors.length || Object.values(r.systems).some((s) => s.error));
   if (failed.length) {

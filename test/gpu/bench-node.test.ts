@@ -1,6 +1,6 @@
 // The Node bench (bench/node) end to end on one tiny case, wall time only (the path of an adapter
-// without timestamp queries): it exits 0 and its JSON holds verified outputs and figures for every
-// system that applies. Runs the built dist/ in a child process, as `npm run bench:node` does.
+// without timestamp queries): it exits 0, its JSON (results format 2) holds verified outputs and figures
+// for every system that applies, and it renders its HTML report beside it. Runs the built dist/ in a child process, as `npm run bench:node` does.
 // Figures are read for presence, never compared with a time.
 
 import { spawnSync } from 'node:child_process';
@@ -33,6 +33,8 @@ test('bench:node runs a tiny case in wall time only, every output verified', () 
     const files = readdirSync(out).filter((f) => /^node-.*\.json$/.test(f));
     expect(files).toHaveLength(1);
     const report = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));
+    expect(report.format).toBe(2);
+    expect(readFileSync(join(out, 'node-report.html'), 'utf8')).toContain('<h4>tiny-f32-6-a0-3: float32 [6] a0');
     expect(report.timestamps).toBe(false);
     expect(report.adapter.vendor).toBeTypeOf('string');
     expect(Object.keys(report.costs)).toEqual(['copyCommandNs', 'dispatchNs', 'copyByteNs', 'gatherByteNs']);

@@ -8,7 +8,7 @@ import { cellText, ms, near1, planText, table } from './format.mjs';
 /** @import { DecodeKey, DecodeRecord, DecodeResult, Report } from '../../types.js' */
 
 /** @type {readonly { key: DecodeKey, name: string }[]} */
-const SYSTEMS = [
+export const SYSTEMS = [
   { key: 'ort-whole', name: "ORT's whole graph" },
   { key: 'cleave-pipeline', name: 'ORT -> Cleave split -> ORT' },
   { key: 'cleave-encode', name: 'with encodeSplit' },
@@ -16,7 +16,7 @@ const SYSTEMS = [
 ];
 
 /** Each loop's systems per step. @param {readonly DecodeRecord[]} decodes */
-function decodeRows(decodes) {
+export function decodeRows(decodes) {
   return decodes.map((r) => {
     const n = r.decode.steps.length;
     const perStep = (/** @type {DecodeKey} */ k) => {

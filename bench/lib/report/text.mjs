@@ -26,8 +26,13 @@ export function renderReport(report) {
 /** @param {Report} report */
 function renderFindings(report) {
   const a = adapterOf(report.env);
+  const soft = a.software ? ' SwiftShader runs shaders on the CPU: compare systems within a run.' : '';
+  return [`Adapter: ${a.text}.${soft}`, ...findingLines(report)].join('\n');
+}
+
+/** What the run shows, in words, a line each (the adapter aside). @param {Report} report */
+export function findingLines(report) {
   const lines = [
-    `Adapter: ${a.text}.${a.software ? ' SwiftShader runs shaders on the CPU: compare systems within a run.' : ''}`,
     ...(report.results.length ? [...PEERS.map((peer) => versusText(report, peer)), limitsText(report)] : []),
     ...sameAsRows(report.results).map(
       (x) =>
@@ -42,7 +47,7 @@ function renderFindings(report) {
     lines.push(
       `Cleave compiled ${f.cleavePipelines} pipelines on the shared device; ${f.liveBuffers} live buffers at the end.`,
     );
-  return lines.join('\n');
+  return lines;
 }
 
 /** @param {Report} report @param {(typeof PEERS)[number]} peer */
