@@ -131,10 +131,7 @@ function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPU
             encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, [
               dst,
             ])
-        : (enc) =>
-            encodeCopies(enc, (gp as Extract<GpuPlan, { copies: unknown }>).copies, src, gp.outputs, {
-              targets: [dst],
-            }),
+        : (enc) => encodeCopies(enc, (gp as Extract<GpuPlan, { copies: unknown }>).copies, src, gp.outputs, [dst]),
       k,
     ];
   });

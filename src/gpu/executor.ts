@@ -98,7 +98,7 @@ export class GpuExecutor {
   }
 
   /** Records a gather into `enc` with its table (cached) and pipeline; returns the table. */
-  gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets['targets']): Table {
+  gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets): Table {
     const table = this.tables.get(gp.dispatches);
     encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, targets);
     return table;

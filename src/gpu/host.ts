@@ -24,7 +24,7 @@ export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView
   const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
   const { value, error } = gpu.submit('split', (enc) => {
     writePadded(gpu.device.queue, input, x.bytes);
-    if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, { targets: [staging] });
+    if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, [staging]);
     const out = gpu.pool.take(gp.bufferBytes, TENSOR_USAGE);
     gpu.gather(enc, gp, input, [out]);
     enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
@@ -34,7 +34,7 @@ export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView
   if (value) gpu.pool.give(value);
   return {
     outputs: await readBack(gpu, 'split', staging, error, gp.outputs, x.dtype as GpuView['dtype'], req.shapes),
-    stats: statsOf(gp, false),
+    stats: statsOf(gp),
   };
 }
 

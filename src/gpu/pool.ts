@@ -1,6 +1,8 @@
 // The buffer pool: every buffer an engine creates, and the free ones kept for reuse, because a
 // fresh buffer costs an allocation and a zero-fill. Free buffers are bounded by bytes and by
 // count; past either bound the oldest free buffer, whatever its size or usage, is destroyed first.
+// The count bound grows to the most buffers one split has taken (a buffer per output, with layout
+// 'separate'), so a repeated split of many outputs creates none in steady state.
 
 /** Free bytes a pool keeps. */
 export const POOL_BYTES = 256 << 20;
@@ -8,7 +10,7 @@ export const POOL_BYTES = 256 << 20;
 export const POOL_COUNT = 256;
 
 export class BufferPool {
-  /** Every buffer this pool created that is not destroyed (leased, free, or in use as scratch). */
+  /** Every buffer this pool created that is not destroyed (leased or free). */
   private readonly owned = new Set<GPUBuffer>();
   /** Free buffers by usage and size. */
   private readonly free = new Map<string, Set<GPUBuffer>>();
@@ -16,15 +18,19 @@ export class BufferPool {
   private readonly order = new Set<GPUBuffer>();
   private freeBytes = 0;
   private destroyed = false;
+  /** The count bound: maxCount, or more once a split took more buffers at once. */
+  private countBound: number;
 
   constructor(
     private readonly device: GPUDevice,
     private readonly onCreate: (b: GPUBuffer) => void,
     readonly maxBytes = POOL_BYTES,
     readonly maxCount = POOL_COUNT,
-  ) {}
+  ) {
+    this.countBound = maxCount;
+  }
 
-  /** Buffers alive (free, leased or scratch). */
+  /** Buffers alive (free or leased). */
   get live(): number {
     return this.owned.size;
   }
@@ -55,6 +61,11 @@ export class BufferPool {
     return b;
   }
 
+  /** One split took `n` buffers at once: keep at least that many free for its next call. */
+  took(n: number): void {
+    if (n > this.countBound) this.countBound = n;
+  }
+
   /** Returns a buffer whose commands are all submitted; evicts the oldest free ones past the bounds. */
   give(b: GPUBuffer): void {
     if (this.destroyed || !this.owned.has(b)) return;
@@ -65,7 +76,7 @@ export class BufferPool {
     list.add(b);
     this.order.add(b);
     this.freeBytes += b.size;
-    while (this.freeBytes > this.maxBytes || this.order.size > this.maxCount) {
+    while (this.freeBytes > this.maxBytes || this.order.size > this.countBound) {
       const old = this.order.values().next().value!;
       this.order.delete(old);
       this.free.get(key(old.usage, old.size))!.delete(old);
