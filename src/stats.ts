@@ -20,7 +20,16 @@ export interface SplitStats {
 
 export const CPU_STATS: SplitStats = { strategy: 'cpu', unitBits: 0, dispatches: 0, copies: 0 };
 
+/** Stats made per GPU plan: a kept plan (cache/gpu-plans.ts) reports the same stats on every split. */
+const made = new WeakMap<GpuPlan, SplitStats>();
+
 export function statsOf(gp: GpuPlan): SplitStats {
+  let stats = made.get(gp);
+  if (!stats) made.set(gp, (stats = Object.freeze(statsFrom(gp))));
+  return stats;
+}
+
+function statsFrom(gp: GpuPlan): SplitStats {
   switch (gp.strategy) {
     case 'alias':
       return { strategy: 'alias', unitBits: 0, dispatches: 0, copies: 0 };

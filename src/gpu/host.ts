@@ -18,7 +18,7 @@ import type { GpuExecutor, SplitRequest, SplitResult, Work } from './executor.js
 
 /** Splits a host tensor: one upload, one submit, one readback of every output. */
 export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView): Promise<SplitResult<HostTensor>> {
-  calibrateSoon(gpu.device);
+  calibrateSoon(gpu.device, gpu.costs);
   const gp = gpu.plans.get(req.plan, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
   const staging = gpu.pool.take(gp.bufferBytes, STAGING_USAGE);
   const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);

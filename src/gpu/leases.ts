@@ -129,9 +129,9 @@ export function handOutAll(
 /**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
- * and one whose split failed on the GPU after it resolved.
+ * and one whose split failed on the GPU after it resolved. Returns the lease its bytes are under, if any.
  */
-export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): void {
+export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): Lease | undefined {
   const lease = leaseOf(v, what);
   check(
     LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
@@ -140,6 +140,7 @@ export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input
     subject,
   );
   if (lease?.failed) throw poisoned(what, lease.failed);
+  return lease;
 }
 
 /** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */

@@ -8,7 +8,7 @@ import type { GpuView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';
 import { statsOf } from '../stats.js';
 import { type Targets, encodeCopies } from './encode.js';
-import { type Lease, checkLive, fateOf, handOut, handOutAll, leaseFor, leaseOn, settle } from './leases.js';
+import { type Lease, checkLive, handOut, handOutAll, leaseFor, leaseOn, settle } from './leases.js';
 import { lateError, throwIfFailed } from './scope.js';
 import { scopePolicy } from './scope-policy.js';
 import type { Table } from './tables.js';
@@ -29,9 +29,14 @@ type Prepared =
 
 /**
  * Splits a GPU-resident tensor: recorded and submitted now, inside the error scopes its policy
- * asks for; then its scopes are awaited, unless the split resolves early.
+ * asks for. Finished at once when it has no scope to wait for (views, or only this engine's own
+ * buffers) or resolves early; else a promise that settles with its scopes.
  */
-export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
+export function splitResident(
+  gpu: GpuExecutor,
+  req: SplitRequest,
+  x: GpuView,
+): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
   const p = prepare(gpu, req, x);
   if (!p.work) return p.done;
   const pooled = gpu.pool.has(outputBuffers(p.work), TENSOR_USAGE);
@@ -42,6 +47,8 @@ export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuV
     pooled,
   );
   const { value, error } = gpu.submit('split', (enc) => record(gpu, enc, p.work, x.buffer, req), scopes);
+  // Nothing of the caller's and nothing allocated: these commands cannot fail.
+  if (scopes.length === 0) return p.result(value.targets, gpu.pool);
   const forget = () => theirs.forEach((b) => gpu.seen.delete(b));
   if (early) {
     const r = p.result(value.targets, gpu.pool);
@@ -54,16 +61,18 @@ export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuV
     });
     return r;
   }
-  try {
-    await throwIfFailed('split', error);
-  } catch (e) {
-    forget();
-    for (const b of value.made) gpu.pool.give(b);
-    throw e;
-  }
-  gpu.guard('split');
-  for (const b of theirs) gpu.seen.add(b);
-  return p.result(value.targets, gpu.pool);
+  return throwIfFailed('split', error).then(
+    () => {
+      gpu.guard('split');
+      for (const b of theirs) gpu.seen.add(b);
+      return p.result(value.targets, gpu.pool);
+    },
+    (e: unknown) => {
+      forget();
+      for (const b of value.made) gpu.pool.give(b);
+      throw e;
+    },
+  );
 }
 
 /**
@@ -89,9 +98,9 @@ export function encodeResident(
  * (views, or no outputs) or the work to record and a function that hands out its outputs.
  */
 function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
-  checkLive(x, 'split');
-  calibrateSoon(gpu.device);
-  const owned = ours(gpu, x.buffer);
+  const lease = checkLive(x, 'split');
+  calibrateSoon(gpu.device, gpu.costs);
+  const owned = lease?.home === gpu.pool;
   const { into } = req;
   const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
   const gp = gpu.plans.get(req.plan, {
@@ -103,7 +112,7 @@ function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
   });
   const stats = statsOf(gp);
   // Outputs of an input whose own split's errors are still unknown share its fate.
-  const upstream = fateOf(x, 'split');
+  const upstream = lease?.settling;
   const result = (targets: Targets, home: Lease['home']): SplitResult<GpuTensor> => {
     // Outputs at a caller's destination describe it; they hold its lease when Cleave made the buffer.
     const there = (i: number) => {

@@ -8,7 +8,7 @@ import type { SplitPlan } from './split.js';
 import { copyCheaper } from './costs.js';
 import { align4, planDispatches, targetDispatches } from './dispatch.js';
 import { layoutOf } from './regions.js';
-import type { ByteCopy, GpuLimits, GpuPlan, GpuPlanOptions, Region, UnitBits } from './types.js';
+import type { ByteCopy, GpuLimits, GpuPlan, GpuPlanOptions, OutputSlot, Region, UnitBits } from './types.js';
 
 export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
   const dtype = plan.dtype as FixedDType;
@@ -29,14 +29,8 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   }
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
-  if (contiguous && viewable && opts.allowAlias && !opts.into && !separate && (want === 'auto' || want === 'alias')) {
-    const outputs = l.outputs.map((o) => ({ byteOffset: opts.srcByteOffset, byteLength: o.byteLength }));
-    for (let k = 0; k < l.regions.length; k++) {
-      const o = l.owner[k]!;
-      outputs[o] = { byteOffset: l.regions[k]!.src / 8, byteLength: outputs[o]!.byteLength };
-    }
-    return { strategy: 'alias', outputs };
-  }
+  if (contiguous && viewable && opts.allowAlias && !opts.into && !separate && (want === 'auto' || want === 'alias'))
+    return { strategy: 'alias', outputs: views(l, opts.srcByteOffset) };
 
   const { outputs, regions, owner } = l;
   // No output in the engine's shared buffer (each at a caller's destination or in its own): none.
@@ -71,6 +65,16 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
       ? targetDispatches(regions, owner, outputs, src, bufferBytes, unitBits, limits)
       : planDispatches(regions, src, [0, bufferBytes], unitBits, limits),
   };
+}
+
+/** Each output as a view of the input: its one region's first byte (empty outputs at the input's). */
+function views(l: ReturnType<typeof layoutOf>, srcByteOffset: number): OutputSlot[] {
+  const outputs = l.outputs.map((o) => ({ byteOffset: srcByteOffset, byteLength: o.byteLength }));
+  for (let k = 0; k < l.regions.length; k++) {
+    const o = l.owner[k]!;
+    outputs[o] = { byteOffset: l.regions[k]!.src / 8, byteLength: outputs[o]!.byteLength };
+  }
+  return outputs;
 }
 
 /** One copy command per row of each region, into its output. */
