@@ -9,15 +9,27 @@ export interface SplitStats {
   readonly strategy: Strategy | 'cpu';
   /** Gather word width in bits (128, 64, 32; 1 = the bit-level variant); 0 when no shader ran. */
   readonly unitBits: 128 | 64 | 32 | 1 | 0;
-  /** Gather dispatches: one, more past a binding window or with several destination buffers; 0 without a gather. */
+  /**
+   * Gather dispatches: one, more past a binding window or with several output buffers (a caller's destinations,
+   * or one per output with layout 'separate'); 0 without a gather.
+   */
   readonly dispatches: number;
-  /** copyBufferToBuffer commands, the per-output copies of layout 'separate' included. */
+  /** copyBufferToBuffer commands. */
   readonly copies: number;
 }
 
 export const CPU_STATS: SplitStats = { strategy: 'cpu', unitBits: 0, dispatches: 0, copies: 0 };
 
-export function statsOf(gp: GpuPlan, separate: boolean): SplitStats {
+/** Stats made per GPU plan: a kept plan (cache/gpu-plans.ts) reports the same stats on every split. */
+const made = new WeakMap<GpuPlan, SplitStats>();
+
+export function statsOf(gp: GpuPlan): SplitStats {
+  let stats = made.get(gp);
+  if (!stats) made.set(gp, (stats = Object.freeze(statsFrom(gp))));
+  return stats;
+}
+
+function statsFrom(gp: GpuPlan): SplitStats {
   switch (gp.strategy) {
     case 'alias':
       return { strategy: 'alias', unitBits: 0, dispatches: 0, copies: 0 };
@@ -28,7 +40,7 @@ export function statsOf(gp: GpuPlan, separate: boolean): SplitStats {
         strategy: 'gather',
         unitBits: gp.unitBits,
         dispatches: gp.dispatches.length,
-        copies: separate ? gp.outputs.filter((o) => o.byteLength > 0).length : 0,
+        copies: 0,
       };
   }
 }

@@ -2,13 +2,13 @@
 // buffer's usage, the split options into a plan (kept plans answer repeated splits), and the output
 // options into what the executor takes (layout, alias rule, the caller's destinations).
 
-import { asInt, check, show } from '../errors.js';
+import { SplitError, asInt, check, show } from '../errors.js';
 import { readChoice, readCount, readLengths, readOptions } from '../read/options.js';
 import { type TensorView, readTensor } from '../read/tensor.js';
 import { readInto } from '../read/into.js';
 import { type SplitPlan, equalParts, normalizeAxis } from '../planner/split.js';
 import { planSplitRecent } from '../cache/recent-plans.js';
-import { missingUsage } from '../usage.js';
+import { USAGE, missingUsage } from '../usage.js';
 import { checkLive } from '../gpu/leases.js';
 import type { SplitRequest } from '../gpu/executor.js';
 
@@ -67,15 +67,13 @@ export function requestOf(
  * depends on the shapes and the device, so a buffer that worked for one split would fail another.
  */
 export function requireInputUsage(x: TensorView, what: string): void {
-  if (x.kind !== 'gpu') return;
-  const missing = missingUsage(x.buffer, ['STORAGE', 'COPY_SRC']);
-  check(
-    missing.length === 0,
+  // One read of the usage on every call; the names of what is missing only for the message.
+  if (x.kind !== 'gpu' || (~x.buffer.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) === 0) return;
+  throw new SplitError(
     'BAD_INPUT',
-    () =>
-      `${what}: the input's GPU buffer needs usage ${missing.join(' | ')}: ` +
+    `${what}: the input's GPU buffer needs usage ${missingUsage(x.buffer, ['STORAGE', 'COPY_SRC']).join(' | ')}: ` +
       "every split's input needs STORAGE | COPY_SRC " +
-      '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave)',
+      '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave-gpu)',
     'input:input.buffer',
   );
 }

@@ -84,10 +84,16 @@ export class Engine implements CoreSplitEngine {
     options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
   ): Promise<GpuTensor<D & FixedDType>[]>;
   split<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): Promise<HostOutput<D & DType, A>[]>;
-  async split(x: unknown, options: unknown): Promise<AnyTensor[]> {
-    this.usable('split');
-    const [view, plan, out] = splitArguments('split', x, options);
-    return this.execute(plan, view, plan.outputShapes, out);
+  split(x: unknown, options: unknown): Promise<AnyTensor[]> {
+    // Not async: a split that needs no wait resolves in the caller's one await (a microtask costs
+    // microseconds in some browsers, more than the split's own calls), and a bad call still rejects.
+    try {
+      this.usable('split');
+      const [view, plan, out] = splitArguments('split', x, options);
+      return this.execute(plan, view, plan.outputShapes, out);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   encodeSplit<D extends string>(
@@ -145,8 +151,11 @@ export class Engine implements CoreSplitEngine {
     }
   }
 
-  /** Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on the GPU. */
-  protected async execute(
+  /**
+   * Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on
+   * the GPU. A resident split that needs no wait is finished when this returns.
+   */
+  protected execute(
     plan: SplitPlan,
     x: TensorView,
     shapes: SplitRequest['shapes'],
@@ -161,10 +170,15 @@ export class Engine implements CoreSplitEngine {
     const req = requestOf(plan, x, shapes, out, 'owned', this.strategy);
     const r =
       x.kind === 'gpu'
-        ? await splitResident(this.requireGpu('split'), req, x)
+        ? splitResident(this.requireGpu('split'), req, x)
         : this.gpu && !x.strings && !x.dtype.startsWith('complex')
-          ? await splitHost(this.gpu, req, x)
+          ? splitHost(this.gpu, req, x)
           : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
+    return r instanceof Promise ? r.then((done) => this.finished(done)) : Promise.resolve(this.finished(r));
+  }
+
+  /** A split's outputs, once it is done: its stats become the engine's. */
+  private finished(r: { outputs: AnyTensor[]; stats: SplitStats }): AnyTensor[] {
     this.last = r.stats;
     return r.outputs;
   }

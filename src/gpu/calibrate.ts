@@ -19,38 +19,46 @@ import { scoped } from './scope.js';
 import { TableCache } from './tables.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
-const measured = new WeakMap<GPUDevice, CostModel | Promise<CostModel>>();
+/**
+ * A device's costs: DEFAULT_COSTS until measured, and the measurement once started. One record per
+ * device, found once per engine (`costsRecord`): a split reads its costs as a plain property.
+ */
+export interface DeviceCosts {
+  costs: CostModel;
+  running?: Promise<CostModel>;
+}
+
+const measured = new WeakMap<GPUDevice, DeviceCosts>();
+
+/** The device's record of costs, made on first use. */
+export function costsRecord(device: GPUDevice): DeviceCosts {
+  let r = measured.get(device);
+  if (!r) measured.set(device, (r = { costs: DEFAULT_COSTS }));
+  return r;
+}
 
 /** The device's measured costs; DEFAULT_COSTS before (or without) a measurement. */
 export function costsOf(device: GPUDevice): CostModel {
-  const c = measured.get(device);
-  return c && !(c instanceof Promise) ? c : DEFAULT_COSTS;
+  return costsRecord(device).costs;
 }
 
 /** Measures the device's costs, once: later and concurrent calls share the first run. */
 export function calibrate(device: GPUDevice): Promise<CostModel> {
-  return start(device, () => measure(device));
+  return start(costsRecord(device), () => measure(device));
 }
 
 /**
  * Starts the measurement, once, after the work the queue holds now: a split that calls this (before
  * its own submit) is never queued behind a probe.
  */
-export function calibrateSoon(device: GPUDevice): void {
-  if (!measured.has(device)) void start(device, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
+export function calibrateSoon(device: GPUDevice, record = costsRecord(device)): void {
+  if (!record.running) void start(record, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
 }
 
-function start(device: GPUDevice, run: () => Promise<CostModel>): Promise<CostModel> {
-  const c = measured.get(device);
-  if (c) return Promise.resolve(c);
-  const running = run()
+function start(record: DeviceCosts, run: () => Promise<CostModel>): Promise<CostModel> {
+  return (record.running ??= run()
     .catch(() => DEFAULT_COSTS)
-    .then((costs) => {
-      measured.set(device, costs);
-      return costs;
-    });
-  measured.set(device, running);
-  return running;
+    .then((costs) => (record.costs = costs)));
 }
 
 // Rounds of every probe in turn, so a change of load hits them alike; the first warms up (pipelines,
@@ -131,10 +139,7 @@ function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPU
             encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, [
               dst,
             ])
-        : (enc) =>
-            encodeCopies(enc, (gp as Extract<GpuPlan, { copies: unknown }>).copies, src, gp.outputs, {
-              targets: [dst],
-            }),
+        : (enc) => encodeCopies(enc, (gp as Extract<GpuPlan, { copies: unknown }>).copies, src, gp.outputs, [dst]),
       k,
     ];
   });

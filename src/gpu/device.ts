@@ -6,7 +6,7 @@
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
 import type { GpuLimits } from '../planner/types.js';
-import { costsOf } from './calibrate.js';
+import { costsRecord } from './calibrate.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
@@ -100,12 +100,13 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
 /** The device's numbers the planner needs: its limits, and its costs (DEFAULT_COSTS until measured). */
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;
+  const record = costsRecord(device);
   return {
     alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
     maxBindingBytes: l.maxStorageBufferBindingSize,
     maxBufferBytes: l.maxBufferSize,
     get costs() {
-      return costsOf(device);
+      return record.costs;
     },
   };
 }

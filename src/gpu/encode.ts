@@ -2,21 +2,17 @@
 // encoder (Cleave's own, or a caller's). Records only: what to allocate and when to submit is the
 // executor's business.
 
-import { align4 } from '../planner/dispatch.js';
 import type { ByteCopy, GatherPlan, OutputSlot } from '../planner/types.js';
 import { BINDING, LAYOUT } from './layout.js';
 import { gatherBindGroupLayout } from './pipelines.js';
 import type { Table } from './tables.js';
 
 /**
- * Where a split writes: `targets[0]` the engine's shared output buffer (absent when every output
- * goes elsewhere), `targets[k]` the k-th buffer of the caller's destinations, and with layout
- * 'separate' a buffer of its own per engine-placed output (at offset 0).
+ * Where a split writes, by target number ({@link OutputSlot}): `[0]` the engine's shared output
+ * buffer (absent when every output goes elsewhere), then the caller's destination buffers, then,
+ * with layout 'separate', each output's own buffer.
  */
-export interface Targets {
-  readonly targets: readonly (GPUBuffer | undefined)[];
-  readonly own?: readonly (GPUBuffer | undefined)[];
-}
+export type Targets = readonly (GPUBuffer | undefined)[];
 
 /** Records copy commands, each into its output's target buffer. */
 export function encodeCopies(
@@ -24,14 +20,9 @@ export function encodeCopies(
   copies: readonly ByteCopy[],
   src: GPUBuffer,
   outputs: readonly OutputSlot[],
-  { targets, own }: Targets,
+  targets: Targets,
 ): void {
-  for (const c of copies) {
-    const o = outputs[c.output]!;
-    if (o.target) enc.copyBufferToBuffer(src, c.src, targets[o.target]!, c.dst, c.size);
-    else if (own) enc.copyBufferToBuffer(src, c.src, own[c.output]!, c.dst - o.byteOffset, c.size);
-    else enc.copyBufferToBuffer(src, c.src, targets[0]!, c.dst, c.size);
-  }
+  for (const c of copies) enc.copyBufferToBuffer(src, c.src, targets[outputs[c.output]!.target ?? 0]!, c.dst, c.size);
 }
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows, a workgroup per tile. */
@@ -42,7 +33,7 @@ export function encodeGather(
   table: Table,
   pipeline: GPUComputePipeline,
   src: GPUBuffer,
-  targets: Targets['targets'],
+  targets: Targets,
 ): void {
   const layout = gatherBindGroupLayout(device);
   const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
@@ -96,21 +87,6 @@ function bindGroup(
     byDst.set(key, g);
   }
   return g;
-}
-
-/**
- * Copies each engine-placed output out of the shared buffer into its own (whole words: gathers zero
- * an output's tail).
- */
-export function encodeUnshare(
-  enc: GPUCommandEncoder,
-  shared: GPUBuffer,
-  outputs: readonly OutputSlot[],
-  own: readonly (GPUBuffer | undefined)[],
-): void {
-  outputs.forEach((o, i) => {
-    if (o.byteLength > 0 && !o.target) enc.copyBufferToBuffer(shared, o.byteOffset, own[i]!, 0, align4(o.byteLength));
-  });
 }
 
 /** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */

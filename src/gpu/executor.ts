@@ -19,6 +19,7 @@ import { scoped } from './scope.js';
 import { BOTH } from './scope-policy.js';
 import { type Table, TableCache } from './tables.js';
 import { limitsOf } from './device.js';
+import { type DeviceCosts, costsRecord } from './calibrate.js';
 
 /** What one split asks for, beyond its plan. */
 export interface SplitRequest {
@@ -45,6 +46,8 @@ export class GpuExecutor {
   readonly pool: BufferPool;
   readonly tables: TableCache;
   readonly plans: GpuPlanCache;
+  /** The device's costs, as the planner reads them (`calibrate.ts`). */
+  readonly costs: DeviceCosts;
   /**
    * Buffers not this engine's whose last split here settled with no GPU error: they are on this
    * device, and were not destroyed then.
@@ -60,6 +63,7 @@ export class GpuExecutor {
     readonly guard: (what: string) => void,
     readonly onLate: (error: SplitError) => void,
   ) {
+    this.costs = costsRecord(device);
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
     this.tables = new TableCache(device, this.pool);
@@ -98,7 +102,7 @@ export class GpuExecutor {
   }
 
   /** Records a gather into `enc` with its table (cached) and pipeline; returns the table. */
-  gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets['targets']): Table {
+  gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets): Table {
     const table = this.tables.get(gp.dispatches);
     encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, targets);
     return table;

@@ -20,13 +20,13 @@ import type { GpuExecutor, SplitRequest, SplitResult, Work } from './executor.js
 
 /** Splits a host tensor: one upload, one submit, one readback of every output. */
 export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView): Promise<SplitResult<HostTensor>> {
-  calibrateSoon(gpu.device);
+  calibrateSoon(gpu.device, gpu.costs);
   const gp = gpu.plans.get(req.plan, { srcByteOffset: 0, allowAlias: false, strategy: req.strategy }) as Work;
   const staging = gpu.pool.take(gp.bufferBytes, STAGING_USAGE);
   const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
   const { value, error } = gpu.submit('split', (enc) => {
     writePadded(gpu.device.queue, input, x.bytes);
-    if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, { targets: [staging] });
+    if (gp.strategy === 'copy') return encodeCopies(enc, gp.copies, input, gp.outputs, [staging]);
     const out = gpu.pool.take(gp.bufferBytes, TENSOR_USAGE);
     gpu.gather(enc, gp, input, [out]);
     enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
@@ -36,7 +36,7 @@ export async function splitHost(gpu: GpuExecutor, req: SplitRequest, x: HostView
   if (value) gpu.pool.give(value);
   return {
     outputs: await readBack(gpu, 'split', staging, error, gp.outputs, hostForm(x), req.shapes),
-    stats: statsOf(gp, false),
+    stats: statsOf(gp),
   };
 }
 

@@ -12,6 +12,7 @@ import { SplitError, type SubjectKey, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor } from '../tensor.js';
 import type { GpuView } from '../read/tensor.js';
+import type { OutputSlot } from '../planner/types.js';
 
 export interface Lease {
   readonly buffer: GPUBuffer;
@@ -25,27 +26,9 @@ export interface Lease {
   settling?: Promise<SplitError | undefined>;
 }
 
-/**
- * Where the outputs of a split recorded into a caller's encoder go home: each to `pool`, and the
- * split's scratch buffers with the last of them, since scratch may be reused only after the
- * caller's submit has run.
- */
-export class ScratchHome {
-  constructor(
-    private readonly pool: { give(b: GPUBuffer): void },
-    private readonly scratch: readonly GPUBuffer[],
-    private pending: number,
-  ) {}
-
-  give(b: GPUBuffer): void {
-    this.pool.give(b);
-    if (--this.pending === 0) for (const s of this.scratch) this.pool.give(s);
-  }
-}
-
 const LEASE = Symbol('cleave.lease');
 
-/** Buffers Cleave made, every engine's: their live lease, or null while free, scratch or destroyed. */
+/** Buffers Cleave made, every engine's: their live lease, or null while free or destroyed. */
 const current = new WeakMap<GPUBuffer, Lease | null>();
 
 export function trackBuffer(b: GPUBuffer): void {
@@ -121,35 +104,34 @@ export function handOut(
 }
 
 /**
- * Tensors on one shared buffer (one lease; views of the input join its lease), or one per own buffer
- * at offset 0; an output with a `target` (a caller's destination) is made by `elsewhere`.
+ * Tensors on the shared buffer `targets[0]` (one lease; views of the input join its lease), or each
+ * on a buffer of its own (`own`, at offset 0, its own lease); an output at a caller's destination
+ * is made by `elsewhere`.
  */
 export function handOutAll(
-  outputs: readonly { readonly byteOffset: number; readonly byteLength: number; readonly target?: number }[],
-  buffers: readonly (GPUBuffer | undefined)[],
-  layout: 'shared' | 'separate',
+  outputs: readonly OutputSlot[],
+  targets: readonly (GPUBuffer | undefined)[],
   shapes: readonly (readonly number[])[],
   dtype: FixedDType,
   home: Lease['home'],
   elsewhere?: (i: number) => GpuTensor,
 ): GpuTensor[] {
-  const one = buffers.length === 1 && layout === 'shared' && buffers[0];
-  const shared = one && leaseFor(one, home);
+  const shared = targets[0] && leaseFor(targets[0], home);
   return outputs.map((o, i) =>
-    o.target
-      ? elsewhere!(i)
-      : shared
-        ? handOut(shared, dtype, shapes[i]!, o.byteOffset, o.byteLength)
-        : handOut(leaseFor(buffers[i]!, home), dtype, shapes[i]!, 0, o.byteLength),
+    o.own
+      ? handOut(leaseFor(targets[o.target!]!, home), dtype, shapes[i]!, 0, o.byteLength)
+      : o.target
+        ? elsewhere!(i)
+        : handOut(shared!, dtype, shapes[i]!, o.byteOffset, o.byteLength),
   );
 }
 
 /**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
- * and one whose split failed on the GPU after it resolved.
+ * and one whose split failed on the GPU after it resolved. Returns the lease its bytes are under, if any.
  */
-export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): void {
+export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): Lease | undefined {
   const lease = leaseOf(v, what);
   check(
     LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
@@ -158,6 +140,7 @@ export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input
     subject,
   );
   if (lease?.failed) throw poisoned(what, lease.failed);
+  return lease;
 }
 
 /** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */

@@ -7,18 +7,8 @@ import type { GpuTensor } from '../tensor.js';
 import type { GpuView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';
 import { statsOf } from '../stats.js';
-import { type Targets, encodeCopies, encodeUnshare } from './encode.js';
-import {
-  type Lease,
-  ScratchHome,
-  checkLive,
-  fateOf,
-  handOut,
-  handOutAll,
-  leaseFor,
-  leaseOn,
-  settle,
-} from './leases.js';
+import { type Targets, encodeCopies } from './encode.js';
+import { type Lease, checkLive, handOut, handOutAll, leaseFor, leaseOn, settle } from './leases.js';
 import { lateError, throwIfFailed } from './scope.js';
 import { scopePolicy } from './scope-policy.js';
 import type { Table } from './tables.js';
@@ -33,19 +23,23 @@ type Prepared =
       readonly work: Work;
       /** The input lies in a buffer of this engine's pool. */
       readonly owned: boolean;
-      /** The outputs on these buffers, going to `home` when released. */
-      readonly result: (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']) => SplitResult<GpuTensor>;
+      /** The outputs on these target buffers (see Targets), going to `home` when released. */
+      readonly result: (targets: Targets, home: Lease['home']) => SplitResult<GpuTensor>;
     };
 
 /**
  * Splits a GPU-resident tensor: recorded and submitted now, inside the error scopes its policy
- * asks for; then its scopes are awaited, unless the split resolves early.
+ * asks for. Finished at once when it has no scope to wait for (views, or only this engine's own
+ * buffers) or resolves early; else a promise that settles with its scopes.
  */
-export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Promise<SplitResult<GpuTensor>> {
+export function splitResident(
+  gpu: GpuExecutor,
+  req: SplitRequest,
+  x: GpuView,
+): SplitResult<GpuTensor> | Promise<SplitResult<GpuTensor>> {
   const p = prepare(gpu, req, x);
   if (!p.work) return p.done;
-  const { own = [], shared } = outputBuffers(p.work, req.layout);
-  const pooled = gpu.pool.has([...own.filter((n) => n > 0), ...(shared === undefined ? [] : [shared])], TENSOR_USAGE);
+  const pooled = gpu.pool.has(outputBuffers(p.work), TENSOR_USAGE);
   const theirs = [...(p.owned ? [] : [x.buffer]), ...(req.into?.buffers.filter((b) => !ours(gpu, b)) ?? [])];
   const { early, scopes } = scopePolicy(
     theirs.length,
@@ -53,10 +47,11 @@ export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuV
     pooled,
   );
   const { value, error } = gpu.submit('split', (enc) => record(gpu, enc, p.work, x.buffer, req), scopes);
-  for (const b of value.scratch) gpu.pool.give(b);
+  // Nothing of the caller's and nothing allocated: these commands cannot fail.
+  if (scopes.length === 0) return p.result(value.targets, gpu.pool);
   const forget = () => theirs.forEach((b) => gpu.seen.delete(b));
   if (early) {
-    const r = p.result(value.buffers, gpu.pool);
+    const r = p.result(value.targets, gpu.pool);
     const fate = lateError('split', error);
     settle(r.outputs, fate);
     void fate.then((e) => {
@@ -66,16 +61,18 @@ export async function splitResident(gpu: GpuExecutor, req: SplitRequest, x: GpuV
     });
     return r;
   }
-  try {
-    await throwIfFailed('split', error);
-  } catch (e) {
-    forget();
-    for (const b of value.buffers) if (b) gpu.pool.give(b);
-    throw e;
-  }
-  gpu.guard('split');
-  for (const b of theirs) gpu.seen.add(b);
-  return p.result(value.buffers, gpu.pool);
+  return throwIfFailed('split', error).then(
+    () => {
+      gpu.guard('split');
+      for (const b of theirs) gpu.seen.add(b);
+      return p.result(value.targets, gpu.pool);
+    },
+    (e: unknown) => {
+      forget();
+      for (const b of value.made) gpu.pool.give(b);
+      throw e;
+    },
+  );
 }
 
 /**
@@ -90,13 +87,10 @@ export function encodeResident(
 ): SplitResult<GpuTensor> {
   const p = prepare(gpu, req, x);
   if (!p.work) return p.done;
-  const { buffers, scratch, table } = record(gpu, encoder, p.work, x.buffer, req);
+  const { targets, table } = record(gpu, encoder, p.work, x.buffer, req);
   // The caller submits when it likes: the table's last use is unknown from here on.
   if (table) gpu.tables.handOver(table);
-  if (scratch.length === 0) return p.result(buffers, gpu.pool);
-  // Scratch may be reused only after the caller's submit has run: it goes home with the last output.
-  const placed = p.work.outputs.filter((o) => !o.target).length;
-  return p.result(buffers, new ScratchHome(gpu.pool, scratch, placed));
+  return p.result(targets, gpu.pool);
 }
 
 /**
@@ -104,9 +98,9 @@ export function encodeResident(
  * (views, or no outputs) or the work to record and a function that hands out its outputs.
  */
 function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
-  checkLive(x, 'split');
-  calibrateSoon(gpu.device);
-  const owned = ours(gpu, x.buffer);
+  const lease = checkLive(x, 'split');
+  calibrateSoon(gpu.device, gpu.costs);
+  const owned = lease?.home === gpu.pool;
   const { into } = req;
   const allowAlias = req.layout === 'shared' && (req.alias === 'any' || (req.alias === 'owned' && owned));
   const gp = gpu.plans.get(req.plan, {
@@ -114,11 +108,12 @@ function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
     allowAlias,
     strategy: req.strategy,
     into: into?.places,
+    separate: req.layout === 'separate',
   });
-  const stats = statsOf(gp, req.layout === 'separate');
+  const stats = statsOf(gp);
   // Outputs of an input whose own split's errors are still unknown share its fate.
-  const upstream = fateOf(x, 'split');
-  const result = (buffers: readonly (GPUBuffer | undefined)[], home: Lease['home']): SplitResult<GpuTensor> => {
+  const upstream = lease?.settling;
+  const result = (targets: Targets, home: Lease['home']): SplitResult<GpuTensor> => {
     // Outputs at a caller's destination describe it; they hold its lease when Cleave made the buffer.
     const there = (i: number) => {
       const d = into!.places[i]!;
@@ -132,7 +127,7 @@ function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
       const strides = into!.strides[i];
       return strides ? Object.assign(t, { strides }) : t;
     };
-    const outputs = handOutAll(gp.outputs, buffers, req.layout, req.shapes, x.dtype, home, there);
+    const outputs = handOutAll(gp.outputs, targets, req.shapes, x.dtype, home, there);
     if (upstream) settle(outputs, upstream);
     return { outputs, stats };
   };
@@ -148,27 +143,30 @@ function ours(gpu: GpuExecutor, b: GPUBuffer): boolean {
   return leaseOn(b)?.home === gpu.pool;
 }
 
-/**
- * The output buffers a split takes: with layout 'separate', one per output the engine places (0:
- * none, a caller's destination); the shared one unless a separate copy or the destinations need none.
- */
-function outputBuffers(gp: Work, layout: SplitRequest['layout']): { own?: number[]; shared?: number } {
-  const own = layout === 'separate' ? gp.outputs.map((o) => (o.target ? 0 : align4(o.byteLength))) : undefined;
-  return (own && gp.strategy === 'copy') || gp.bufferBytes === 0 ? { own } : { own, shared: gp.bufferBytes };
+/** The sizes of the output buffers a split takes from the pool: the shared one, and each output's own. */
+function outputBuffers(gp: Work): number[] {
+  const sizes = gp.bufferBytes > 0 ? [gp.bufferBytes] : [];
+  for (const o of gp.outputs) if (o.own) sizes.push(align4(o.byteLength));
+  return sizes;
 }
 
 /**
- * Records copies or the gather into `enc`; returns the output buffers (one, or one per output:
- * undefined for those at a caller's destination), scratch, and the gather's table.
+ * Records copies or the gather into `enc`; returns the target buffers (the shared one first, then the
+ * caller's, then the outputs' own), the buffers it took from the pool, and the gather's table.
  */
 function record(gpu: GpuExecutor, enc: GPUCommandEncoder, gp: Work, src: GPUBuffer, req: SplitRequest) {
-  const sizes = outputBuffers(gp, req.layout);
-  const own = sizes.own?.map((n) => (n ? gpu.pool.take(n, TENSOR_USAGE) : undefined));
-  const shared = sizes.shared === undefined ? undefined : gpu.pool.take(sizes.shared, TENSOR_USAGE);
-  const to: Targets = { targets: [shared, ...(req.into?.buffers ?? [])], own };
+  const made: GPUBuffer[] = [];
+  const take = (n: number) => {
+    const b = gpu.pool.take(n, TENSOR_USAGE);
+    made.push(b);
+    return b;
+  };
+  const targets: (GPUBuffer | undefined)[] = [gp.bufferBytes > 0 ? take(gp.bufferBytes) : undefined];
+  if (req.into) targets.push(...req.into.buffers);
+  for (const o of gp.outputs) if (o.own) targets[o.target!] = take(align4(o.byteLength));
+  gpu.pool.took(made.length);
   let table: Table | undefined;
-  if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, to);
-  else table = gpu.gather(enc, gp, src, to.targets);
-  if (own && shared) encodeUnshare(enc, shared, gp.outputs, own);
-  return own ? { buffers: own, scratch: shared ? [shared] : [], table } : { buffers: [shared], scratch: [], table };
+  if (gp.strategy === 'copy') encodeCopies(enc, gp.copies, src, gp.outputs, targets);
+  else table = gpu.gather(enc, gp, src, targets);
+  return { targets, made, table };
 }

@@ -7,6 +7,9 @@
 import { SplitError } from '../errors.js';
 import { BOTH } from './scope-policy.js';
 
+/** What a call inside no scope reports. */
+const NO_ERROR: Promise<string | undefined> = Promise.resolve(undefined);
+
 /**
  * Runs `record` inside its own scopes (`scopes`, outermost first; none may be asked); exceptions become SplitErrors.
  */
@@ -18,10 +21,17 @@ export function scoped<T>(
   for (const f of scopes) device.pushErrorScope(f);
   // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
   const pop = () =>
-    Promise.all(scopes.map(() => device.popErrorScope())).then(
-      (errors) => errors.find((e) => e)?.message,
-      () => undefined,
-    );
+    scopes.length === 0
+      ? NO_ERROR
+      : scopes.length === 1
+        ? device.popErrorScope().then(
+            (e) => e?.message,
+            () => undefined,
+          )
+        : Promise.all(scopes.map(() => device.popErrorScope())).then(
+            (errors) => errors.find((e) => e)?.message,
+            () => undefined,
+          );
   try {
     return { value: record(), error: pop() };
   } catch (e) {

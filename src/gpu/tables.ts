@@ -83,7 +83,7 @@ export class TableCache {
     const view = new DataView(bytes.buffer);
     let base = 0;
     dispatches.forEach((d, i) => {
-      encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length, keep_tail: +(d.target > 0) });
+      encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length, keep_tail: +d.keepTail });
       for (const t of d.tiles) encodeTile(view, tilesAt + base++ * LAYOUT.tile.stride, t);
     });
     return { bytes, slot, tilesAt };
@@ -102,7 +102,7 @@ function keyOf(dispatches: readonly Dispatch[]): string {
   let k = 0;
   for (const d of dispatches) {
     words[k++] = d.tiles.length;
-    words[k++] = +(d.target > 0);
+    words[k++] = +d.keepTail;
     for (const t of d.tiles) for (const m of SHADER_TILE_MEMBERS) words[k++] = t[m];
   }
   const halves = new Uint16Array(words.buffer);

@@ -38,12 +38,13 @@ const ROW_COPY_MARGIN = 1.15;
 
 /**
  * Whether copy commands cost less than the gather. Contiguous chunks: `commands` commands moving
- * `bytes` against one dispatch moving them. Strided chunks (a command per row): every row's command
- * against the gather of its bytes, the shortest row (`rowBytes`) deciding, so the plan never
- * depends on the number of rows (a batch size), and row copies must win by ROW_COPY_MARGIN.
+ * `bytes` against `dispatches` dispatches moving them (one, or one per output buffer with layout
+ * 'separate'). Strided chunks (a command per row): every row's command against the gather of its
+ * bytes, the shortest row (`rowBytes`) deciding, so the plan never depends on the number of rows (a
+ * batch size), and row copies must win by ROW_COPY_MARGIN.
  */
-export function copyCheaper(c: CostModel, commands: number, bytes: number, rowBytes?: number): boolean {
+export function copyCheaper(c: CostModel, commands: number, bytes: number, rowBytes?: number, dispatches = 1): boolean {
   return rowBytes === undefined
-    ? commands * c.copyCommandNs + bytes * c.copyByteNs < c.dispatchNs + bytes * c.gatherByteNs
+    ? commands * c.copyCommandNs + bytes * c.copyByteNs < dispatches * c.dispatchNs + bytes * c.gatherByteNs
     : (c.copyCommandNs + rowBytes * c.copyByteNs) * ROW_COPY_MARGIN < rowBytes * c.gatherByteNs;
 }

@@ -27,12 +27,13 @@ export function planDispatches(
   unit: UnitBits,
   limits: { readonly alignment: number; readonly maxBindingBytes: number },
   target = 0,
+  keepTail = false,
 ): Dispatch[] {
   const a = limits.alignment;
   const span = Math.floor(Math.min(limits.maxBindingBytes, unit === 1 ? 2 ** 28 : 2 ** 31) / a) * a;
   const [srcBase, dstBase] = [Math.floor(src[0] / a) * a, Math.floor(dst[0] / a) * a];
   if (align(src[1], 4) - srcBase <= span && align(dst[1], 4) - dstBase <= span) {
-    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target)];
+    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target, keepTail)];
   }
   // One dispatch per tile, each tile a block of rows (or of one row's bits) small enough that its
   // source and destination each fit one window.
@@ -42,7 +43,7 @@ export function planDispatches(
     for (const t of tileRegion(r, room, unit)) {
       const [sb, db] = [Math.floor(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];
       const [se, de] = [Math.ceil(endOf(t, t.src, t.srcStride) / 8), Math.ceil(endOf(t, t.dst, t.dstStride) / 8)];
-      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target));
+      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target, keepTail));
     }
   }
   return out;
@@ -90,6 +91,7 @@ function makeDispatch(
   dstEnd: number,
   unit: UnitBits,
   target: number,
+  keepTail: boolean,
 ): Dispatch {
   const runs: Run[] = [];
   const tiles: ShaderTile[] = [];
@@ -113,7 +115,14 @@ function makeDispatch(
     tilesOf(run, unit, tiles);
     i += count;
   }
-  return { target, srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], runs, tiles };
+  return {
+    target,
+    keepTail,
+    srcWindow: [srcBase, srcEnd - srcBase],
+    dstWindow: [dstBase, dstEnd - dstBase],
+    runs,
+    tiles,
+  };
 }
 
 /**
@@ -146,10 +155,11 @@ function runLength(regions: readonly Region[], i: number, unit: UnitBits): numbe
 }
 
 /**
- * A gather's dispatches when some outputs go to a caller's destinations: one group per target
- * buffer (the shader binds one output buffer), each over the span its regions write. On the bit
- * path a strided destination's rows must each start a 4-byte word: a word is then written by one
- * thread only, and the bytes between rows are kept.
+ * A gather's dispatches when outputs go to target buffers (a caller's destinations, or with layout
+ * 'separate' a buffer per output): one group per target buffer (the shader binds one output
+ * buffer), each over the span its regions write. On the bit path a caller's strided destination's
+ * rows must each start a 4-byte word: a word is then written by one thread only, and the bytes
+ * between rows are kept. An output's own buffer is the engine's: its tail bits are zeroed.
  */
 export function targetDispatches(
   regions: readonly Region[],
@@ -167,6 +177,7 @@ export function targetDispatches(
     check(
       unit !== 1 ||
         !target ||
+        outputs[o]!.own ||
         (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
       'BAD_INPUT',
       () =>
@@ -179,11 +190,14 @@ export function targetDispatches(
     if (!g) groups.set(target, (g = []));
     g.push(r);
   });
+  const own = new Set<number>();
+  for (const o of outputs) if (o.own) own.add(o.target!);
   return [...groups].flatMap(([target, rs]) => {
     // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
     let [begin, end] = target ? [Infinity, 0] : [0, bufferBytes * 8];
     if (target)
       for (const r of rs) [begin, end] = [Math.min(begin, r.dst), Math.max(end, endOf(r, r.dst, r.dstStride))];
-    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
+    const keepTail = target > 0 && !own.has(target);
+    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target, keepTail);
   });
 }

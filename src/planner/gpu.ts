@@ -8,12 +8,13 @@ import type { SplitPlan } from './split.js';
 import { copyCheaper } from './costs.js';
 import { align4, planDispatches, targetDispatches } from './dispatch.js';
 import { layoutOf } from './regions.js';
-import type { ByteCopy, GpuLimits, GpuPlan, GpuPlanOptions, Region, UnitBits } from './types.js';
+import type { ByteCopy, GpuLimits, GpuPlan, GpuPlanOptions, OutputSlot, Region, UnitBits } from './types.js';
 
 export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
   const dtype = plan.dtype as FixedDType;
   const want = opts.strategy ?? 'auto';
-  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment, opts.into);
+  const separate = opts.separate ?? false;
+  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment, opts.into, separate);
   // What each strategy asks of every region, in one loop with no closure. `residues` ORs every
   // offset, length and stride modulo 128: a word width u | 128 divides them all iff u divides it.
   let [contiguous, viewable, copyable, commands, minRowLen, residues] = [true, true, true, 0, Infinity, 0];
@@ -28,18 +29,13 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   }
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
-  if (contiguous && viewable && opts.allowAlias && !opts.into && (want === 'auto' || want === 'alias')) {
-    const outputs = l.outputs.map((o) => ({ byteOffset: opts.srcByteOffset, byteLength: o.byteLength }));
-    for (let k = 0; k < l.regions.length; k++) {
-      const o = l.owner[k]!;
-      outputs[o] = { byteOffset: l.regions[k]!.src / 8, byteLength: outputs[o]!.byteLength };
-    }
-    return { strategy: 'alias', outputs };
-  }
+  if (contiguous && viewable && opts.allowAlias && !opts.into && !separate && (want === 'auto' || want === 'alias'))
+    return { strategy: 'alias', outputs: views(l, opts.srcByteOffset) };
 
   const { outputs, regions, owner } = l;
-  // No output of the engine's own (every one at a caller's destination): no output buffer.
-  const bufferBytes = opts.into && outputs.every((o) => o.target) ? 0 : align4(l.end);
+  // No output in the engine's shared buffer (each at a caller's destination or in its own): none.
+  const targeted = opts.into !== undefined || separate;
+  const bufferBytes = targeted && outputs.every((o) => o.target) ? 0 : align4(l.end);
   check(
     bufferBytes <= limits.maxBufferBytes,
     'TOO_LARGE',
@@ -50,7 +46,9 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
   const bytes = byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
-  const copyWins = copyCheaper(limits.costs, commands, bytes, contiguous ? undefined : minRowLen / 8);
+  // With layout 'separate' the gather takes a dispatch per output buffer it writes.
+  const dispatches = separate ? new Set(owner).size : 1;
+  const copyWins = copyCheaper(limits.costs, commands, bytes, contiguous ? undefined : minRowLen / 8, dispatches);
   if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
     return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, owner) };
   }
@@ -63,10 +61,20 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
     bufferBytes,
     unitBits,
     msbFirst: isMsbFirst(plan.dtype),
-    dispatches: opts.into
+    dispatches: targeted
       ? targetDispatches(regions, owner, outputs, src, bufferBytes, unitBits, limits)
       : planDispatches(regions, src, [0, bufferBytes], unitBits, limits),
   };
+}
+
+/** Each output as a view of the input: its one region's first byte (empty outputs at the input's). */
+function views(l: ReturnType<typeof layoutOf>, srcByteOffset: number): OutputSlot[] {
+  const outputs = l.outputs.map((o) => ({ byteOffset: srcByteOffset, byteLength: o.byteLength }));
+  for (let k = 0; k < l.regions.length; k++) {
+    const o = l.owner[k]!;
+    outputs[o] = { byteOffset: l.regions[k]!.src / 8, byteLength: outputs[o]!.byteLength };
+  }
+  return outputs;
 }
 
 /** One copy command per row of each region, into its output. */

@@ -15,10 +15,17 @@ export const MAX_DESTINATION_REGIONS = 1 << 16;
 
 /**
  * Each non-empty output as a region of the input (in bits) written at its place in the output
- * buffer, `owner[k]` the output of region k. This runs per output of every call: one loop, no
- * closure, one object per output and per region.
+ * buffer, `owner[k]` the output of region k; with `separate`, at byte 0 of a buffer of its own (the
+ * targets after the caller's). This runs per output of every call: one loop, no closure, one object
+ * per output and per region.
  */
-export function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: number, into?: GpuPlanOptions['into']) {
+export function layoutOf(
+  plan: SplitPlan,
+  srcByteOffset: number,
+  alignment: number,
+  into?: GpuPlanOptions['into'],
+  separate = false,
+) {
   const dtype = plan.dtype as FixedDType;
   const bits = elementBits(dtype);
   const rowBits = plan.axisLen * plan.inner * bits;
@@ -27,6 +34,9 @@ export function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: numb
   const regions: Region[] = [];
   const owner: number[] = [];
   let [end, at] = [0, 0];
+  // Own buffers are numbered after the caller's distinct destination buffers.
+  let nextTarget = 1;
+  if (separate && into) for (const d of into) if (d) nextTarget = Math.max(nextTarget, d.target + 1);
   // What depends on an output's length alone, kept from the last output: equal parts compute it once.
   let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
   for (let i = 0; i < sizes.length; i++) {
@@ -44,11 +54,15 @@ export function layoutOf(plan: SplitPlan, srcByteOffset: number, alignment: numb
       if (byteLength > 0) destinationRegions(plan, i, d, srcByteOffset * 8 + starts[i]! * inner * bits, regions, owner);
       continue;
     }
-    // `at` is aligned, so the next output's place is at + padded: no division per output.
-    outputs[i] = { byteOffset: at, byteLength };
-    end = at + byteLength;
-    const dst = at * 8;
-    at += padded;
+    let dst = 0;
+    if (separate) outputs[i] = { byteOffset: 0, byteLength, target: nextTarget++, own: true };
+    else {
+      // `at` is aligned, so the next output's place is at + padded: no division per output.
+      outputs[i] = { byteOffset: at, byteLength };
+      end = at + byteLength;
+      dst = at * 8;
+      at += padded;
+    }
     if (rowLen === 0 || outer === 0) continue;
     const src = srcByteOffset * 8 + starts[i]! * inner * bits;
     regions.push(

@@ -18,12 +18,14 @@ export interface GpuLimits {
 
 /**
  * Where an output lies: in the output buffer, in the input's buffer for `alias`, or, with `target`
- * k > 0, at the caller's destination in the k-th distinct buffer of `into`.
+ * k > 0, in target buffer k: at the caller's destination in the k-th distinct buffer of `into`, or,
+ * with `own` (layout 'separate'), at byte 0 of a buffer of its own, numbered after the caller's.
  */
 export interface OutputSlot {
   readonly byteOffset: number;
   readonly byteLength: number;
   readonly target?: number;
+  readonly own?: true;
 }
 
 /** One copyBufferToBuffer command: `size` bytes into output `output` (dst is in its target buffer). */
@@ -59,7 +61,7 @@ export type GpuPlan =
  * - `alias`: outputs are views of the input buffer; no GPU command at all.
  * - `copy`: copyBufferToBuffer commands (one per output, or per row of strided chunks).
  * - `gather`: the gather shader, one dispatch for any number of outputs (more past a binding window, or with
- *   several destination buffers).
+ *   several destination buffers: the caller's, or one per output with layout 'separate').
  */
 export type Strategy = 'alias' | 'copy' | 'gather';
 export type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
@@ -73,6 +75,8 @@ export interface GpuPlanOptions {
   readonly strategy?: Strategy | 'auto';
   /** Outputs written at the caller's destinations (no views then), one entry per output. */
   readonly into?: readonly (Destination | undefined)[];
+  /** Layout 'separate': every output not at a caller's destination gets a buffer of its own, written once. */
+  readonly separate?: boolean;
 }
 
 /**
@@ -132,11 +136,12 @@ export const SHADER_TILE_MEMBERS = [
 
 /**
  * One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup
- * each). `target` is the buffer it writes: 0 the engine's output buffer, k > 0 the k-th distinct
- * buffer of the caller's destinations (`into`), whose bytes around the outputs are kept.
+ * each). `target` is the buffer it writes: 0 the engine's output buffer, k > 0 target buffer k (see
+ * {@link OutputSlot}); `keepTail` when that buffer is the caller's, whose bytes around the outputs are kept.
  */
 export interface Dispatch {
   readonly target: number;
+  readonly keepTail: boolean;
   readonly srcWindow: readonly [offset: number, size: number];
   readonly dstWindow: readonly [offset: number, size: number];
   readonly runs: readonly Run[];

@@ -2,7 +2,16 @@
 // name (with the nearest known key as a suggestion), each value read a single time, and the split
 // arguments checked before anything is allocated.
 
-import { type SplitErrorCode, type SplitSubject, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import {
+  SplitError,
+  type SplitErrorCode,
+  type SplitSubject,
+  type SubjectKey,
+  asInt,
+  check,
+  guardRead,
+  show,
+} from '../errors.js';
 import { MAX_OUTPUTS } from '../shape.js';
 
 /**
@@ -44,19 +53,35 @@ export function readOptions<K extends string>(
   kind: SplitSubject['kind'] = 'option',
 ): { [P in K]?: unknown } {
   if (o === undefined) return {};
-  const fields = ownFields(o, `${what} options`, 'BAD_OPTIONS', `${kind}:${what}`);
-  for (const key in fields) {
-    const near = (keys as readonly string[]).includes(key) ? undefined : (keys.find((k) => distance(k, key) < 3) ?? '');
-    check(
-      near === undefined,
-      'BAD_OPTIONS',
-      () =>
-        `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; ` +
-        `the options are ${keys.join(', ')}`,
-      `${kind}:${key}`,
-    );
-  }
-  return fields as { [P in K]?: unknown };
+  // ownFields' checks, inline: this runs on every split, and a copy under keys known in advance is an
+  // ordinary object (no null-prototype dictionary, no copy of an unknown key).
+  return guardRead(
+    `${what} options`,
+    () => {
+      const subject: SubjectKey = `${kind}:${what}`;
+      if (typeof o !== 'object' || o === null || Object.prototype.toString.call(o) !== '[object Object]')
+        throw new SplitError('BAD_OPTIONS', `${what} options must be a plain object, got ${show(o)}`, subject);
+      const out: Record<string, unknown> = {};
+      for (const key of Reflect.ownKeys(o)) {
+        if (typeof key !== 'string')
+          throw new SplitError('BAD_OPTIONS', `${what} options: Symbol keys are not options`, subject);
+        if (!(keys as readonly string[]).includes(key)) throw unknownOption(what, key, keys, kind);
+        out[key] = (o as Record<string, unknown>)[key];
+      }
+      return out as { [P in K]?: unknown };
+    },
+    `${kind}:${what}`,
+  );
+}
+
+/** An unknown option, refused by name, with the nearest known key as a suggestion. */
+function unknownOption(what: string, key: string, keys: readonly string[], kind: SplitSubject['kind']): SplitError {
+  const near = keys.find((k) => distance(k, key) < 3);
+  return new SplitError(
+    'BAD_OPTIONS',
+    `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`,
+    `${kind}:${key}`,
+  );
 }
 
 /** Edit distance, capped at 3. */
@@ -129,14 +154,10 @@ export function readLengths(
 
 /** A count of outputs (parts, num_outputs): an integer from 1 to MAX_OUTPUTS. */
 export function readCount(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode): number {
-  const name = subject.split(':')[1];
   const n = asInt(v, 1);
-  check(n !== undefined, code, () => `${what}: '${name}' must be an integer >= 1, got ${show(v)}`, subject);
-  check(
-    n <= MAX_OUTPUTS,
-    'TOO_LARGE',
-    () => `${what}: '${name}' is ${n}; a split makes at most ${MAX_OUTPUTS} outputs`,
-    subject,
-  );
-  return n;
+  if (n !== undefined && n <= MAX_OUTPUTS) return n;
+  const name = subject.split(':')[1];
+  throw n === undefined
+    ? new SplitError(code, `${what}: '${name}' must be an integer >= 1, got ${show(v)}`, subject)
+    : new SplitError('TOO_LARGE', `${what}: '${name}' is ${n}; a split makes at most ${MAX_OUTPUTS} outputs`, subject);
 }

@@ -3,7 +3,7 @@
 // shrunk buffer) cannot reach a split that is already under way. The views are what every later
 // layer takes.
 
-import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { SplitError, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
 import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, isDType, isPacked } from '../dtype.js';
 import { isA } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
@@ -82,17 +82,20 @@ export function readShape(raw: unknown, what: string, subject: SubjectKey): numb
   check(Array.isArray(raw), 'BAD_SHAPE', () => `${what}: shape must be an array, got ${show(raw)}`, at);
   const rank = raw.length;
   check(rank <= MAX_RANK, 'TOO_LARGE', () => `${what}: rank ${rank} is above ${MAX_RANK}`, at);
-  return Array.from({ length: rank }, (_, i) => {
+  // A plain loop, not Array.from with a callback: this runs on every call, and V8 takes Array.from's slow path.
+  const shape: number[] = [];
+  for (let i = 0; i < rank; i++) {
     const raw_i: unknown = raw[i];
     const d = asInt(raw_i, 0);
-    check(
-      d !== undefined,
-      'BAD_SHAPE',
-      () => `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(raw_i)}`,
-      at,
-    );
-    return d;
-  });
+    if (d === undefined)
+      throw new SplitError(
+        'BAD_SHAPE',
+        `${what}: dimension ${i} of the shape must be a non-negative integer, got ${show(raw_i)}`,
+        at,
+      );
+    shape.push(d);
+  }
+  return shape;
 }
 
 /** Elements of a checked shape, at most 2^53. */

@@ -11,6 +11,23 @@ export function useWebGpuClasses(classes: object): void {
   loaded = classes as Record<string, unknown>;
 }
 
+/** Objects that passed a class's native check, per class: the same buffer is split again and again. */
+const branded = new WeakMap<object, WeakSet<object>>();
+
+/** Each class's native `label` getter (or none), found once: a split checks a buffer on every call. */
+const labels = new WeakMap<object, (() => unknown) | null>();
+
+function labelGetter(c: abstract new () => object): (() => unknown) | undefined {
+  let get = labels.get(c);
+  if (get === undefined) {
+    let proto: object | null = c.prototype as object;
+    while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get))
+      proto = Object.getPrototypeOf(proto) as object | null;
+    labels.set(c, (get ??= null));
+  }
+  return get ?? undefined;
+}
+
 /**
  * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
  * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where
@@ -26,16 +43,19 @@ export function isA(x: unknown, cls: string, methods: readonly string[]): boolea
       methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function')
     );
   }
-  let proto: object | null = c.prototype as object;
-  let get: (() => unknown) | undefined;
-  while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get))
-    proto = Object.getPrototypeOf(proto) as object | null;
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
+  // The native getter's check costs a generic call (a microsecond in Firefox): once per object.
+  let real = branded.get(c);
+  if (!real) branded.set(c, (real = new WeakSet()));
+  if (real.has(x)) return true;
+  const get = labelGetter(c);
   try {
-    return !get || (Reflect.apply(get, x, []), true);
+    if (get) Reflect.apply(get, x, []);
   } catch {
     return false;
   }
+  real.add(x);
+  return true;
 }

@@ -61,7 +61,8 @@ describe("layout 'separate'", () => {
       const e = await g.engine();
       const x = randomTensor('uint8', [3, 10], rng(4)) as HostTensor<'uint8'>;
       const outs = await e.split(e.upload(x), { axis: 1, sizes: [3, 0, 7], layout: 'separate' });
-      expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1, copies: 2 });
+      // Each output written once, straight into its own buffer: a dispatch each, no copy after the gather.
+      expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 2, copies: 0 });
       expect(outs.map((o) => [o.byteOffset, o.byteLength, o.buffer.size])).toEqual([
         [0, 9, 12],
         [0, 0, 4],
@@ -81,6 +82,59 @@ describe("layout 'separate'", () => {
       expect([...whole.data.subarray(9)]).toEqual([0, 0, 0]);
     },
   );
+
+  gpuTest("a pooled buffer's old bytes never show: tails zeroed again, words and bits, strided and not", async (g) => {
+    const e = await g.engine({ strategy: 'gather' });
+    for (const [dtype, shape, sizes] of [
+      ['uint8', [5, 13], [3, 1, 9]],
+      ['uint4', [3, 11], [3, 5, 3]],
+      ['float32', [4, 8], [3, 5]],
+    ] as const) {
+      const x = randomTensor(dtype, [...shape], rng(shape[1])) as HostTensor<typeof dtype>;
+      const gx = e.upload(x);
+      const first = await e.split(gx, { axis: 1, sizes: [...sizes], layout: 'separate' });
+      // Dirty the buffers, then give them back: the next split of the same sizes takes them again.
+      for (const o of first) g.device.queue.writeBuffer(o.buffer, 0, new Uint8Array(o.buffer.size).fill(0xff));
+      for (const o of first) e.release(o);
+      const outs = await e.split(gx, { axis: 1, sizes: [...sizes], layout: 'separate' });
+      expect(e.stats, dtype).toMatchObject({ strategy: 'gather', dispatches: sizes.length, copies: 0 });
+      expect(new Set(outs.map((o) => o.buffer)), `${dtype}: the pool's buffers came back`).toEqual(
+        new Set(first.map((o) => o.buffer)),
+      );
+      const got = await downloadAll(e, outs);
+      expectSplitOf(got, x, 1, [...sizes]);
+      for (const o of outs) {
+        const n = o.buffer.size;
+        const bytes = await e.download({ dtype: 'uint8', shape: [n], buffer: o.buffer, byteOffset: 0, byteLength: n });
+        const tail = [...bytes.data.subarray(o.byteLength)];
+        expect(tail, `${dtype}: bytes past an output`).toEqual(tail.map(() => 0));
+      }
+      for (const o of [...outs, gx]) e.release(o);
+    }
+  });
+
+  gpuTest('4096 outputs of one element: a buffer each, none created again once they come back', async (g) => {
+    const e = await g.engine();
+    const x = randomTensor('float32', [4096, 1], rng(6)) as HostTensor<'float32'>;
+    const gx = e.upload(x);
+    const split = async () => {
+      const outs = await e.split(gx, { axis: 0, parts: 4096, layout: 'separate' });
+      expect(new Set(outs.map((o) => o.buffer)).size).toBe(4096);
+      return outs;
+    };
+    const first = await split();
+    expectSplitOf(await downloadAll(e, first), x, 0, Array<number>(4096).fill(1));
+    for (const o of first) e.release(o);
+    const live = g.live.size;
+    for (let i = 0; i < 3; i++) {
+      const outs = await split();
+      // Copies straight from the input beat 4096 dispatches on any device; never a copy after a gather.
+      expect(e.stats).toMatchObject({ strategy: 'copy', dispatches: 0, copies: 4096 });
+      expect(g.live.size, 'buffers created in steady state').toBe(live);
+      for (const o of outs) e.release(o);
+    }
+    e.release(gx);
+  });
 
   gpuTest('contiguous chunks are copied straight into their buffers; each output is released on its own', async (g) => {
     // Copies forced: whether two small copies beat a dispatch is the device's measured costs' call.
@@ -135,7 +189,7 @@ describe('encodeSplit', () => {
       const first = e.encodeSplit(enc, input, { axis: 1, sizes: [2, 4] });
       enc.copyBufferToBuffer(bBuffer, 0, input.buffer, 0, b.data.byteLength); // the caller's pass
       const second = e.encodeSplit(enc, input, { axis: 0, parts: 2 }); // contiguous: still copied, never a view
-      // The engine runs splits of its own before the caller submits: scratch it recorded is not reused.
+      // The engine runs splits of its own before the caller submits: buffers it recorded into are not reused.
       for (let i = 0; i < 4; i++) await e.split(e.upload(b), { axis: 1, sizes: [3, 3] });
       g.device.queue.submit([enc.finish()]);
       expectSplitOf(await read(e, first), a, 1, [2, 4]);
