@@ -96,7 +96,7 @@ function rows(o: PipelineOutcome, c: PipelineCase): HTMLElement[] {
         el(
           'span',
           { id: 'pipe-split' },
-          timeCell(o.split.time, workWords(o.split.stats, 'float32'), timeOf(o.viaCleave)?.ms ?? o.split.time.ms),
+          timeCell(o.split.time, workWords(o.split.stats, 'float32', true), timeOf(o.viaCleave)?.ms ?? o.split.time.ms),
         ),
       ),
     );

@@ -12,8 +12,8 @@ function fmtTime(ms: number): string {
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** What a split did, from engine.stats, in words. */
-export function workWords(s: EngineStats, dtype: string): string {
+/** What a split did, from engine.stats, in words (`separate`: its outputs each in a buffer of its own). */
+export function workWords(s: EngineStats, dtype: string, separate = false): string {
   switch (s.strategy) {
     case 'cpu':
       return cpuWords(dtype);
@@ -27,14 +27,13 @@ export function workWords(s: EngineStats, dtype: string): string {
     case 'gather': {
       const variant =
         s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
+      if (separate)
+        return `${plural(s.dispatches, 'dispatch', 'dispatches')} of the gather shader (${variant}), each writing one output into its own buffer`;
       const dispatches =
         s.dispatches === 1
           ? 'one dispatch'
           : `${s.dispatches} dispatches (one per tile: the tensor is larger than one storage binding)`;
-      return (
-        `${dispatches} of the gather shader (${variant}) writes every output` +
-        (s.copies ? `, then ${plural(s.copies, 'copy', 'copies')} into separate buffers` : '')
-      );
+      return `${dispatches} of the gather shader (${variant}) writes every output`;
     }
   }
 }

@@ -313,10 +313,16 @@ describe('errors come before any GPU work', () => {
       /dtype int64 needs data as BigInt64Array, got Int32Array/,
     ],
     [
-      'float16 data as floats: the fix is in the README',
+      'float16 data as floats: the message names the conversion',
       (e) => e.split({ dtype: 'float16', shape: [2], data: new Float32Array(2) } as never, { parts: 2 }),
       'DATA_TYPE',
-      /dtype float16 needs data as Uint16Array, got Float32Array: the README's "Host data" paragraph says what float16/,
+      /dtype float16 needs data as Uint16Array or Float16Array, got Float32Array: halvesFrom\(numbers\) makes the bits/,
+    ],
+    [
+      'float8 data as floats: the fix is in the README',
+      (e) => e.split({ dtype: 'float8e4m3fn', shape: [2], data: new Float32Array(2) } as never, { parts: 2 }),
+      'DATA_TYPE',
+      /dtype float8e4m3fn needs data as Uint8Array, got Float32Array: the README's "Host data" paragraph says what float8e4m3fn/,
     ],
     [
       'complex length',
