@@ -27,8 +27,10 @@ export function workWords(s: EngineStats, dtype: string, separate = false): stri
     case 'gather': {
       const variant =
         s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
-      if (separate)
-        return `${plural(s.dispatches, 'dispatch', 'dispatches')} of the gather shader (${variant}), each writing one output into its own buffer`;
+      if (separate) {
+        const n = plural(s.dispatches, 'dispatch', 'dispatches');
+        return `${n} of the gather shader (${variant}), each writing one output into its own buffer`;
+      }
       const dispatches =
         s.dispatches === 1
           ? 'one dispatch'
