@@ -28,7 +28,7 @@ const USAGE = `usage: npm run bench [-- options]
   --quick          shorter timing, and (without --cases) the items marked quick: under a minute
   --cases REGEX    only the items whose id matches REGEX (ids in bench/cases.mjs; '^decode': the decode loops)
   --budget MS      timing budget per system per case (default 1500, quick 150)
-  --probes         diagnosis too: GPU calls counted per split, what the error scopes cost
+  --probes         diagnosis too: GPU calls and bytes copied per split, what the error scopes cost
   --out DIR        where the JSON goes (default bench/results)
   --browser NAME   chromium (default: Dawn) or firefox (Firefox ESR: wgpu)
   --browser-path PATH  that browser's executable (default: chromium ${CHROMIUM}, firefox ${FIREFOX})`;
