@@ -24,6 +24,8 @@ export interface CallCounts {
   submits: number;
   commandBuffers: number;
   copies: number;
+  /** The sizes of its copyBufferToBuffer calls, summed. */
+  bytesCopied: number;
   dispatches: number;
   passes: number;
   buffersCreated: number;
@@ -119,27 +121,28 @@ export interface DecodeRecord extends DecodeResult {
 }
 
 /**
- * One variant: a function, an input alignment and owner, and its µs per call (one sample per round). 'bare': the
- * same copies as plain WebGPU calls (one encoder, one copyBufferToBuffer per output, one submit).
+ * One variant of the per-call section: the bare calls (what the split's copies need: one encoder, a
+ * copyBufferToBuffer per copy, finish, submit), a split or an encodeSplit (with its encoder, finish and submit),
+ * on one input. Each round times `callsInARow` calls of every variant as a whole, the GPU drained off the clock.
  */
 export interface CallCostRow {
   fn: 'bare' | 'split' | 'encodeSplit';
-  /** A stable id of the variant; absent in files written before variants were named. */
-  variant?: string | undefined;
+  /** Stable id, e.g. 'bare', 'split-upload-copies', 'split-caller-seen', 'encode-upload', 'split-upload-views'. */
+  variant: string;
   /** The variant in words. */
-  label?: string | undefined;
+  label: string;
+  /** The input: aligned (byte 0 of its buffer) or at byte 4; an engine upload or a caller's buffer. */
   aligned: boolean;
   owner: 'engine' | 'caller';
   byteOffset: number;
+  /** Calls timed, all rounds together. */
   calls: number;
   stats?: PlanStats | undefined;
   /** --probes: what one call did on the GPU, error scopes pushed included. */
   gpuCalls?: CallCounts | undefined;
-  /** split: call, await, release the outputs; encodeSplit: the call alone (submit and release off the clock). */
+  /** µs per call, one sample per round: the calls and the release of their outputs. */
   us?: Summary | undefined;
-  /** split only: the part before the call returned its promise. */
-  syncUs?: Summary | undefined;
-  /** µs per call over the bare calls' µs in the same round, one sample per round. */
+  /** Each round's µs per call over the bare calls' µs in the same round; summary over the rounds. */
   overBare?: Summary | undefined;
   error?: string | undefined;
 }
@@ -155,10 +158,17 @@ export interface CallCostRecord extends CallCostResult {
   spec: CallCostSpec;
 }
 
+/** The browser that ran the page; vkIcd: VK_ICD_FILENAMES as Firefox (no software adapter of its own) saw it. */
+export interface BrowserInfo {
+  name: 'chromium' | 'firefox';
+  version: string;
+  vkIcd?: string | undefined;
+}
+
 export interface PageEnv {
   userAgent: string;
   /** The browser that ran the page; absent in files written before it was recorded (see userAgent). */
-  browser?: { name: 'chromium' | 'firefox'; version: string } | undefined;
+  browser?: BrowserInfo | undefined;
   crossOriginIsolated: boolean;
   adapter: { vendor?: string; architecture?: string; description?: string; device?: string };
   features: string[];
@@ -167,6 +177,8 @@ export interface PageEnv {
   tfjs?: string | undefined;
   cleaveBackend: string;
   timestampQuery: boolean;
+  /** Median ms of an empty submit and its onSubmittedWorkDone: what one wait for the GPU costs in this browser. */
+  gpuWaitMs?: number | undefined;
 }
 
 export interface FinalState {
@@ -188,7 +200,7 @@ export interface Report {
   command: string;
   settings: Settings;
   machine: { node: string; platform: string; cpus: number; cpuModel?: string | undefined; loadavg: number[] };
-  env: PageEnv;
+  env: PageEnv & { browser: BrowserInfo };
   final?: FinalState | undefined;
   results: CaseRecord[];
   pipelines: PipelineRecord[];

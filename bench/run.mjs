@@ -1,10 +1,11 @@
-// `npm run bench`: serves the bench page on 127.0.0.1 and runs it in headless Chromium (puppeteer,
-// /usr/bin/chromium, WebGPU on whatever adapter the browser gives) item by item: split cases, pipelines,
+// `npm run bench`: serves the bench page on 127.0.0.1 and runs it in headless Chromium (Dawn) or Firefox ESR
+// (wgpu) through puppeteer, WebGPU on whatever adapter the browser gives, item by item: split cases, pipelines,
 // decode loops, per-call cost cases. Prints the report, writes bench/results/<timestamp>.json and renders it as
 // bench/results/report.html. A decode loop through Cleave that does not match its reference, or does not run,
 // fails the run (exit code 1), and so does a report that cannot be rendered.
 //
-//   node bench/run.mjs [--quick] [--cases REGEX] [--budget MS] [--probes] [--out DIR] [--browser PATH]
+//   node bench/run.mjs [--quick] [--cases REGEX] [--budget MS] [--probes] [--out DIR]
+//                      [--browser chromium|firefox] [--browser-path PATH]
 
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -12,16 +13,17 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
-import { CHROMIUM, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/browser.mjs';
+import { BROWSER_NAMES, CHROMIUM, FIREFOX, WEBGPU_DEVELOPER_ARGS, launchBrowser } from '../scripts/lib/browser.mjs';
 import { ISOLATED, serve } from '../scripts/lib/serve.mjs';
-import { log, parseOptions, status, timingFor } from './lib/cli.mjs';
+import { SWIFTSHADER, log, parseOptions, status, timingFor } from './lib/cli.mjs';
+import { adapterOf } from './lib/findings.mjs';
 import { decodeFailures, decodeLine } from './lib/report/decode.mjs';
 import { writeHtml } from './lib/report/html.mjs';
 import { callCostLine, pipelineLine, progressLine, renderReport } from './lib/report/text.mjs';
 import { RESULTS_FORMAT } from './lib/results-file.mjs';
 
 /** @import { Browser, Page } from 'puppeteer' */
-/** @import { BenchApi, PageEnv, Report, Settings, SystemResult } from './types.js' */
+/** @import { BenchApi, BrowserInfo, PageEnv, Report, Settings, SystemResult } from './types.js' */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,34 +31,42 @@ const USAGE = `usage: npm run bench [-- options]
   --quick          shorter timing, and (without --cases) the items marked quick: under a minute
   --cases REGEX    only the items whose id matches REGEX (ids in bench/cases.mjs; '^decode': the decode loops)
   --budget MS      timing budget per system per case (default 1500, quick 150)
-  --probes         diagnosis too: GPU calls counted per split, what the error scopes cost
+  --probes         diagnosis too: GPU calls and bytes copied per split, what the error scopes cost
   --out DIR        where the JSON and report.html go (default bench/results)
-  --browser PATH   Chromium to run (default $PUPPETEER_EXECUTABLE_PATH or /usr/bin/chromium)`;
+  --browser NAME   chromium (default: Dawn) or firefox (Firefox ESR: wgpu)
+  --browser-path PATH  that browser's executable (default: chromium ${CHROMIUM}, firefox ${FIREFOX})`;
 
 /** @param {readonly string[]} argv */
 function parseArgs(argv) {
   /** @type {import('./lib/cli.mjs').OptionSpec} */
   const spec = { '--quick': 'flag', '--cases': (v) => new RegExp(v), '--budget': Number, '--probes': 'flag' };
-  const o = parseOptions(argv, { ...spec, '--out': resolve, '--browser': String }, USAGE, 'bench');
+  const where = { '--out': resolve, '--browser': String, '--browser-path': String };
+  const o = parseOptions(argv, { ...spec, ...where }, USAGE, 'bench');
+  const browser = /** @type {string | undefined} */ (o['browser']) ?? 'chromium';
+  if (!(/** @type {readonly string[]} */ (BROWSER_NAMES).includes(browser))) {
+    console.error(`bench: --browser takes ${BROWSER_NAMES.join(' or ')}, not ${browser} (a path: --browser-path)`);
+    process.exit(2);
+  }
   return {
     quick: !!o['quick'],
     filter: /** @type {RegExp | undefined} */ (o['cases']),
     budget: /** @type {number | undefined} */ (o['budget']),
     probes: !!o['probes'],
     out: /** @type {string | undefined} */ (o['out']) ?? join(ROOT, 'bench', 'results'),
-    browser: /** @type {string | undefined} */ (o['browser']) ?? CHROMIUM,
+    browser: /** @type {import('../scripts/lib/browser.mjs').BrowserName} */ (browser),
+    browserPath: /** @type {string | undefined} */ (o['browser-path']),
   };
 }
 
 /**
  * The timing (lib/cli.mjs) and the page's own settings: cold reps, error-scope loops (--probes), per-call
- * calls (quick: 1,000 per variant; else each case's own), pipeline and decode reps.
+ * rounds, pipeline and decode reps.
  * @param {ReturnType<typeof parseArgs>} a @returns {Settings}
  */
 function settingsFor(a) {
   const own = a.quick
-    ? { coldReps: 2, scopeLoops: 100, scopeReps: 5, calls: 1000, callRounds: 5, pipelineMinReps: 5 }
-    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, calls: undefined, callRounds: 10, pipelineMinReps: 21 };
+    ? { coldReps: 2, scopeLoops: 100, scopeReps: 5, callRounds: 7, pipelineMinReps: 5 }
+    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, callRounds: 11, pipelineMinReps: 21 };
   return { ...timingFor(a.quick, a.budget), ...own, probes: a.probes };
 }
 
@@ -101,6 +111,17 @@ const KINDS = {
   },
 };
 
+/**
+ * Calls `window.bench[method](...args)` in the page. Both ways through JSON: WebDriver BiDi (Firefox) hands
+ * back an object met twice in a result as undefined the second time; CDP (Chromium) copies it.
+ * @param {Page} page @param {keyof BenchApi} method @param {readonly unknown[]} args @returns {Promise<any>}
+ */
+async function inPage(page, method, ...args) {
+  const call = async (/** @type {string} */ m, /** @type {string} */ json) =>
+    JSON.stringify(await /** @type {any} */ (window.bench)[m](...JSON.parse(json)));
+  return JSON.parse(await page.evaluate(call, method, JSON.stringify(args)));
+}
+
 /** @param {Browser} browser @param {string} url @returns {Promise<{ page: Page, env: PageEnv }>} */
 async function openPage(browser, url) {
   const page = await browser.newPage();
@@ -112,22 +133,19 @@ async function openPage(browser, url) {
   await page.waitForFunction('window.benchReady === true || window.benchLoadError !== undefined', { timeout: 60_000 });
   const err = await page.evaluate(() => window.benchLoadError);
   if (err) throw new Error(`the bench page did not load: ${err}`);
-  return { page, env: await page.evaluate((o) => window.bench.init(o), { ortThreads: 1 }) };
+  return { page, env: await inPage(page, 'init', { ortThreads: 1 }) };
 }
 
 /**
  * Runs every item of every kind in the page, in order, and logs it. An item that kills the page is
  * recorded as crashed and the page is reloaded for the next.
  * @param {Browser} browser @param {string} url @param {Record<keyof typeof KINDS, readonly { id: string }[]>} work
- * @param {Settings} settings
+ * @param {Settings} settings @param {BrowserInfo} info
  */
-async function runAll(browser, url, work, settings) {
+async function runAll(browser, url, work, settings, info) {
   let s = await openPage(browser, url);
-  const a = s.env.adapter;
-  log(
-    `adapter: ${a.vendor}/${a.architecture} (${a.description ?? ''}); ORT ${s.env.ort['web']}; ` +
-      `timestamp-query ${s.env.timestampQuery}`,
-  );
+  const env = { ...s.env, browser: info };
+  log(`adapter: ${adapterOf(env).text}; ORT ${s.env.ort['web']}; timestamp-query ${s.env.timestampQuery}`);
   const total = Object.values(work).reduce((n, xs) => n + xs.length, 0);
   let done = 0;
   /** @type {Record<string, unknown[]>} */
@@ -139,9 +157,7 @@ async function runAll(browser, url, work, settings) {
       status(`${prefix} ${item.id}: starting`);
       let r;
       try {
-        const call = (/** @type {string} */ m, /** @type {any} */ x, /** @type {Settings} */ o) =>
-          /** @type {any} */ (window.bench)[m](x, o);
-        r = { [kind.as]: item, ...(await s.page.evaluate(call, kind.method, /** @type {any} */ (item), settings)) };
+        r = { [kind.as]: item, ...(await inPage(s.page, kind.method, item, settings)) };
       } catch (e) {
         const crashed = e instanceof Error ? e.message : String(e);
         r = { [kind.as]: item, id: item.id, systems: {}, rows: [], pairedRatio: {}, jsCost: {}, crashed };
@@ -154,8 +170,8 @@ async function runAll(browser, url, work, settings) {
       for (const e of kind.errors(r)) log(`        ${e}`);
     }
   }
-  const final = await s.page.evaluate(() => window.bench.finish());
-  return { env: s.env, final, ...out };
+  const final = await inPage(s.page, 'finish');
+  return { env, final, ...out };
 }
 
 /** @param {ReturnType<typeof parseArgs>} args */
@@ -172,16 +188,25 @@ async function run(args) {
   only.push(...['core', 'backend-cpu', 'backend-webgpu'].map((x) => `${node}@tensorflow/tfjs-${x}/dist/`));
   const memory = (/** @type {string} */ path) => (path.startsWith('/model/') ? models.get(path.slice(7)) : undefined);
   const server = await serve({ root: ROOT, headers: ISOLATED, only, memory });
+  // Firefox has no software adapter of its own: where no driver is named, SwiftShader's (Chromium's fallback).
+  const firefox = args.browser === 'firefox';
+  if (firefox && !process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
   const browser = await launchBrowser({
-    executablePath: args.browser,
-    extraArgs: WEBGPU_DEVELOPER_ARGS,
+    browser: args.browser,
+    ...(args.browserPath ? { executablePath: args.browserPath } : {}),
+    extraArgs: firefox ? [] : WEBGPU_DEVELOPER_ARGS,
     protocolTimeout: 30 * 60_000,
   });
   try {
     const counts = Object.entries(work).map(([k, xs]) => `${xs.length} ${k === 'results' ? 'cases' : k}`);
     const quick = args.quick ? ' (quick)' : '';
-    log(`cleave bench: ${counts.join(', ')}${quick}; ${await browser.version()}; serving ${server.url}`);
-    return await runAll(browser, server.url, work, settingsFor(args));
+    const product = await browser.version();
+    const icd = firefox ? `; VK_ICD_FILENAMES ${process.env.VK_ICD_FILENAMES ?? 'unset'}` : '';
+    log(`cleave bench: ${counts.join(', ')}${quick}; ${product}${icd}; serving ${server.url}`);
+    /** @type {BrowserInfo} */
+    const info = { name: args.browser, version: product.slice(product.lastIndexOf('/') + 1) };
+    if (firefox) info.vkIcd = process.env.VK_ICD_FILENAMES ?? 'unset';
+    return await runAll(browser, server.url, work, settingsFor(args), info);
   } finally {
     await browser.close();
     await server.close();

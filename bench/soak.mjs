@@ -4,8 +4,8 @@
 //   node --expose-gc bench/soak.mjs [loops]     (--expose-gc: RSS is sampled after a full GC)
 import { existsSync } from 'node:fs';
 import { createSplitEngine } from 'cleave-gpu'; // the package itself: dist/ for node, src/ for tsc
+import { SWIFTSHADER } from './lib/cli.mjs';
 
-const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 if (!process.env.VK_ICD_FILENAMES && existsSync(SWIFTSHADER)) process.env.VK_ICD_FILENAMES = SWIFTSHADER;
 
 const loops = Number(process.argv[2] ?? 100_000);

@@ -69,8 +69,7 @@ export interface Settings {
   coldReps: number;
   scopeLoops: number;
   scopeReps: number;
-  /** Per-call cost: calls timed per variant (a case's own `calls` in a full run), in this many rounds. */
-  calls?: number | undefined;
+  /** Per-call cost: rounds, each calling every variant its case's `callsInARow` times. */
   callRounds: number;
   /** Pipelines and decode loops: at least this many reps (a run takes long, and the systems differ by little). */
   pipelineMinReps: number;
@@ -134,6 +133,6 @@ export interface CallCostSpec {
   readonly shape: readonly number[];
   readonly axis: number;
   readonly parts: number;
-  readonly calls: number;
+  readonly callsInARow: number;
   readonly quick?: boolean;
 }

@@ -1,5 +1,9 @@
 // What the two bench commands (bench/run.mjs, bench/node/run.mjs) share: their options read from argv,
-// the timing settings of a full and a quick run, and a status line overwritten in place on a terminal.
+// the timing settings of a full and a quick run, SwiftShader's Vulkan driver, and a status line overwritten
+// in place on a terminal.
+
+/** SwiftShader's Vulkan ICD file (Debian's chromium package): the adapter where there is no GPU. */
+export const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
 
 /**
  * The options a command takes: a flag (true when given), or a value turned into what the command keeps.

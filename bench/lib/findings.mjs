@@ -120,11 +120,18 @@ export function pipelineRows(pipelines) {
   });
 }
 
-/** The per-call cost rows, each with its input in words. @param {readonly CallCostRecord[]} records */
+/**
+ * The per-call cost rows, each with its record's id, its input in words, its error scopes in words and the
+ * bare calls' µs of its record (median over rounds).
+ * @param {readonly CallCostRecord[]} records
+ */
 export function callCostRows(records) {
-  return records.flatMap((r) =>
-    r.rows.map((x) => ({
+  return records.flatMap((r) => {
+    const bareUs = r.rows.find((x) => x.fn === 'bare')?.us?.median;
+    return r.rows.map((x) => ({
+      id: r.id,
       row: x,
+      bareUs,
       input: `${x.aligned ? 'aligned' : 'at byte 4'}, ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
       scopes: x.gpuCalls
         ? x.gpuCalls.errorScopes > 0
@@ -133,19 +140,26 @@ export function callCostRows(records) {
             : 'awaited'
           : 'none'
         : '-',
-    })),
-  );
+    }));
+  });
 }
 
 /**
- * The adapter in words, and whether it is SwiftShader (shaders on the CPU).
- * @param {import('../types.js').PageEnv} env
+ * The adapter in words, and whether it is SwiftShader (shaders on the CPU). Firefox names no adapter: there,
+ * the Vulkan driver it was given (VK_ICD_FILENAMES) says which it is.
+ * @param {import('../types.js').PageEnv & { browser?: import('../types.js').BrowserInfo | undefined }} env
  */
 export function adapterOf(env) {
   const a = env.adapter;
-  const name = [a.vendor, a.architecture].filter(Boolean).join('/') || 'unknown adapter';
+  const name = [a.vendor, a.architecture].filter(Boolean).join('/');
+  const icd = env.browser?.vkIcd;
+  if (!name && !a.description && icd)
+    return {
+      text: `not named by the browser; Vulkan driver VK_ICD_FILENAMES=${icd}`,
+      software: /swiftshader/i.test(icd),
+    };
   return {
-    text: a.description ? `${name} (${a.description})` : name,
+    text: a.description ? `${name || 'unknown adapter'} (${a.description})` : name || 'unknown adapter',
     software: /swiftshader/i.test(`${a.architecture} ${a.description} ${a.device}`),
   };
 }

@@ -7,8 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { create, globals } from 'webgpu';
-
-export const SWIFTSHADER = '/usr/lib/chromium/vk_swiftshader_icd.json';
+import { SWIFTSHADER } from '../lib/cli.mjs';
 
 // Dawn aborts the process if the object create() returns is garbage-collected: kept for good.
 /** @type {GPU | undefined} */

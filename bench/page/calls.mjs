@@ -1,38 +1,36 @@
-// Per-call CPU cost: what one engine.split or engine.encodeSplit call costs in
-// JavaScript, for a decode-step shape that a token-by-token decoder splits once per layer per
-// token. Each variant is one function on one input: aligned (byte 0 of its buffer, each chunk at a
-// 256-byte boundary) or unaligned (the same bytes from byte 4: no views, copies or a gather), in
-// an engine upload (the engine owns it: a split skips the error scopes) or in a caller's buffer
-// (a split runs inside them; the warm-up makes it a buffer the engine has split before, so in this
-// steady state the split resolves without waiting for the pops). Every variant is warmed up, then
-// verified once (with --probes, its GPU calls counted: error scopes pushed, and whether the call
-// waited for their pops), then timed in rounds taken in turn; a round's figure is µs per call.
+// Per-call cost: what one engine.split or engine.encodeSplit call costs in JavaScript and WebGPU calls, for a
+// decode-step shape that a token-by-token decoder splits once per layer per token, against the bare calls the
+// same copies need: one encoder, a copyBufferToBuffer per copy (the split's own sizes and offsets, into buffers
+// of the split's sizes), finish and submit. Each variant is one function on one input: aligned (byte 0 of its
+// buffer) or at byte 4, in an engine upload (the engine owns it: a split skips the error scopes) or in a
+// caller's buffer (a split runs inside them; the warm-up makes it a buffer the engine has split before, so in
+// this steady state the split resolves without waiting for the pops). Every variant is warmed up, then
+// verified once (with --probes, its GPU calls counted), then timed: each round calls every variant
+// `callsInARow` times in a row, timed as a whole (the release of the outputs included), the GPU drained off
+// the clock, the variants in an order shuffled each round. A variant's figure for a round is µs per call, and
+// its ratio over the bare calls' µs in the same round: on a shared machine only those ratios travel.
 
 import { equalParts } from '/dist/cleave.js';
 import { msg, now, progress, shared } from './context.mjs';
-import { compare, makeHost, readBuffer, referenceSplit } from './data.mjs';
+import { compare, makeHost, readTensors, referenceSplit } from './data.mjs';
 import { countCalls, createBuffer } from './gpu-probe.mjs';
+import { xorshift32 } from './random.mjs';
 import { statsOf } from './systems/cleave.mjs';
 import { STORAGE } from './systems/limits.mjs';
-import { summary } from './timing.mjs';
+import { shuffled, summary } from './timing.mjs';
 
 /** @import { GpuTensor, SplitEngine } from '/dist/cleave.js' */
 /** @import { CallCostResult, CallCostRow, CallCostSpec, Settings } from '../types.js' */
 
-/**
- * Calls per chunk: encodeSplit records a chunk into one encoder, submitted outside the clock; after
- * every chunk the GPU work is drained, outside the clock, so no backlog of submits builds up.
- */
-const CHUNK = 100;
+/** @typedef {{ buffer: GPUBuffer, byteOffset: number, byteLength: number }} Placed */
+/** @typedef {{ axis: number, parts: number, alias?: 'none' }} Options */
 
 /**
  * @typedef {object} Variant
  * @property {CallCostRow} row
- * @property {() => Promise<{ outs: GpuTensor[], submit?: () => void }>} once  one call; `submit` (outside the
- *   count) submits its encoder
- * @property {(n: number) => Promise<{ us: number, syncUs?: number }>} round  n calls: µs per call
- * @property {number[]} us
- * @property {number[]} syncUs
+ * @property {() => Promise<{ outs: Placed[], release: () => void }>} once  one call, as timed (submit included)
+ * @property {(n: number) => Promise<number>} block  n calls in a row: the ms they took on the clock
+ * @property {(number | undefined)[]} us  µs per call, by round (undefined: the round failed)
  */
 
 /**
@@ -43,59 +41,88 @@ export async function runCallCost(spec, settings) {
   const t0 = now();
   const s = shared();
   s.errors.length = 0;
-  const calls = settings.calls ?? spec.calls;
-  const perRound = Math.max(1, Math.round(calls / settings.callRounds));
+  const n = spec.callsInARow;
   const host = makeHost(spec.dtype, spec.shape, 11);
   const input = new Uint8Array(/** @type {Float32Array} */ (host.data).buffer);
   const axis = spec.axis < 0 ? spec.axis + spec.shape.length : spec.axis;
-  const ref = referenceSplit(
-    input,
-    spec.dtype,
-    spec.shape,
-    axis,
-    equalParts(/** @type {number} */ (spec.shape[axis]), spec.parts),
-  );
+  const sizes = equalParts(/** @type {number} */ (spec.shape[axis]), spec.parts);
+  const ref = referenceSplit(input, spec.dtype, spec.shape, axis, sizes);
   const x = placeInputs(s.engine, s.device, spec, input);
-  const options = { axis: spec.axis, parts: spec.parts };
-  const variants = [
-    splitVariant(s.engine, x.owned, options, { aligned: true, owner: 'engine' }),
-    // The same copies as a caller's aligned buffer gets: the like-for-like engine-owned split.
-    splitVariant(s.engine, x.owned, { ...options, alias: 'none' }, { aligned: true, owner: 'engine' }),
-    splitVariant(s.engine, x.caller, options, { aligned: true, owner: 'caller' }),
-    splitVariant(s.engine, x.ownedAt4, options, { aligned: false, owner: 'engine' }),
-    splitVariant(s.engine, x.callerAt4, options, { aligned: false, owner: 'caller' }),
-    encodeVariant(s.engine, x.owned, options, { aligned: true, owner: 'engine' }),
-    encodeVariant(s.engine, x.callerAt4, options, { aligned: false, owner: 'caller' }),
-  ];
+  const variants = await variantsOf(s.engine, x, spec, axis);
   for (const v of variants) {
-    progress(`${spec.id}: warm-up and check, ${v.row.fn} ${v.row.owner} ${v.row.aligned ? 'aligned' : 'at byte 4'}`);
-    await check(v, ref, Math.min(200, perRound), settings.probes);
+    progress(`${spec.id}: warm-up and check, ${v.row.label}`);
+    await check(v, ref, 2 * n, settings.probes);
   }
   const live = variants.filter((v) => !v.row.error);
+  const next = xorshift32(settings.callRounds);
   for (let r = 0; r < settings.callRounds; r++) {
-    progress(`${spec.id}: round ${r + 1}/${settings.callRounds} of ${perRound} calls per variant`);
-    for (let j = 0; j < live.length; j++)
-      await timeRound(/** @type {Variant} */ (live[(r + j) % live.length]), perRound);
+    progress(`${spec.id}: round ${r + 1}/${settings.callRounds}, ${n} calls in a row per variant`);
+    for (const v of shuffled(live, next)) v.us[r] = await timeBlock(v, n);
   }
   x.free();
-  for (const v of variants)
-    Object.assign(v.row, { calls: v.us.length * perRound, us: summary(v.us), syncUs: summary(v.syncUs) });
-  return {
-    id: spec.id,
-    rows: variants.map((v) => v.row),
-    gpuErrors: [...s.errors],
-    seconds: (now() - t0) / 1000,
-  };
+  const bare = /** @type {Variant} */ (variants[0]).us;
+  for (const v of variants) {
+    const ratios = v.us.map((us, r) =>
+      us === undefined || !bare[r] ? undefined : us / /** @type {number} */ (bare[r]),
+    );
+    const timed = v.us.filter((us) => us !== undefined).length;
+    Object.assign(v.row, { calls: timed * n, us: summary(v.us) });
+    if (v.row.fn !== 'bare') v.row.overBare = summary(ratios);
+  }
+  return { id: spec.id, rows: variants.map((v) => v.row), gpuErrors: [...s.errors], seconds: (now() - t0) / 1000 };
 }
 
-/** @param {Variant} v @param {number} n */
-async function timeRound(v, n) {
+/**
+ * The variants, the bare calls first: [function, id, label, input, alias 'none']. The bare calls copy what a
+ * split of the engine upload with copies copies, read from one such split's outputs.
+ * @type {readonly ['split' | 'encodeSplit', string, string, 'owned' | 'caller' | 'ownedAt4' | 'callerAt4', boolean][]}
+ */
+const VARIANTS = [
+  ['split', 'split-upload-copies', "split of an engine upload, alias 'none'", 'owned', true],
+  ['split', 'split-caller-seen', "split of a caller's buffer the engine has seen", 'caller', false],
+  ['encodeSplit', 'encode-upload', 'encodeSplit of an engine upload + encoder, finish, submit', 'owned', false],
+  ['split', 'split-upload-views', 'split of an engine upload into views (no GPU work)', 'owned', false],
+  ['split', 'split-upload-at4', 'split of an engine upload at byte 4', 'ownedAt4', false],
+  ['split', 'split-caller-at4', "split of a caller's buffer at byte 4", 'callerAt4', false],
+  [
+    'encodeSplit',
+    'encode-caller-at4',
+    "encodeSplit of a caller's buffer at byte 4 + encoder, finish, submit",
+    'callerAt4',
+    false,
+  ],
+];
+
+/**
+ * @param {SplitEngine} engine @param {ReturnType<typeof placeInputs>} x @param {CallCostSpec} spec
+ * @param {number} axis @returns {Promise<Variant[]>}
+ */
+async function variantsOf(engine, x, spec, axis) {
+  const options = { axis: spec.axis, parts: spec.parts };
+  /** @type {Options} */
+  const copies = { ...options, alias: 'none' };
+  const bare = await bareVariant(engine, x.owned, copies, spec.shape.slice(0, axis));
+  return [
+    bare,
+    ...VARIANTS.map(([fn, id, label, at, none]) => {
+      /** @type {Pick<CallCostRow, 'aligned' | 'owner'>} */
+      const input = { aligned: !at.endsWith('At4'), owner: at.startsWith('owned') ? 'engine' : 'caller' };
+      const make = fn === 'split' ? splitVariant : encodeVariant;
+      return make(engine, x[at], none ? copies : options, input, id, label);
+    }),
+  ];
+}
+
+/**
+ * One round of a variant: µs per call, undefined (and the row's error set) when it failed.
+ * @param {Variant} v @param {number} n
+ */
+async function timeBlock(v, n) {
   try {
-    const t = await v.round(n);
-    v.us.push(t.us);
-    if (t.syncUs !== undefined) v.syncUs.push(t.syncUs);
+    return ((await v.block(n)) * 1000) / n;
   } catch (e) {
     v.row.error = `timing failed: ${msg(e)}`;
+    return undefined;
   }
 }
 
@@ -136,104 +163,131 @@ function placeInputs(engine, device, spec, input) {
 }
 
 /**
- * @param {Pick<CallCostRow, 'fn' | 'aligned' | 'owner'>} how @param {GpuTensor} x
- * @param {Variant['once']} once @param {Variant['round']} round @returns {Variant}
+ * @param {Pick<CallCostRow, 'fn' | 'variant' | 'label' | 'aligned' | 'owner'>} how @param {GpuTensor} x
+ * @param {Variant['once']} once @param {Variant['block']} block @returns {Variant}
  */
-const variant = (how, x, once, round) => ({
-  row: { ...how, byteOffset: x.byteOffset, calls: 0 },
-  once,
-  round,
-  us: [],
-  syncUs: [],
-});
+const variant = (how, x, once, block) => ({ row: { ...how, byteOffset: x.byteOffset, calls: 0 }, once, block, us: [] });
 
 /**
- * engine.split: each call awaited and its outputs released, on the clock; the GPU work drained every chunk, off it.
- * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number, alias?: 'none' }} options
- * @param {{ aligned: boolean, owner: 'engine' | 'caller' }} how @returns {Variant}
+ * n calls of `call` in a row on the clock, then the GPU drained off it; returns the ms on the clock.
+ * @param {GPUDevice} device @param {() => unknown} call
  */
-function splitVariant(engine, x, options, how) {
-  const device = /** @type {GPUDevice} */ (engine.device);
-  return variant(
-    { fn: 'split', ...how },
-    x,
-    async () => ({ outs: await engine.split(x, options) }),
-    async (n) => {
-      let sync = 0;
-      const clock = await inChunks(device, n, async (k) => {
-        const t0 = now();
-        for (let i = 0; i < k; i++) {
-          const t = now();
-          const pending = engine.split(x, options);
-          sync += now() - t;
-          for (const o of await pending) engine.release(o);
-        }
-        return now() - t0;
-      });
-      return { us: (clock * 1000) / n, syncUs: (sync * 1000) / n };
-    },
-  );
-}
+const inARow = (device, call) => async (/** @type {number} */ n) => {
+  const t0 = now();
+  for (let i = 0; i < n; i++) {
+    const pending = call();
+    if (pending) await pending;
+  }
+  const ms = now() - t0;
+  await device.queue.onSubmittedWorkDone();
+  return ms;
+};
 
 /**
- * engine.encodeSplit: CHUNK calls into one encoder; only the calls are on the clock, the
- * encoder's creation, its submit and the outputs' release are not.
- * @param {SplitEngine} engine @param {GpuTensor} x @param {{ axis: number, parts: number }} options
- * @param {{ aligned: boolean, owner: 'engine' | 'caller' }} how @returns {Variant}
+ * engine.split: the call, awaited, its outputs released.
+ * @param {SplitEngine} engine @param {GpuTensor} x @param {Options} options
+ * @param {Pick<CallCostRow, 'aligned' | 'owner'>} input @param {string} id @param {string} label @returns {Variant}
  */
-function encodeVariant(engine, x, options, how) {
+function splitVariant(engine, x, options, input, id, label) {
   const device = /** @type {GPUDevice} */ (engine.device);
   const once = async () => {
-    const enc = device.createCommandEncoder();
-    return { outs: engine.encodeSplit(enc, x, options), submit: () => device.queue.submit([enc.finish()]) };
+    const outs = await engine.split(x, options);
+    return { outs, release: () => outs.forEach((t) => engine.release(t)) };
   };
-  return variant({ fn: 'encodeSplit', ...how }, x, once, async (n) => {
-    const clock = await inChunks(device, n, async (k) => {
-      const enc = device.createCommandEncoder();
-      /** @type {GpuTensor[][]} */
-      const outs = [];
-      const t = now();
-      for (let i = 0; i < k; i++) outs.push(engine.encodeSplit(enc, x, options));
-      const ms = now() - t;
-      device.queue.submit([enc.finish()]);
-      for (const o of outs.flat()) engine.release(o);
-      return ms;
-    });
-    return { us: (clock * 1000) / n };
-  });
+  const call = async () => {
+    for (const t of await engine.split(x, options)) engine.release(t);
+  };
+  return variant({ fn: 'split', variant: id, label, ...input }, x, once, inARow(device, call));
 }
 
 /**
- * n calls in chunks of CHUNK: `chunk(k)` makes k calls and returns the ms they took on the
- * clock; the GPU work is drained after each chunk, off the clock. Returns the ms on the clock.
- * @param {GPUDevice} device @param {number} n @param {(k: number) => Promise<number>} chunk
+ * engine.encodeSplit with what it needs around it, as the bare calls have it: a new encoder, the call, finish
+ * and submit, the outputs released.
+ * @param {SplitEngine} engine @param {GpuTensor} x @param {Options} options
+ * @param {Pick<CallCostRow, 'aligned' | 'owner'>} input @param {string} id @param {string} label @returns {Variant}
  */
-async function inChunks(device, n, chunk) {
-  let clock = 0;
-  for (let done = 0; done < n; done += CHUNK) {
-    clock += await chunk(Math.min(CHUNK, n - done));
-    await device.queue.onSubmittedWorkDone();
-  }
-  return clock;
+function encodeVariant(engine, x, options, input, id, label) {
+  const device = /** @type {GPUDevice} */ (engine.device);
+  const encode = () => {
+    const enc = device.createCommandEncoder();
+    const outs = engine.encodeSplit(enc, x, options);
+    device.queue.submit([enc.finish()]);
+    return outs;
+  };
+  const once = async () => {
+    const outs = encode();
+    return { outs, release: () => outs.forEach((t) => engine.release(t)) };
+  };
+  const call = () => {
+    for (const t of encode()) engine.release(t);
+  };
+  return variant({ fn: 'encodeSplit', variant: id, label, ...input }, x, once, inARow(device, call));
 }
 
 /**
- * Warms the variant up (the pool then holds its buffers, as in a decoder's steady state), then
- * makes one call (with `count`, its GPU calls counted) and compares its outputs with the reference.
+ * The bare calls: one encoder, one copyBufferToBuffer per output of a split of `x` with copies (from the
+ * input's chunk to the output's place, in buffers of the output buffers' sizes), finish, submit.
+ * @param {SplitEngine} engine @param {GpuTensor} x @param {Options} options @param {readonly number[]} outer
+ * @returns {Promise<Variant>}
+ */
+async function bareVariant(engine, x, options, outer) {
+  const device = /** @type {GPUDevice} */ (engine.device);
+  const how = /** @type {const} */ ({ fn: 'bare', variant: 'bare', aligned: true, owner: 'engine' });
+  const failed = (/** @type {string} */ why) => {
+    const v = variant(
+      { ...how, label: 'bare calls' },
+      x,
+      () => Promise.reject(new Error(why)),
+      () => Promise.reject(new Error(why)),
+    );
+    v.row.error = why;
+    return v;
+  };
+  if (outer.some((d) => d !== 1)) return failed('the bare calls need one chunk per output: dims before the axis 1');
+  let outs;
+  try {
+    outs = await engine.split(x, options);
+  } catch (e) {
+    return failed(`the split they copy after failed: ${msg(e)}`);
+  }
+  /** @type {Map<GPUBuffer, GPUBuffer>} */
+  const twin = new Map(outs.map((t) => [t.buffer, createBuffer(device, { size: t.buffer.size, usage: STORAGE })]));
+  let at = x.byteOffset;
+  const copies = outs.map((t) => {
+    const c = { from: at, to: /** @type {GPUBuffer} */ (twin.get(t.buffer)), offset: t.byteOffset, size: t.byteLength };
+    at += t.byteLength;
+    return c;
+  });
+  for (const t of outs) engine.release(t);
+  const call = () => {
+    const enc = device.createCommandEncoder();
+    for (const c of copies) enc.copyBufferToBuffer(x.buffer, c.from, c.to, c.offset, c.size);
+    device.queue.submit([enc.finish()]);
+  };
+  const once = async () => {
+    call();
+    return { outs: copies.map((c) => ({ buffer: c.to, byteOffset: c.offset, byteLength: c.size })), release() {} };
+  };
+  const label = `bare calls: 1 encoder, ${copies.length} copyBufferToBuffer, finish, submit`;
+  return variant({ ...how, label }, x, once, inARow(device, call));
+}
+
+/**
+ * Warms the variant up (the pool then holds its buffers, as in a decoder's steady state), then makes one
+ * call (with `count`, its GPU calls counted) and compares its outputs with the reference.
  * @param {Variant} v @param {readonly Uint8Array[]} ref @param {number} warmup @param {boolean} count
  */
 async function check(v, ref, warmup, count) {
   const { engine, device } = shared();
+  if (v.row.error) return;
   try {
-    await v.round(warmup);
-    const [{ outs, submit }, calls] = count ? await countCalls(v.once) : [await v.once(), undefined];
-    v.row.stats = statsOf(engine);
+    await v.block(warmup);
+    const [{ outs, release }, calls] = count ? await countCalls(v.once) : [await v.once(), undefined];
+    if (v.row.fn !== 'bare') v.row.stats = statsOf(engine);
     v.row.gpuCalls = calls;
-    submit?.();
-    const got = [];
-    for (const t of outs) got.push(await readBuffer(device, t.buffer, t.byteOffset, t.byteLength));
-    for (const t of outs) engine.release(t);
-    const error = compare(got, ref, `${v.row.fn} ${v.row.owner}`);
+    const got = await readTensors(device, outs);
+    release();
+    const error = compare(got, ref, v.row.label);
     if (error) v.row.error = error;
   } catch (e) {
     v.row.error = `check failed: ${msg(e)}`;

@@ -7,6 +7,8 @@ import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { GpuTimer } from './gpu-probe.mjs';
 import { makeCopyPipeline } from './systems/limits.mjs';
 
+import { now } from './log.mjs';
+
 export { msg, now, progress } from './log.mjs';
 
 /** @import { SplitEngine } from '/dist/cleave.js' */
@@ -82,11 +84,27 @@ export async function init(opts) {
   // The planner's costs measured before any case, as a long-lived page has them (a cold case's
   // fresh device measures after its first split, off the clock's path).
   await state.engine.calibrate();
-  return describe(state);
+  return describe(state, await waitMs(device));
 }
 
-/** @param {Shared} s @returns {PageEnv} */
-function describe(s) {
+/**
+ * How long a wait for the GPU takes: an empty command buffer submitted, then onSubmittedWorkDone; median ms of 5.
+ * Firefox answers such a wait when it next polls the GPU, so its waits take tens of ms.
+ * @param {GPUDevice} device
+ */
+async function waitMs(device) {
+  const ms = [];
+  for (let i = 0; i < 5; i++) {
+    const t = now();
+    device.queue.submit([device.createCommandEncoder().finish()]);
+    await device.queue.onSubmittedWorkDone();
+    ms.push(now() - t);
+  }
+  return /** @type {number} */ (ms.sort((a, b) => a - b)[2]);
+}
+
+/** @param {Shared} s @param {number} gpuWaitMs @returns {PageEnv} */
+function describe(s, gpuWaitMs) {
   const names = /** @type {const} */ ([
     'maxStorageBufferBindingSize',
     'maxBufferSize',
@@ -110,6 +128,7 @@ function describe(s) {
     tfjs: /** @type {{ tf?: { version_core?: string } }} */ (/** @type {unknown} */ (window)).tf?.version_core,
     cleaveBackend: s.engine.backend,
     timestampQuery: s.timer.ok,
+    gpuWaitMs,
   };
 }
 

@@ -164,15 +164,56 @@ export function checkOutputs(c, what, outs, shapes) {
  * @param {GPUDevice} device @param {GPUBuffer} buffer @param {number} offset @param {number} size
  */
 export async function readBuffer(device, buffer, offset, size) {
-  if (size === 0) return new Uint8Array(0);
-  const padded = Math.ceil(size / 4) * 4;
-  const staging = createBuffer(device, { size: padded, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  return /** @type {Uint8Array} */ ((await readBuffers(device, [{ buffer, offset, size }]))[0]);
+}
+
+/**
+ * The bytes of GPU tensors (or anything placed like one), read together (readBuffers).
+ * @param {GPUDevice} device @param {readonly { buffer: GPUBuffer, byteOffset: number, byteLength: number }[]} ts
+ */
+export const readTensors = (device, ts) =>
+  readBuffers(
+    device,
+    ts.map((t) => ({ buffer: t.buffer, offset: t.byteOffset, size: t.byteLength })),
+  );
+
+/** Bytes of one staging buffer at most: a large output is read through one of its own. */
+const STAGING_BYTES = 64 << 20;
+
+/**
+ * Each part's bytes, read with one submit and one wait for the GPU however many parts there are (Firefox
+ * answers each wait at its next poll of the GPU, about every 100 ms: 4096 outputs read one by one take
+ * minutes there), through staging buffers the probes do not count.
+ * @param {GPUDevice} device @param {readonly { buffer: GPUBuffer, offset: number, size: number }[]} parts
+ * @returns {Promise<Uint8Array[]>}
+ */
+export async function readBuffers(device, parts) {
+  const padded = (/** @type {number} */ n) => Math.ceil(n / 4) * 4;
+  /** @type {number[]} */
+  const sizes = [];
+  const places = parts.map((p) => {
+    const last = sizes.length - 1;
+    if (last < 0 || (sizes[last] > 0 && sizes[last] + padded(p.size) > STAGING_BYTES)) sizes.push(0);
+    const group = sizes.length - 1;
+    const at = /** @type {number} */ (sizes[group]);
+    sizes[group] = at + padded(p.size);
+    return { group, at };
+  });
+  const usage = GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST;
+  const staging = sizes.map((size) => createBuffer(device, { size: Math.max(4, size), usage }));
   const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(buffer, offset, staging, 0, padded);
+  for (const [i, p] of parts.entries()) {
+    const { group, at } = /** @type {{ group: number, at: number }} */ (places[i]);
+    if (p.size > 0)
+      enc.copyBufferToBuffer(p.buffer, p.offset, /** @type {GPUBuffer} */ (staging[group]), at, padded(p.size));
+  }
   device.queue.submit([enc.finish()]);
-  await staging.mapAsync(GPUMapMode.READ);
-  const out = new Uint8Array(staging.getMappedRange()).slice(0, size);
-  staging.unmap();
-  staging.destroy();
+  await Promise.all(staging.map((b) => b.mapAsync(GPUMapMode.READ)));
+  const mapped = staging.map((b) => new Uint8Array(b.getMappedRange()));
+  const out = parts.map((p, i) => {
+    const { group, at } = /** @type {{ group: number, at: number }} */ (places[i]);
+    return /** @type {Uint8Array} */ (mapped[group]).slice(at, at + p.size);
+  });
+  for (const b of staging) b.destroy();
   return out;
 }

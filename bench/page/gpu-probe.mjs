@@ -3,7 +3,8 @@
 // observed the same way without touching its code:
 // - timestamps: GPU time of every command buffer submitted, measured with an empty timestamped
 //   compute pass at its start and at its end, so idle gaps between submits are not counted;
-// - counting (--probes): GPU calls one split makes (submits, copies, dispatches, buffers, scopes, ...).
+// - counting (--probes): GPU calls one split makes (submits, copies and their bytes, dispatches, buffers,
+//   scopes, ...).
 
 /** @import { CallCounts } from '../types.js' */
 
@@ -59,13 +60,14 @@ const COUNTED = /** @type {const} */ ([
  * @returns {Promise<[T, CallCounts]>}
  */
 export async function countCalls(fn) {
-  const names = [...COUNTED.map((x) => x[2]), 'commandBuffers', 'scopesPending'];
+  const names = [...COUNTED.map((x) => x[2]), 'commandBuffers', 'bytesCopied', 'scopesPending'];
   const c = /** @type {CallCounts} */ (/** @type {unknown} */ (Object.fromEntries(names.map((k) => [k, 0]))));
   const pending = new Set();
   const undo = COUNTED.map(([proto, key, counter]) =>
     around(proto, key, (_, a) => {
       c[counter]++;
       if (key === 'submit') c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length;
+      if (key === 'copyBufferToBuffer') c.bytesCopied += copySize(a);
     }),
   );
   const pop = DEV.popErrorScope;
@@ -84,6 +86,17 @@ export async function countCalls(fn) {
     DEV.popErrorScope = pop;
     for (const u of undo) u();
   }
+}
+
+/**
+ * The bytes a copyBufferToBuffer call copies, in either form: (source, sourceOffset, destination,
+ * destinationOffset, size?) or (source, destination, size?); without a size, the rest of the source.
+ * @param {unknown[]} a
+ */
+function copySize(a) {
+  const src = /** @type {GPUBuffer} */ (a[0]);
+  const [offset, size] = typeof a[1] === 'number' ? [a[1], a[4]] : [0, a[2]];
+  return typeof size === 'number' ? size : src.size - offset;
 }
 
 // ---- timestamps ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 // submits with and without the pair. Reported next to the case's split, never asserted.
 
 import { msg, now, progress, shared } from './context.mjs';
-import { compare, readBuffer } from './data.mjs';
+import { compare, readTensors } from './data.mjs';
 import { createBuffer } from './gpu-probe.mjs';
 import { STORAGE } from './systems/limits.mjs';
 import { summary } from './timing.mjs';
@@ -101,8 +101,7 @@ async function checkCaller(c, caller) {
   const { device, engine } = shared();
   try {
     const outs = await c.split.gpu(engine, caller);
-    const got = [];
-    for (const t of outs) got.push(await readBuffer(device, t.buffer, t.byteOffset, t.byteLength));
+    const got = await readTensors(device, outs);
     for (const t of outs) engine.release(t);
     return compare(got, c.ref, "Cleave GPU-resident, caller's buffer");
   } catch (e) {

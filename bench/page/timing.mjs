@@ -127,7 +127,7 @@ function runOf(slot) {
  * A permutation of `xs` (Fisher-Yates, drawing from `next`).
  * @template T @param {readonly T[]} xs @param {() => number} next @returns {T[]}
  */
-function shuffled(xs, next) {
+export function shuffled(xs, next) {
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) {
     const j = next() % (i + 1);

@@ -1,6 +1,7 @@
 // The run as text: what it shows in words (comparisons between systems measured side by side), the tables
 // (cases, the default plan against the copy limits and each strategy forced, throughput, pipelines, decode
-// loops, per-call cost, and with --probes the GPU calls of each split), and each item's progress line.
+// loops, per-call cost against the bare calls, and with --probes the GPU calls and bytes copied of each split),
+// and each item's progress line.
 
 import {
   PEERS,
@@ -26,11 +27,17 @@ export function renderReport(report) {
 /** @param {Report} report */
 function renderFindings(report) {
   const a = adapterOf(report.env);
+  const b = report.env.browser;
   const soft = a.software ? ' SwiftShader runs shaders on the CPU: compare systems within a run.' : '';
-  return [`Adapter: ${a.text}.${soft}`, ...findingLines(report)].join('\n');
+  return [
+    ...(b ? [`Browser: ${b.name} ${b.version} (WebGPU through ${b.name === 'firefox' ? 'wgpu' : 'Dawn'}).`] : []),
+    `Adapter: ${a.text}.${soft}`,
+    ...waitText(report),
+    ...findingLines(report),
+  ].join('\n');
 }
 
-/** What the run shows, in words, a line each (the adapter aside). @param {Report} report */
+/** What the run shows, in words, a line each (browser, adapter and GPU wait aside). @param {Report} report */
 export function findingLines(report) {
   const lines = [
     ...(report.results.length ? [...PEERS.map((peer) => versusText(report, peer)), limitsText(report)] : []),
@@ -48,6 +55,19 @@ export function findingLines(report) {
       `Cleave compiled ${f.cleavePipelines} pipelines on the shared device; ${f.liveBuffers} live buffers at the end.`,
     );
   return lines;
+}
+
+/** What a wait for the GPU costs, and in Firefox what that does to wall times. @param {Report} report */
+function waitText(report) {
+  const w = report.env.gpuWaitMs;
+  if (w === undefined) return [];
+  const firefox =
+    report.env.browser?.name === 'firefox'
+      ? ' Firefox answers a wait at its next poll of the GPU: every batch (and every read back to the host) ' +
+        'waits up to one poll, so wall times here are mostly that wait; compare GPU times (in parentheses) and ' +
+        'the per-call section, which drains the GPU off the clock.'
+      : '';
+  return [`A wait for the GPU (an empty submit, then onSubmittedWorkDone) takes ${ms(w)} ms here.${firefox}`];
 }
 
 /** @param {Report} report @param {(typeof PEERS)[number]} peer */
@@ -192,21 +212,27 @@ function renderPipelines(report) {
 
 /** @param {Report} report */
 function renderCallCosts(report) {
-  const rows = callCostRows(report.callCosts).map(({ row: x, input, scopes }) => [
-    x.fn,
-    input,
-    planText(x.stats),
+  const rows = callCostRows(report.callCosts).map(({ id, row: x, bareUs, scopes }) => [
+    report.callCosts.length > 1 ? `${id}: ${x.label}` : x.label,
+    x.fn === 'bare' ? '-' : planText(x.stats),
     scopes,
     x.error ? 'ERR' : ms(x.us?.median),
     x.us ? `${ms(x.us.min)}-${ms(x.us.max)}` : '-',
-    ms(x.syncUs?.median),
+    x.overBare ? times(x.overBare.median) : '-',
+    x.overBare ? `${times(x.overBare.min)}-${times(x.overBare.max)}` : '-',
+    ms(bareUs),
     String(x.calls),
   ]);
   if (rows.length === 0) return '';
+  const n = report.callCosts[0]?.spec?.callsInARow;
+  const head = ['variant', 'plan', 'scopes', 'µs per call', 'min-max', '/ bare', 'min-max', 'bare µs', 'calls'];
   return (
-    'Per-call cost: µs of JavaScript per call, median over rounds. split: the call, awaited, its outputs released\n' +
-    '(sync: until it returned); encodeSplit: the call alone. scopes (--probes): error scopes pushed, and awaited.\n\n' +
-    table([['function', 'input', 'plan', 'scopes', 'µs per call', 'min-max', 'sync µs', 'calls'], ...rows])
+    `Per-call cost of ${report.callCosts.map((r) => r.id).join(', ')}: µs per call, median over rounds. Each ` +
+    `round calls every\nvariant ${n ?? 'N'} times in a row, timed as a whole (the calls and the release of ` +
+    "their outputs; the GPU drained off the clock).\n/ bare: each round's µs over the bare calls' µs in the " +
+    "same round, median (min-max) over the rounds; bare µs: the bare\ncalls' own. scopes (--probes): error " +
+    'scopes pushed, and awaited.\n\n' +
+    table([head, ...rows])
   );
 }
 
@@ -216,14 +242,24 @@ function renderCounts(report) {
     Object.entries(r.systems).flatMap(([key, s]) => {
       const c = s?.calls;
       if (!c) return [];
-      const n = [c.submits, c.commandBuffers, c.passes, c.dispatches, c.copies, c.buffersCreated, c.bindGroups];
-      return [[r.case.id, key, ...[...n, c.writeBuffers, c.mapAsyncs, c.errorScopes].map(String)]];
+      return [countRow(r.case.id, key, c)];
     }),
   );
-  const head = ['case', 'system', 'submits', 'cmd bufs', 'passes', 'dispatches', 'copies', 'buffers', 'bind groups'];
+  for (const r of report.callCosts)
+    for (const x of r.rows) if (x.gpuCalls) rows.push(countRow(r.id, x.variant, x.gpuCalls));
+  const head = ['case', 'system', 'submits', 'cmd bufs', 'passes', 'dispatches', 'copies', 'bytes copied'];
+  const tail = ['buffers', 'bind groups', 'writes', 'maps', 'scopes'];
   return rows.length
-    ? `GPU calls in one split (--probes).\n\n${table([[...head, 'writes', 'maps', 'scopes'], ...rows])}`
+    ? "GPU calls in one split (--probes), the per-call variants' included: bytes copied sums the sizes of the\n" +
+        'copyBufferToBuffer calls; buffers: buffers created.\n\n' +
+        table([[...head, ...tail], ...rows])
     : '';
+}
+
+/** @param {string} item @param {string} who @param {import('../../types.js').CallCounts} c */
+function countRow(item, who, c) {
+  const n = [c.submits, c.commandBuffers, c.passes, c.dispatches, c.copies, c.bytesCopied, c.buffersCreated];
+  return [item, who, ...[...n, c.bindGroups, c.writeBuffers, c.mapAsyncs, c.errorScopes].map(String)];
 }
 
 /** @param {PipelineResult} r */
@@ -233,11 +269,12 @@ export const pipelineLine = (r) =>
 
 /** @param {CallCostResult} r */
 export function callCostLine(r) {
-  const rows = r.rows.map(
-    (x) =>
-      `${x.fn}${x.owner === 'caller' ? ' caller' : ''}${x.aligned ? '' : ' @4'} ${x.error ? 'ERR' : ms(x.us?.median)}`,
-  );
-  return `${r.id.padEnd(30)} ${ms(r.seconds)} s  µs per call: ${rows.join(', ')}`;
+  const bare = r.rows.find((x) => x.fn === 'bare');
+  const rows = r.rows
+    .filter((x) => x !== bare)
+    .map((x) => `${x.variant} ${x.error ? 'ERR' : `${ms(x.us?.median)} µs ${times(x.overBare?.median)}`}`);
+  const head = `bare ${bare?.error ? 'ERR' : `${ms(bare?.us?.median)} µs`}`;
+  return `${r.id.padEnd(30)} ${ms(r.seconds)} s  ${head}; ${rows.join(', ')}`;
 }
 
 /** One line per finished case for the progress log. @param {CaseRecord} r */

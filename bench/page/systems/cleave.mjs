@@ -5,7 +5,7 @@
 // destroys it on close.
 
 import { createSplitEngine } from '/dist/cleave.js';
-import { checkOutputs, readBuffer } from '../data.mjs';
+import { checkOutputs, readTensors } from '../data.mjs';
 
 /** @import { GpuTensor, HostTensor, SplitEngine, SplitEngineOptions } from '/dist/cleave.js' */
 /** @import { Env, PlanStats, Prepared, SplitCalls, System } from '../../types.js' */
@@ -64,8 +64,7 @@ export async function cleaveGpu(c, env) {
       for (const t of outs) engine.release(t);
     },
     async check(outs) {
-      const got = [];
-      for (const t of outs) got.push(await readBuffer(env.device, t.buffer, t.byteOffset, t.byteLength));
+      const got = await readTensors(env.device, outs);
       return checkOutputs(
         c,
         'Cleave GPU-resident',

@@ -5,7 +5,7 @@
 
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
 import { msg } from '../context.mjs';
-import { checkOutputs } from '../data.mjs';
+import { checkOutputs, readBuffers } from '../data.mjs';
 
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('onnxruntime-web').InferenceSession} Session */
@@ -48,8 +48,9 @@ function runner(c, env, session, feeds, gpu) {
     iter: () => session.run(feeds),
     sync: () => env.device.queue.onSubmittedWorkDone(),
     async check(r) {
-      const got = [];
-      for (const n of names) got.push(/** @type {ArrayBufferView} */ (gpu ? await r[n].getData() : r[n].data));
+      const got = gpu
+        ? await readGpuOutputs(c, env, names, r)
+        : names.map((n) => /** @type {ArrayBufferView} */ (r[n].data));
       return checkOutputs(
         c,
         `ORT ${gpu ? 'GPU-resident' : 'host'}`,
@@ -62,6 +63,26 @@ function runner(c, env, session, feeds, gpu) {
     },
     close: () => session.release(),
   };
+}
+
+/**
+ * GPU-resident outputs' bytes, read together (readBuffers) where each has the shape and so the bytes of its
+ * reference, else one by one through ORT.
+ * @param {Prepared} c @param {Env} env @param {readonly string[]} names @param {Outputs} r
+ * @returns {Promise<ArrayBufferView[]>}
+ */
+async function readGpuOutputs(c, env, names, r) {
+  if (names.some((n, i) => String(r[n].dims) !== String(c.outShapes[i]))) {
+    const got = [];
+    for (const n of names) got.push(/** @type {ArrayBufferView} */ (await r[n].getData()));
+    return got;
+  }
+  const parts = names.map((n, i) => ({
+    buffer: /** @type {GPUBuffer} */ (r[n].gpuBuffer),
+    offset: 0,
+    size: /** @type {Uint8Array} */ (c.ref[i]).byteLength,
+  }));
+  return readBuffers(env.device, parts);
 }
 
 /**

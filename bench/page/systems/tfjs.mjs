@@ -7,7 +7,7 @@
 // bool (as 32-bit words) on the GPU: other dtypes are n/a.
 
 import { toTfTensor } from '/dist/tfjs.js';
-import { checkOutputs } from '../data.mjs';
+import { checkOutputs, readBuffers } from '../data.mjs';
 
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('@tensorflow/tfjs-core').Tensor} Tensor */
@@ -67,9 +67,15 @@ export async function tfjsGpu(c, env) {
       backend.submitQueue();
       return env.device.queue.onSubmittedWorkDone();
     },
+    // Each output copied on the GPU (dataToGPU), then all read together: one wait for the GPU, not one each.
     async check(outs) {
-      const got = [];
-      for (const o of outs) got.push(/** @type {ArrayBufferView} */ (await o.data()));
+      const copies = outs.map((o) => o.dataToGPU());
+      const parts = copies.map((d, i) => ({
+        buffer: /** @type {GPUBuffer} */ (d.buffer),
+        offset: 0,
+        size: /** @type {Tensor} */ (outs[i]).size * 4,
+      }));
+      const got = await readBuffers(env.device, parts).finally(() => copies.forEach((d) => d.tensorRef.dispose()));
       return checkOutputs(
         c,
         'TF.js tf.split',
