@@ -103,7 +103,7 @@ export class Engine implements CoreSplitEngine {
   ): GpuTensor<D & FixedDType>[] {
     const gpu = this.requireGpu('encodeSplit');
     check(
-      isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
+      isA(encoder, 'GPUCommandEncoder', ['beginComputePass'], false),
       'BAD_INPUT',
       () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`,
       'input:encoder',

@@ -32,9 +32,10 @@ function labelGetter(c: abstract new () => object): (() => unknown) | undefined 
  * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
  * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where
  * no such class is known (Node, with a device made by the caller's own `webgpu` import and no
- * globals), it must quack like one.
+ * globals), it must quack like one. `remember`: the object is met again and again (a buffer, a
+ * device), so its native check is made once; an encoder is new for every call and never kept.
  */
-export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
+export function isA(x: unknown, cls: string, methods: readonly string[], remember = true): boolean {
   const c = ((globalThis as Record<string, unknown>)[cls] ?? loaded[cls]) as (abstract new () => object) | undefined;
   if (typeof c !== 'function') {
     return (
@@ -46,16 +47,16 @@ export function isA(x: unknown, cls: string, methods: readonly string[]): boolea
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
-  // The native getter's check costs a generic call (a microsecond in Firefox): once per object.
+  // The native getter's check costs a generic call (a microsecond in Firefox): once per object kept.
   let real = branded.get(c);
   if (!real) branded.set(c, (real = new WeakSet()));
-  if (real.has(x)) return true;
+  if (remember && real.has(x)) return true;
   const get = labelGetter(c);
   try {
     if (get) Reflect.apply(get, x, []);
   } catch {
     return false;
   }
-  real.add(x);
+  if (remember) real.add(x);
   return true;
 }
