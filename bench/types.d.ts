@@ -12,6 +12,7 @@ export type ForcedKey = 'cleave-gpu-alias' | 'cleave-gpu-copy' | 'cleave-gpu-gat
 export type SystemKey =
   | 'cleave-gpu'
   | ForcedKey
+  | 'cleave-gpu-separate'
   | 'cleave-host'
   | 'ort-gpu'
   | 'ort-host'

@@ -7,7 +7,7 @@ import { resolveCase } from '../lib/resolve-cases.mjs';
 import { caseData } from '../page/data.mjs';
 import { msg, progress } from '../page/log.mjs';
 import { resultOf, verify } from '../page/verify.mjs';
-import { cleaveForced, cleaveGpu, splitCalls } from '../page/systems/cleave.mjs';
+import { cleaveForced, cleaveGpu, cleaveSeparate, splitCalls } from '../page/systems/cleave.mjs';
 import { copyLimit, shaderLimit } from '../page/systems/limits.mjs';
 import { measureAll } from '../page/timing.mjs';
 
@@ -15,8 +15,19 @@ import { measureAll } from '../page/timing.mjs';
 /** @import { SplitEngine } from 'cleave-gpu' */
 /** @import { GpuTimer } from '../page/gpu-probe.mjs' */
 
-/** Cleave's default plan first (the ratios' numerator), then each strategy forced, then the limits. */
-export const SYSTEMS = ['cleave', 'forced-alias', 'forced-copy', 'forced-gather', 'copy-limit', 'shader-limit'];
+/**
+ * Cleave's default plan first (the ratios' numerator), then each strategy forced, the default plan with layout
+ * 'separate', then the limits.
+ */
+export const SYSTEMS = [
+  'cleave',
+  'forced-alias',
+  'forced-copy',
+  'forced-gather',
+  'separate',
+  'copy-limit',
+  'shader-limit',
+];
 
 /**
  * @typedef {object} Shared
@@ -75,6 +86,7 @@ function builders() {
     ['forced-alias', cleaveForced('alias')],
     ['forced-copy', cleaveForced('copy')],
     ['forced-gather', cleaveForced('gather')],
+    ['separate', cleaveSeparate],
     ['copy-limit', async (c, env) => copyLimit(c, env)],
     ['shader-limit', async (c, env) => shaderLimit(c, env)],
   ];

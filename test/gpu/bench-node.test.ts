@@ -45,12 +45,20 @@ test('bench:node runs a tiny case in wall time only, every output verified', () 
       'forced-alias',
       'forced-copy',
       'forced-gather',
+      'separate',
       'copy-limit',
       'shader-limit',
     ]);
     const ran = Object.entries(systems).filter(([, s]) => !s.skip);
     // [6] into 3 cannot be views (outputs start at 256-byte offsets): alias is the one that does not apply.
-    expect(ran.map(([k]) => k)).toEqual(['cleave', 'forced-copy', 'forced-gather', 'copy-limit', 'shader-limit']);
+    expect(ran.map(([k]) => k)).toEqual([
+      'cleave',
+      'forced-copy',
+      'forced-gather',
+      'separate',
+      'copy-limit',
+      'shader-limit',
+    ]);
     for (const [key, s] of ran) {
       expect(s.error, key).toBeUndefined();
       expect(s.verified, key).toBe(true);

@@ -6,6 +6,7 @@
 /** The systems of the main table, in its column order. @type {readonly { key: SystemKey, short: string }[]} */
 export const SYSTEMS = [
   { key: 'cleave-gpu', short: 'Cleave GPU' },
+  { key: 'cleave-gpu-separate', short: 'Cleave separate' },
   { key: 'cleave-host', short: 'Cleave host' },
   { key: 'ort-gpu', short: 'ORT GPU' },
   { key: 'ort-host', short: 'ORT host' },

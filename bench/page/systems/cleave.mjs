@@ -117,6 +117,20 @@ export function cleaveForced(strategy) {
   };
 }
 
+/**
+ * GPU-resident Cleave with layout 'separate' (each output a buffer of its own at byte 0, what ONNX Runtime Web and
+ * TensorFlow.js take), the planner's plan, on the same engine and input as cleave-gpu: beside it, what writing each
+ * output into its own buffer costs. n/a for SplitToSequence (a node: the bench runs it with the default layout).
+ * @param {Prepared} c @param {Env} env @returns {Promise<System>}
+ */
+export async function cleaveSeparate(c, env) {
+  const key = 'cleave-gpu-separate';
+  if (c.op === 'SplitToSequence') return { key, gpuTimed: false, outputBytes: 0, skip: 'n/a: a node, split as shared' };
+  const options = { axis: c.axis, sizes: [...c.sizes], layout: /** @type {const} */ ('separate') };
+  const sys = await cleaveGpu({ ...c, split: { ...c.split, gpu: (engine, x) => engine.split(x, options) } }, env);
+  return { ...sys, key };
+}
+
 /** @param {Prepared} c @param {Env} env @returns {Promise<System>} */
 export async function cleaveHost(c, env) {
   const { engine, close } = await engineFor(c, env.engine, { device: env.device });

@@ -2,7 +2,7 @@
 // engines) and cold runs (a fresh device, everything created inside the timed span).
 
 import { msg } from '../context.mjs';
-import { cleaveCpu, cleaveForced, cleaveGpu, cleaveHost } from './cleave.mjs';
+import { cleaveCpu, cleaveForced, cleaveGpu, cleaveHost, cleaveSeparate } from './cleave.mjs';
 import { copyLimit, shaderLimit } from './limits.mjs';
 import { ortSystem } from './ort.mjs';
 import { tfjsGpu } from './tfjs.mjs';
@@ -15,6 +15,7 @@ export const BUILDERS = {
   'cleave-gpu-alias': cleaveForced('alias'),
   'cleave-gpu-copy': cleaveForced('copy'),
   'cleave-gpu-gather': cleaveForced('gather'),
+  'cleave-gpu-separate': cleaveSeparate,
   'cleave-host': cleaveHost,
   'ort-gpu': (c, env) => ortSystem(c, env, true),
   'ort-host': (c, env) => ortSystem(c, env, false),
@@ -31,6 +32,7 @@ export const FORCED_KEYS = /** @type {const} */ (['cleave-gpu-alias', 'cleave-gp
 export const WARM_KEYS = [
   'cleave-gpu',
   ...FORCED_KEYS,
+  'cleave-gpu-separate',
   'cleave-host',
   'ort-gpu',
   'ort-host',
@@ -42,7 +44,11 @@ export const WARM_KEYS = [
 
 /** The CPU backend has no cold start worth timing: it compiles nothing. TF.js runs warm only (one backend per page). */
 export const COLD_KEYS = WARM_KEYS.filter(
-  (k) => k !== 'cleave-cpu' && k !== 'tfjs-gpu' && !(/** @type {readonly string[]} */ (FORCED_KEYS).includes(k)),
+  (k) =>
+    k !== 'cleave-cpu' &&
+    k !== 'tfjs-gpu' &&
+    k !== 'cleave-gpu-separate' &&
+    !(/** @type {readonly string[]} */ (FORCED_KEYS).includes(k)),
 );
 
 /**

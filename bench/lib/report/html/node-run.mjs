@@ -17,6 +17,7 @@ const DEFS = [
   { key: 'forced-alias', name: 'alias forced', color: '#59a14f' },
   { key: 'forced-copy', name: 'copy forced', color: '#e15759' },
   { key: 'forced-gather', name: 'gather forced', color: '#b07aa1' },
+  { key: 'separate', name: "layout 'separate'", color: '#0a3069' },
   { key: 'copy-limit', name: 'copy limit', color: '#6e7781' },
   { key: 'shader-limit', name: 'shader limit', color: '#24292f' },
 ];

@@ -19,6 +19,7 @@ import { probesSection } from './probes.mjs';
 /** @type {Readonly<Record<string, string>>} */
 const COLORS = {
   'cleave-gpu': '#1f6feb',
+  'cleave-gpu-separate': '#0a3069',
   'cleave-host': '#79c0ff',
   'ort-gpu': '#f28e2b',
   'ort-host': '#ffbe7d',
@@ -31,7 +32,7 @@ const COLORS = {
 /** @type {readonly SystemDef[]} */
 const DEFS = SYSTEMS.map((s) => ({ key: s.key, name: s.short, color: COLORS[s.key] ?? '#999' }));
 const RESIDENT = DEFS.filter((d) =>
-  ['cleave-gpu', 'ort-gpu', 'tfjs-gpu', 'copy-limit', 'shader-limit'].includes(d.key),
+  ['cleave-gpu', 'cleave-gpu-separate', 'ort-gpu', 'tfjs-gpu', 'copy-limit', 'shader-limit'].includes(d.key),
 );
 /** A system's name: 'cleave-gpu-copy' is Cleave GPU with copy forced. @param {string} key */
 const nameOf = (key) =>
