@@ -133,6 +133,8 @@ function prepare(gpu: GpuExecutor, req: SplitRequest, x: GpuView): Prepared {
   };
   if (gp.strategy === 'alias') return { done: result([x.buffer], undefined) };
   if (gp.outputs.length === 0) return { done: { outputs: [], stats } };
+  // The engine's own buffers have TENSOR_USAGE and no map usage: only a caller's is asked (two native getters).
+  if (owned) return { work: gp, owned, result };
   if (gp.strategy === 'gather') requireUsage(x.buffer, USAGE.STORAGE, 'STORAGE', 'split');
   else if (gp.copies.length > 0) requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'split');
   return { work: gp, owned, result };
