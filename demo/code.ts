@@ -20,6 +20,7 @@ export function nodeCode(node: SplitNode): string {
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : String(v)}`);
   return [
+    "// import { createSplitEngine } from 'cleave-gpu'; const engine = await createSplitEngine();",
     'const outputs = await engine.run({',
     `  ${head},`,
     '  inputs: [',

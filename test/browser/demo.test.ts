@@ -428,6 +428,7 @@ describe.each(BROWSER_NAMES)('%s', (name) => {
     expect(s.errors).toEqual({});
     expect(s.code).toBe(
       [
+        "// import { createSplitEngine } from 'cleave-gpu'; const engine = await createSplitEngine();",
         'const outputs = await engine.run({',
         "  op: 'Split', opset: 18,",
         '  inputs: [',
