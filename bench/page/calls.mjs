@@ -169,15 +169,22 @@ function placeInputs(engine, device, spec, input) {
 const variant = (how, x, once, block) => ({ row: { ...how, byteOffset: x.byteOffset, calls: 0 }, once, block, us: [] });
 
 /**
- * n synchronous calls of `call` in a row on the clock, then the GPU drained off it; returns the ms on the clock.
- * @param {GPUDevice} device @param {() => void} call
+ * `calls(n)` on the clock (n calls in a row; a promise when they are awaited), then the GPU drained off it;
+ * returns the ms on the clock.
+ * @param {GPUDevice} device @param {(n: number) => Promise<void> | void} calls
  */
-const inARow = (device, call) => async (/** @type {number} */ n) => {
+const inARow = (device, calls) => async (/** @type {number} */ n) => {
   const t0 = now();
-  for (let i = 0; i < n; i++) call();
+  const pending = calls(n);
+  if (pending) await pending;
   const ms = now() - t0;
   await device.queue.onSubmittedWorkDone();
   return ms;
+};
+
+/** n synchronous calls of `call` in a row. @param {() => void} call */
+const repeat = (call) => (/** @type {number} */ n) => {
+  for (let i = 0; i < n; i++) call();
 };
 
 /**
@@ -192,14 +199,10 @@ function splitVariant(engine, x, options, input, id, label) {
     return { outs, release: () => outs.forEach((t) => engine.release(t)) };
   };
   // The calls awaited in the loop itself: a caller's one await per split, and no promise of the bench's own.
-  const block = async (/** @type {number} */ n) => {
-    const t0 = now();
+  const calls = async (/** @type {number} */ n) => {
     for (let i = 0; i < n; i++) for (const t of await engine.split(x, options)) engine.release(t);
-    const ms = now() - t0;
-    await device.queue.onSubmittedWorkDone();
-    return ms;
   };
-  return variant({ fn: 'split', variant: id, label, ...input }, x, once, block);
+  return variant({ fn: 'split', variant: id, label, ...input }, x, once, inARow(device, calls));
 }
 
 /**
@@ -223,7 +226,7 @@ function encodeVariant(engine, x, options, input, id, label) {
   const call = () => {
     for (const t of encode()) engine.release(t);
   };
-  return variant({ fn: 'encodeSplit', variant: id, label, ...input }, x, once, inARow(device, call));
+  return variant({ fn: 'encodeSplit', variant: id, label, ...input }, x, once, inARow(device, repeat(call)));
 }
 
 /**
@@ -271,7 +274,7 @@ async function bareVariant(engine, x, options, outer) {
     return { outs: copies.map((c) => ({ buffer: c.to, byteOffset: c.offset, byteLength: c.size })), release() {} };
   };
   const label = `bare calls: 1 encoder, ${copies.length} copyBufferToBuffer, finish, submit`;
-  return variant({ ...how, label }, x, once, inARow(device, call));
+  return variant({ ...how, label }, x, once, inARow(device, repeat(call)));
 }
 
 /**

@@ -51,7 +51,7 @@ export function calibrate(device: GPUDevice): Promise<CostModel> {
  * Starts the measurement, once, after the work the queue holds now: a split that calls this (before
  * its own submit) is never queued behind a probe.
  */
-export function calibrateSoon(device: GPUDevice, record = costsRecord(device)): void {
+export function calibrateSoon(device: GPUDevice, record: DeviceCosts): void {
   if (!record.running) void start(record, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
 }
 

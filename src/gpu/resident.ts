@@ -145,10 +145,17 @@ function ours(gpu: GpuExecutor, b: GPUBuffer): boolean {
   return leaseOn(b)?.home === gpu.pool;
 }
 
+/** Each GPU plan's pool buffer sizes, found once: a kept plan comes back on every split of its shape. */
+const bufferSizes = new WeakMap<Work, readonly number[]>();
+
 /** The sizes of the output buffers a split takes from the pool: the shared one, and each output's own. */
-function outputBuffers(gp: Work): number[] {
-  const sizes = gp.bufferBytes > 0 ? [gp.bufferBytes] : [];
-  for (const o of gp.outputs) if (o.own) sizes.push(align4(o.byteLength));
+function outputBuffers(gp: Work): readonly number[] {
+  let sizes = bufferSizes.get(gp);
+  if (!sizes) {
+    const s = gp.bufferBytes > 0 ? [gp.bufferBytes] : [];
+    for (const o of gp.outputs) if (o.own) s.push(align4(o.byteLength));
+    bufferSizes.set(gp, (sizes = s));
+  }
   return sizes;
 }
 

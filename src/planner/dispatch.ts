@@ -170,7 +170,8 @@ export function targetDispatches(
   unit: UnitBits,
   limits: GpuLimits,
 ): Dispatch[] {
-  const groups = new Map<number, Region[]>();
+  // Each target's regions, and whether the buffer is the caller's (its bytes around the outputs kept).
+  const groups = new Map<number, { rs: Region[]; keepTail: boolean }>();
   regions.forEach((r, k) => {
     const o = owner[k]!;
     const target = outputs[o]!.target ?? 0;
@@ -187,17 +188,14 @@ export function targetDispatches(
       `option:into[${o}]`,
     );
     let g = groups.get(target);
-    if (!g) groups.set(target, (g = []));
-    g.push(r);
+    if (!g) groups.set(target, (g = { rs: [], keepTail: target > 0 && !outputs[o]!.own }));
+    g.rs.push(r);
   });
-  const own = new Set<number>();
-  for (const o of outputs) if (o.own) own.add(o.target!);
-  return [...groups].flatMap(([target, rs]) => {
+  return [...groups].flatMap(([target, { rs, keepTail }]) => {
     // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
     let [begin, end] = target ? [Infinity, 0] : [0, bufferBytes * 8];
     if (target)
       for (const r of rs) [begin, end] = [Math.min(begin, r.dst), Math.max(end, endOf(r, r.dst, r.dstStride))];
-    const keepTail = target > 0 && !own.has(target);
     return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target, keepTail);
   });
 }

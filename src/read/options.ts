@@ -16,7 +16,9 @@ import { MAX_OUTPUTS } from '../shape.js';
 
 /**
  * Every own property of an ordinary object, read once (inherited keys are not options). A Symbol
- * key is refused with `code`, and so is an array or a built-in object (a Map, a Date);
+ * key is refused with `code`, and so is an array or a built-in object (a Map, a Date). With `known`,
+ * which refuses a key it does not know, the copy is an ordinary object (it runs on every split, and no
+ * key can be `__proto__`); without, any key is copied into an object with no prototype, where
  * `__proto__` is an ordinary key.
  */
 export function ownFields(
@@ -24,19 +26,16 @@ export function ownFields(
   what: string,
   code: SplitErrorCode,
   subject: SubjectKey,
+  known?: (key: string) => void,
 ): Record<string, unknown> {
   return guardRead(
     what,
     () => {
-      check(
-        typeof o === 'object' && o !== null && Object.prototype.toString.call(o) === '[object Object]',
-        code,
-        () => `${what} must be a plain object, got ${show(o)}`,
-        subject,
-      );
-      const out = Object.create(null) as Record<string, unknown>;
+      if (!isPlainObject(o)) throw new SplitError(code, `${what} must be a plain object, got ${show(o)}`, subject);
+      const out = (known ? {} : Object.create(null)) as Record<string, unknown>;
       for (const key of Reflect.ownKeys(o)) {
-        check(typeof key === 'string', code, () => `${what}: Symbol keys are not options`, subject);
+        if (typeof key !== 'string') throw new SplitError(code, `${what}: Symbol keys are not options`, subject);
+        known?.(key);
         out[key] = (o as Record<string, unknown>)[key];
       }
       return out;
@@ -53,25 +52,9 @@ export function readOptions<K extends string>(
   kind: SplitSubject['kind'] = 'option',
 ): { [P in K]?: unknown } {
   if (o === undefined) return {};
-  // ownFields' checks, inline: this runs on every split, and a copy under keys known in advance is an
-  // ordinary object (no null-prototype dictionary, no copy of an unknown key).
-  return guardRead(
-    `${what} options`,
-    () => {
-      const subject: SubjectKey = `${kind}:${what}`;
-      if (!isPlainObject(o))
-        throw new SplitError('BAD_OPTIONS', `${what} options must be a plain object, got ${show(o)}`, subject);
-      const out: Record<string, unknown> = {};
-      for (const key of Reflect.ownKeys(o)) {
-        if (typeof key !== 'string')
-          throw new SplitError('BAD_OPTIONS', `${what} options: Symbol keys are not options`, subject);
-        if (!(keys as readonly string[]).includes(key)) throw unknownOption(what, key, keys, kind);
-        out[key] = (o as Record<string, unknown>)[key];
-      }
-      return out as { [P in K]?: unknown };
-    },
-    `${kind}:${what}`,
-  );
+  return ownFields(o, `${what} options`, 'BAD_OPTIONS', `${kind}:${what}`, (key) => {
+    if (!(keys as readonly string[]).includes(key)) throw unknownOption(what, key, keys, kind);
+  }) as { [P in K]?: unknown };
 }
 
 /**
