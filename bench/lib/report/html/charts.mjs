@@ -50,18 +50,33 @@ export function logTicks(ticks) {
 }
 
 /**
- * Chart.js's configuration of a spec. On a narrow canvas, long category labels break over lines at their dashes.
+ * A label in lines of at most `width` characters, broken after spaces and dashes (a longer word keeps a line of its
+ * own): on a narrow canvas Chart.js cuts a wider label off at its left.
+ * @param {string} s @param {number} [width] @returns {string | string[]}
+ */
+export function wrapLabel(s, width = 18) {
+  if (s.length <= width) return s;
+  /** @type {string[]} */
+  const lines = [];
+  let line = '';
+  for (const word of s.split(/(?<=[- ])/)) {
+    if (line && (line + word).trimEnd().length > width) {
+      lines.push(line.trimEnd());
+      line = '';
+    }
+    line += word;
+  }
+  return [...lines, line.trimEnd()];
+}
+
+/**
+ * Chart.js's configuration of a spec. On a narrow canvas, long category labels break over lines at their spaces and
+ * dashes.
  * @param {ChartSpec} spec @param {boolean} narrow
  * @returns {import('chart.js').ChartConfiguration<'bar', (number | null)[], string>}
  */
 export function chartConfig(spec, narrow) {
-  /** Two lines, cut after the dash or space nearest the middle. @param {string} s @returns {string | string[]} */
-  const wrap = (s) => {
-    if (!narrow || s.length <= 16) return s;
-    const cuts = [...s.matchAll(/[- ]/g)].map((m) => m.index ?? 0);
-    const at = cuts.sort((a, b) => Math.abs(a - s.length / 2) - Math.abs(b - s.length / 2))[0];
-    return at === undefined ? s : [s.slice(0, at + 1).trim(), s.slice(at + 1).trim()];
-  };
+  const wrap = (/** @type {string} */ s) => (narrow ? wrapLabel(s) : s);
   return {
     type: 'bar',
     data: {
@@ -115,4 +130,4 @@ export function drawCharts(Chart, specs) {
 }
 
 /** The functions the page holds, in source. */
-export const PAGE_FUNCTIONS = [valueText, logTicks, chartConfig, drawCharts];
+export const PAGE_FUNCTIONS = [valueText, logTicks, wrapLabel, chartConfig, drawCharts];

@@ -3,6 +3,7 @@
 // specs (charts.mjs draws them in the page); a chart with no figure to draw is left out, its table kept.
 
 /** @import { ChartSpec, Series } from './charts.mjs' */
+import { wrapLabel } from './charts.mjs';
 
 /** @param {unknown} s */
 export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${/** @type {string} */ (c).charCodeAt(0)};`);
@@ -57,10 +58,13 @@ export class Charts {
       return `${head}<p class="muted">Nothing to chart: the table has what there is.</p>${tail}`;
     const id = `chart-${this.specs.length + 1}`;
     // A log axis has no 0: such a value has no bar (the table gives it).
-    const bars = (/** @type {Series} */ x) => ({ ...x, data: x.data.map((v) => (v !== null && v > 0 ? v : null)) });
-    this.specs.push({ id, ...spec, series: spec.log ? spec.series.map(bars) : spec.series });
-    const n = spec.labels.length * Math.max(1, spec.series.length);
-    const height = Math.max(140, 70 + n * (spec.series.length > 1 ? 15 : 24) + spec.labels.length * 8);
+    const positive = (/** @type {Series} */ x) => ({ ...x, data: x.data.map((v) => (v !== null && v > 0 ? v : null)) });
+    this.specs.push({ id, ...spec, series: spec.log ? spec.series.map(positive) : spec.series });
+    // Chart.js gives every category the same height: its bars', or the most lines a label takes on a phone
+    // (wrapLabel), whichever is more.
+    const lines = Math.max(1, ...spec.labels.map((l) => [wrapLabel(l)].flat().length));
+    const row = Math.max(spec.series.length > 1 ? 15 * spec.series.length : 24, 16 * lines) + 8;
+    const height = Math.max(140, 70 + spec.labels.length * row);
     const label = esc(`${text.title}: chart; the table below has the same figures`);
     return (
       `${head}<div class="chart" style="height:${height}px"><canvas id="${id}" role="img" aria-label="${label}">` +
