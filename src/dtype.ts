@@ -3,6 +3,8 @@
 // order), and whether the ONNX specs list it. This is the one dtype table: the bench, the demo and
 // the tests import it (host-data.ts has the host arrays' types and byte conversions).
 
+import { type SubjectKey, check, show } from './errors.js';
+
 /**
  * Every element type Cleave splits: the ONNX names (Split and SplitToSequence list the first 16), OpenVINO's 8-bit
  * floats and its packed sub-byte types. In TypeScript a tensor's `dtype` must stay a literal: {@link tensor} keeps it
@@ -99,13 +101,45 @@ const INFO: { readonly [D in DType]: DTypeInfo } = {
 
 /** Every dtype, in the table's order. */
 export const DTYPES = Object.keys(INFO) as readonly DType[];
-/** The 16 dtypes the ONNX specs of Split and SplitToSequence list. */
+// Each name below is in its own comment as code: TypeDoc escapes a heading's underscores (`ONNX\_DTYPES`), so a
+// search of docs/api/ for the name would find nothing else.
+/** `ONNX_DTYPES`: the 16 dtypes the ONNX specs of Split and SplitToSequence list; the others are OpenVINO's. */
 export const ONNX_DTYPES: readonly DType[] = DTYPES.filter((d) => INFO[d].onnx);
-/** The sub-byte types, packed into bytes. */
+/** `PACKED_DTYPES`: the sub-byte types ({@link PackedDType}), packed into bytes. */
 export const PACKED_DTYPES = DTYPES.filter((d) => INFO[d].lanes === 0) as readonly PackedDType[];
 
 export function isDType(x: unknown): x is DType {
   return typeof x === 'string' && Object.hasOwn(INFO, x);
+}
+
+// Other libraries' names (C's double, OpenVINO's boolean), case-folded, short prefixes spelled out (f16, fp16, i64,
+// u8, bf16). A name of several meanings maps to each, all named: 'int' is 32 bits in C but 64 in NumPy, 'float' is
+// ONNX's float32 but a JavaScript number's float64, and Cleave never guesses between them.
+const ALIASES: Readonly<Record<string, readonly DType[]>> = {
+  half: ['float16'],
+  double: ['float64'],
+  boolean: ['bool'],
+  str: ['string'],
+  float8e4m3: ['float8e4m3fn'],
+  float: ['float32', 'float64'],
+  int: ['int32', 'int64'],
+  uint: ['uint32', 'uint64'],
+  complex: ['complex64', 'complex128'],
+  float8: ['float8e4m3fn', 'float8e5m2', 'float8e8m0'],
+};
+const PREFIXES: Readonly<Record<string, string>> = { f: 'float', fp: 'float', bf: 'bfloat', u: 'uint', i: 'int' };
+
+/** Refuses anything but a dtype (`BAD_DTYPE`), naming the dtypes it may mean and where the full list is. */
+export function readDType(x: unknown, what: string, at: SubjectKey): asserts x is DType {
+  const list = 'DTYPES, exported by cleave-gpu, lists every dtype';
+  check(isDType(x), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(x)}${nearest(x)}; ${list}`, at);
+}
+
+/** The dtypes a name may mean (its case folded, an alias: 'fp16', 'f32', 'int'), as " (did you mean ...?)", or ''. */
+function nearest(x: unknown): string {
+  const s = typeof x === 'string' ? x.toLowerCase().replace(/^(fp?|bf|u|i)(?=\d)/, (p) => PREFIXES[p]!) : '';
+  const near = isDType(s) ? [s] : Object.hasOwn(ALIASES, s) ? ALIASES[s]! : [];
+  return near.length ? ` (did you mean '${near.join("', '")}'?)`.replace(/, ('[^,]*)$/, ' or $1') : '';
 }
 
 /**

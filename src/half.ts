@@ -118,7 +118,8 @@ export function numberToBfloat16(x: number): number {
 
 /**
  * Numbers as float16 host data: each one's {@link numberToHalf} bits. Where the runtime has `Float16Array`,
- * `new Float16Array(numbers)` is float16 host data too.
+ * `new Float16Array(numbers)` is float16 host data too; a polyfill's `Float16Array` is no typed array, and passes
+ * through this: `halvesFrom(polyfilled)`.
  *
  * @param numbers - The values, in order.
  * @returns Their float16 bits.

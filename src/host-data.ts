@@ -1,8 +1,8 @@
 // Host data: the array each dtype travels in on the host (row-major), float16's second one (a
-// Float16Array, where the runtime has it), and bytes to and from those arrays. The widths and array
-// names come from the one dtype table, dtype.ts.
+// Float16Array, where the runtime has it), bytes to and from those arrays, and how to make the right
+// one (the fix a refusal names). The widths and array names come from the one dtype table, dtype.ts.
 
-import { type DType, type FixedDType, hostArrayName } from './dtype.js';
+import { type DType, type FixedDType, hostArrayName, hostArrayNames, isPacked } from './dtype.js';
 
 /**
  * The host array that carries each dtype's data: row-major, complex types interleaved (re, im), packed and 8-bit
@@ -165,4 +165,21 @@ export function arrayFromBytes(name: string, bytes: Uint8Array, copy: boolean): 
  */
 export function bytesOf(data: TypedArray): Uint8Array {
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/**
+ * How to make a dtype's host array from the data that came instead (`got`, as a message names it): the fix a
+ * DATA_TYPE message names.
+ */
+export function hostDataFix(dtype: DType, got: string): string {
+  const name = hostArrayNames(dtype)[0]!;
+  // A polyfill's Float16Array (Node 20 has none of its own) is no typed array, so Cleave cannot read its bytes:
+  // say so, or the message reads "needs data as Uint16Array or Float16Array, got a Float16Array".
+  if (dtype === 'float16' && got === 'a Float16Array')
+    return ' that is not a native typed array (a polyfill?): halvesFrom(data) makes the bits of its numbers';
+  if (dtype === 'float16') return ': halvesFrom(numbers) makes the bits (or pass a Float16Array of the numbers)';
+  if (dtype === 'bfloat16') return ': bfloat16sFrom(numbers) makes the bits';
+  if (/^(float8|complex)/.test(dtype) || isPacked(dtype))
+    return `: the README's "Host data" paragraph says what ${dtype} data holds`;
+  return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
 }

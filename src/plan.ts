@@ -3,7 +3,7 @@
 // front-ends call the unchecked planner directly, with arguments they have already read.
 
 import { asInt, check, guardRead, show } from './errors.js';
-import { type DType, isDType } from './dtype.js';
+import { type DType, readDType } from './dtype.js';
 import { readCount, readLengths } from './read/options.js';
 import { numelOf, readShape } from './read/tensor.js';
 import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './planner/split.js';
@@ -29,7 +29,7 @@ import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from '.
  */
 export function planSplit(dtype: DType, shape: readonly number[], axis: number, sizes: readonly number[]): SplitPlan {
   return guardRead('planSplit', () => {
-    check(isDType(dtype), 'BAD_DTYPE', () => `planSplit: unknown dtype ${show(dtype)}`, 'option:dtype');
+    readDType(dtype, 'planSplit', 'option:dtype');
     const dims = readShape(shape, 'planSplit', 'option:shape');
     numelOf(dims, 'planSplit', 'option:shape');
     check(

@@ -4,7 +4,8 @@
 // layer takes.
 
 import { SplitError, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
-import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, isDType, isPacked } from '../dtype.js';
+import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, readDType } from '../dtype.js';
+import { hostDataFix } from '../host-data.js';
 import { isA } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
 
@@ -51,7 +52,7 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
         subject,
       );
       const dtype = o.dtype;
-      check(isDType(dtype), 'BAD_DTYPE', () => `${what}: unknown dtype ${show(dtype)}`, `${subject}.dtype`);
+      readDType(dtype, what, `${subject}.dtype`);
       const shape = readShape(o.shape, what, subject);
       const numel = numelOf(shape, what, subject);
       return gpu
@@ -141,11 +142,12 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     return { kind: 'host', dtype, shape, numel, bytes: new Uint8Array(0), strings: strings as string[] };
   }
   const kind = intrinsic<string>(TA_PROTO, Symbol.toStringTag, data);
+  const got = kind ?? show(data);
   const arrays = hostArrayNames(dtype);
   check(
     kind !== undefined && arrays.includes(kind),
     'DATA_TYPE',
-    () => `${what}: dtype ${dtype} needs data as ${arrays.join(' or ')}, got ${kind ?? show(data)}${dataFix(dtype)}`,
+    () => `${what}: dtype ${dtype} needs data as ${arrays.join(' or ')}, got ${got}${hostDataFix(dtype, got)}`,
     at,
   );
   const buffer = intrinsic<ArrayBufferLike>(TA_PROTO, 'buffer', data)!;
@@ -164,16 +166,6 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
     intrinsic(SharedArrayBuffer.prototype as object, 'byteLength', buffer) !== undefined;
   const volatile = shared || intrinsic(ArrayBuffer.prototype, 'resizable', buffer) === true;
   return { kind: 'host', dtype, shape, numel, bytes: volatile ? bytes.slice() : bytes, array: kind };
-}
-
-/** How to make the right host array: the fix named in a DATA_TYPE message. */
-function dataFix(dtype: DType): string {
-  const name = hostArrayNames(dtype)[0]!;
-  if (dtype === 'float16') return ': halvesFrom(numbers) makes the bits (or pass a Float16Array of the numbers)';
-  if (dtype === 'bfloat16') return ': bfloat16sFrom(numbers) makes the bits';
-  if (/^(float8|complex)/.test(dtype) || isPacked(dtype))
-    return `: the README's "Host data" paragraph says what ${dtype} data holds`;
-  return `: convert it, e.g. ${name}.from(data${name.startsWith('Big') ? ', BigInt' : ''})`;
 }
 
 function isDetached(b: ArrayBufferLike): boolean {

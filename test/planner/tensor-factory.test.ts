@@ -1,9 +1,18 @@
 // `tensor(dtype, data, shape)` in plain Node: what it returns, that every call takes it, and what it
 // refuses, with the codes and messages of every other call's reading of a tensor (read/tensor.ts),
-// pinned here. A Float16Array is tested where the runtime has one: the browser tier
-// (test/browser/float16.test.ts); Node 20 has none.
+// pinned here: an unknown dtype's suggestions and a polyfilled Float16Array included. A native
+// Float16Array is tested where the runtime has one: the browser tier (test/browser/float16.test.ts);
+// Node 20 has none.
 import { expect, test } from 'vitest';
-import { type DType, SplitError, createSplitEngine, halvesFrom, resolveNode, tensor } from '../../src/index.js';
+import {
+  type DType,
+  SplitError,
+  createSplitEngine,
+  halvesFrom,
+  planSplit,
+  resolveNode,
+  tensor,
+} from '../../src/index.js';
 
 test('a host tensor: the dtype, a copy of the shape, the data itself; every call takes it', async () => {
   const data = new Float32Array([0, 1, 2, 10, 11, 12]);
@@ -91,7 +100,12 @@ test('refused: wrong array class, wrong length, unknown dtype, bad shape; codes,
     'tensor: shape [3] of uint4 needs 2 data entries, got 1',
     'data',
   ]);
-  expect(refusal('float8', new Uint8Array(1), [1])).toEqual(['BAD_DTYPE', "tensor: unknown dtype 'float8'", 'dtype']);
+  expect(refusal('float8', new Uint8Array(1), [1])).toEqual([
+    'BAD_DTYPE',
+    "tensor: unknown dtype 'float8' (did you mean 'float8e4m3fn', 'float8e5m2' or 'float8e8m0'?); " +
+      'DTYPES, exported by cleave-gpu, lists every dtype',
+    'dtype',
+  ]);
   expect(refusal('float32', new Float32Array(1), [-1])).toEqual([
     'BAD_SHAPE',
     'tensor: dimension 0 of the shape must be a non-negative integer, got -1',
@@ -102,4 +116,62 @@ test('refused: wrong array class, wrong length, unknown dtype, bad shape; codes,
     'tensor: string data entry 1 is 1 (sparse arrays are refused)',
     'data',
   ]);
+});
+
+test('an unknown dtype names the dtypes it may mean: its case folded, an alias, every meaning of an ambiguous one', () => {
+  const list = '; DTYPES, exported by cleave-gpu, lists every dtype';
+  const hint = (d: string) => refusal(d, new Float32Array(1), [1])[1];
+  const cases: [string, string][] = [
+    ['Float32', " (did you mean 'float32'?)"],
+    ['FLOAT16', " (did you mean 'float16'?)"],
+    ['fp16', " (did you mean 'float16'?)"],
+    ['f16', " (did you mean 'float16'?)"],
+    ['half', " (did you mean 'float16'?)"],
+    ['f32', " (did you mean 'float32'?)"],
+    ['FP32', " (did you mean 'float32'?)"],
+    ['f64', " (did you mean 'float64'?)"],
+    ['double', " (did you mean 'float64'?)"],
+    ['bf16', " (did you mean 'bfloat16'?)"],
+    ['i32', " (did you mean 'int32'?)"],
+    ['I64', " (did you mean 'int64'?)"],
+    ['u8', " (did you mean 'uint8'?)"],
+    ['u1', " (did you mean 'uint1'?)"],
+    ['boolean', " (did you mean 'bool'?)"],
+    ['str', " (did you mean 'string'?)"],
+    ['f8e4m3', " (did you mean 'float8e4m3fn'?)"],
+    ['f8e5m2', " (did you mean 'float8e5m2'?)"],
+    ['f4e2m1', " (did you mean 'float4e2m1'?)"],
+    ['int', " (did you mean 'int32' or 'int64'?)"],
+    ['uint', " (did you mean 'uint32' or 'uint64'?)"],
+    ['float', " (did you mean 'float32' or 'float64'?)"],
+    ['FLOAT', " (did you mean 'float32' or 'float64'?)"],
+    ['complex', " (did you mean 'complex64' or 'complex128'?)"],
+    ['qint8', ''],
+    ['f', ''],
+    ['constructor', ''],
+    ['', ''],
+  ];
+  for (const [d, guess] of cases) expect(hint(d), d).toBe(`tensor: unknown dtype '${d}'${guess}${list}`);
+  expect(refusal(undefined as never, new Float32Array(1), [1])[1]).toBe(`tensor: unknown dtype undefined${list}`);
+  expect(() => planSplit('Int32' as DType, [4], 0, [4])).toThrow(
+    new SplitError('BAD_DTYPE', `planSplit: unknown dtype 'Int32' (did you mean 'int32'?)${list}`, 'option:dtype'),
+  );
+});
+
+test("a polyfill's Float16Array (no typed array) is refused, with halvesFrom as the fix", () => {
+  // What @petamoriken/float16 gives on Node 20: a class of that name whose instances are no typed array.
+  class Float16Array {
+    readonly [i: number]: number;
+    readonly length = 2;
+    readonly 0 = 1;
+    readonly 1 = -2;
+  }
+  const polyfilled = new Float16Array();
+  expect(refusal('float16', polyfilled, [2])).toEqual([
+    'DATA_TYPE',
+    'tensor: dtype float16 needs data as Uint16Array or Float16Array, got a Float16Array that is not a native ' +
+      'typed array (a polyfill?): halvesFrom(data) makes the bits of its numbers',
+    'data',
+  ]);
+  expect([...tensor('float16', halvesFrom(polyfilled), [2]).data]).toEqual([0x3c00, 0xc000]);
 });
