@@ -4,19 +4,18 @@
 //   leaves    errors, dtype, half, host-data, shape, tensor (types), usage: import only each other
 //   read/     the caller's objects read once into views: leaves only
 //   planner/  pure planning, no module state: leaves only
-//   cache/    the planner's results kept (split plans, GPU plans): leaves and planner/
-//   stats.ts  what a split did: leaves and planner/
 //   cpu/      the CPU executor: leaves, read/ (views), planner/ (plans)
-//   ops/      operator front-ends: leaves, read/, planner/, cache/
-//   gpu/      the GPU executor: leaves, read/, planner/, cache/, stats.ts
+//   ops/      operator front-ends: leaves, read/, planner/
+//   gpu/      the GPU executor: leaves, read/, planner/
 //   engine/, the entries (index, core, ort, tfjs) and what they share (interop, plan, make-tensor): anything below;
-//             but the engine of `cleave-gpu/core` (engine.ts and what creates it) not the operator front-ends,
-//             which only node-engine.ts brings in (`run`), so that a bundle without `run` leaves them out
+//             but the engine of `cleave-gpu/core` (engine.ts, program.ts and what creates the engine) not the
+//             operator front-ends, which only node-engine.ts brings in (`run`), so that a bundle without `run`
+//             leaves them out
 //
 // A specifier is matched as written, relative to the importing file.
 
-const FOLDERS = ['read', 'planner', 'cache', 'cpu', 'ops', 'gpu', 'engine'];
-const TOP = ['index', 'core', 'ort', 'tfjs', 'interop', 'plan', 'make-tensor', 'stats'];
+const FOLDERS = ['read', 'planner', 'cpu', 'ops', 'gpu', 'engine'];
+const TOP = ['index', 'core', 'ort', 'tfjs', 'interop', 'plan', 'make-tensor'];
 
 /**
  * A restriction on `files` that refuses imports of the src/ `folders` and top-level `modules`, both
@@ -99,15 +98,6 @@ export const layers = [
   ),
   { files: ['src/planner/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...MODULE_STATE] } },
   layer(
-    'cache/',
-    ['src/cache/**/*.ts'],
-    '\\.\\./',
-    without(FOLDERS, 'cache', 'planner'),
-    TOP,
-    "it keeps the planner's results and knows nothing else",
-  ),
-  layer('stats.ts', ['src/stats.ts'], '\\./', without(FOLDERS, 'planner'), TOP, 'it describes a plan that ran'),
-  layer(
     'cpu/',
     ['src/cpu/**/*.ts'],
     '\\.\\./',
@@ -119,7 +109,7 @@ export const layers = [
     'ops/',
     ['src/ops/**/*.ts'],
     '\\.\\./',
-    without(FOLDERS, 'ops', 'read', 'planner', 'cache'),
+    without(FOLDERS, 'ops', 'read', 'planner'),
     TOP,
     'operator front-ends turn a node into a plan; they do not execute it',
   ),
@@ -127,8 +117,8 @@ export const layers = [
     'gpu/',
     ['src/gpu/**/*.ts'],
     '\\.\\./',
-    without(FOLDERS, 'gpu', 'read', 'planner', 'cache'),
-    without(TOP, 'stats'),
+    without(FOLDERS, 'gpu', 'read', 'planner'),
+    TOP,
     'the executor carries out plans; the API above it calls it',
   ),
   layer(
@@ -142,7 +132,7 @@ export const layers = [
   // After engine/'s rule, which it replaces for these files (a rule's options are not merged): it keeps that one's.
   layer(
     "cleave-gpu/core's engine",
-    ['src/engine/engine.ts', 'src/engine/open.ts', 'src/engine/create-core.ts'],
+    ['src/engine/engine.ts', 'src/engine/program.ts', 'src/engine/open.ts'],
     '\\.\\./',
     ['ops'],
     ['index', 'core', 'ort', 'tfjs'],

@@ -9,10 +9,17 @@
  * @module cleave-gpu
  */
 
-export { createSplitEngine } from './engine/create.js';
-export type { CoreSplitEngine, EngineStats, NodeOutputs, SplitEngine } from './engine/api.js';
+export { createSplitEngine } from './engine/node-engine.js';
+export type {
+  CoreSplitEngine,
+  EngineStats,
+  PreparedHostSplit,
+  PreparedSplit,
+  SplitStats,
+  NodeOutputs,
+  SplitEngine,
+} from './engine/api.js';
 export type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './engine/options.js';
-export type { SplitStats } from './stats.js';
 export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject } from './errors.js';
 export { inferShapes, resolveNode } from './ops/index.js';
@@ -43,7 +50,7 @@ export type {
   HostTensorOf,
   Into,
 } from './tensor.js';
-export { tensor } from './make-tensor.js';
+export { gpuTensor, tensor } from './make-tensor.js';
 export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
 export { TENSOR_USAGE } from './usage.js';
 export { equalParts, planSplit } from './plan.js';

@@ -19,3 +19,10 @@ export function rowMajorStrides(shape: readonly number[]): number[] {
   for (let k = shape.length - 1, acc = 1; k >= 0; k--) [out[k], acc] = [acc, acc * shape[k]!];
   return out;
 }
+
+/** Whether `a` (a caller's array, each entry read once) holds the numbers of `b`, element by element. */
+export function sameList(a: unknown, b: readonly number[]): boolean {
+  if (!Array.isArray(a) || a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

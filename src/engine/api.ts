@@ -4,11 +4,70 @@
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
 import type { HostData } from '../host-data.js';
-import type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor } from '../tensor.js';
+import type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor, Into } from '../tensor.js';
 import type { CostModel } from '../planner/costs.js';
-import type { SplitStats } from '../stats.js';
+import type { Strategy } from '../planner/types.js';
 import type { CheckedNode, SplitNode, TensorLike } from '../ops/index.js';
 import type { Backend, Fixed, OutputOptions, SplitOptions } from './options.js';
+
+/** What a split did: on the GPU, which strategy and how many commands; or that it ran on the CPU. */
+export interface SplitStats {
+  /** The GPU strategy the split took, or 'cpu' when the CPU executor split it. */
+  readonly strategy: Strategy | 'cpu';
+  /** Gather word width in bits (128, 64, 32; 1 = the bit-level variant); 0 when no shader ran. */
+  readonly unitBits: 128 | 64 | 32 | 1 | 0;
+  /**
+   * Gather dispatches: one, more past a binding window or with several output buffers (a caller's destinations,
+   * or one per output with layout 'separate'); 0 without a gather.
+   */
+  readonly dispatches: number;
+  /** copyBufferToBuffer commands. */
+  readonly copies: number;
+}
+
+/**
+ * A split of GPU tensors prepared once by {@link CoreSplitEngine.prepare}, for tensors of one dtype and shape: its
+ * options are read, its split is planned and its GPU work is made ready then, so a call only checks the tensor it is
+ * given (the prepared dtype and shape, alive, its buffer's usage) and its destinations, and records the work. It
+ * needs no release: what it holds on the GPU is freed when it is garbage-collected, or with its engine.
+ */
+export interface PreparedSplit<D extends FixedDType = FixedDType> {
+  /**
+   * Splits `x` as `engine.split(x, options)` with the prepared options would: the same outputs, rules and errors.
+   *
+   * @param x - A GPU tensor of the prepared dtype and shape (another buffer or offset from call to call is fine).
+   * @param into - Destinations for this call, in place of the prepared ones: the same outputs, shapes and strides,
+   *   in any buffer and at any offset (a KV-cache slot that moves every step).
+   * @returns The outputs, in order.
+   * @throws {@link SplitError} `BAD_DTYPE`, `BAD_SHAPE`: `x` is not of the prepared dtype and shape (the message names
+   *   both); `BAD_OPTIONS`: a destination not placed as prepared; and the codes of `engine.split`.
+   */
+  split(x: GpuTensor<D>, into?: readonly (Into<D> | undefined)[]): Promise<GpuTensor<D>[]>;
+  /**
+   * Records the split of `x` into your encoder, as `engine.encodeSplit(encoder, x, options)` would: no submit, no
+   * await; `alias` defaults to 'none'.
+   *
+   * @param encoder - Your command encoder, on the engine's device.
+   * @param x - A GPU tensor of the prepared dtype and shape.
+   * @param into - Destinations for this call, as for `split`.
+   * @returns The outputs, in order, valid once you submit the encoder.
+   * @throws {@link SplitError} the codes of `split`, and of `engine.encodeSplit`.
+   */
+  encode(encoder: GPUCommandEncoder, x: GpuTensor<D>, into?: readonly (Into<D> | undefined)[]): GpuTensor<D>[];
+}
+
+/** A split of host tensors prepared once by {@link CoreSplitEngine.prepare}, on either backend. */
+export interface PreparedHostSplit<D extends DType = DType, A = HostData<D>> {
+  /**
+   * Splits `x` as `engine.split(x, options)` with the prepared options would.
+   *
+   * @param x - A host tensor of the prepared dtype and shape; its data is read at the call.
+   * @returns The outputs, in order, as host tensors of the same dtype.
+   * @throws {@link SplitError} `BAD_DTYPE`, `BAD_SHAPE`: `x` is not of the prepared dtype and shape; and the codes of
+   *   `engine.split`.
+   */
+  split(x: HostInput<D, A>): Promise<HostOutput<D, A>[]>;
+}
 
 /** What `engine.stats` reports: the split that finished last, and the engine's GPU resources. */
 export interface EngineStats extends SplitStats {
@@ -125,6 +184,47 @@ export interface CoreSplitEngine {
     x: GpuInput<D>,
     options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
   ): GpuTensor<D & FixedDType>[];
+  /**
+   * Prepares a split of tensors like `x` with these options, to run on every call for what its WebGPU calls cost: the
+   * options are read now (changing the object later changes nothing), the split is planned and checked now, and each
+   * call checks only the tensor it is given and its destinations. `split` and `encodeSplit` prepare the same way and
+   * keep the last few, so a prepared split saves what finding one costs.
+   *
+   * @param x - A tensor of the dtype and shape to prepare for (for a GPU tensor, its offset too; other offsets plan
+   *   again at the call).
+   * @param options - As for `split`; `into` gives the destinations every call writes unless it gives its own.
+   * @returns The prepared split: `split(x, into?)`, and for GPU tensors `encode(encoder, x, into?)`.
+   * @throws {@link SplitError} the codes of `split` for these arguments (nothing is written).
+   * @example
+   * ```ts
+   * const qkv = engine.upload(tensor('float32', new Float32Array(12), [1, 12]));
+   * const split = engine.prepare(qkv, { axis: -1, parts: 3 });
+   * for (let step = 0; step < 3; step++) {
+   *   const [q, k, v] = await split.split(qkv); // the same plan every step
+   *   for (const t of [q, k, v]) engine.release(t);
+   * }
+   * engine.release(qkv);
+   * ```
+   */
+  prepare<D extends string>(
+    x: GpuInput<D>,
+    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
+  ): PreparedSplit<D & FixedDType>;
+  /**
+   * Prepares a split of host tensors like `x`: on a WebGPU engine through the GPU, on a CPU engine on the CPU.
+   *
+   * @param x - A host tensor of the dtype and shape to prepare for.
+   * @param options - `axis` with `sizes` or `parts`.
+   * @returns The prepared split: `split(x)`.
+   * @throws {@link SplitError} the codes of `split` for these arguments.
+   * @example
+   * ```ts
+   * const split = engine.prepare(tensor('int32', new Int32Array(6), [2, 3]), { axis: 1, sizes: [1, 2] });
+   * const [a, b] = await split.split(tensor('int32', new Int32Array([1, 2, 3, 4, 5, 6]), [2, 3]));
+   * console.log([...a!.data], [...b!.data]); // [1, 4] [2, 3, 5, 6]
+   * ```
+   */
+  prepare<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): PreparedHostSplit<D & DType, A>;
   /**
    * Copies a host tensor into a buffer of the engine's, with usage `TENSOR_USAGE`. Synchronous: a GPU error it causes
    * (out of memory) lands in your error scope, and the next split of the tensor rejects.

@@ -1,60 +1,60 @@
-// The engine: one flow for every call (read the caller's objects once, validate, plan, execute on
-// the GPU or the CPU executor). Outputs live where the input lived: host tensors in, host tensors
-// out; GPU tensors in, GPU tensors out with no readback. The engine keeps the API; what it is made
-// of has its own module: its arguments (arguments.ts), whether it is usable (lifecycle.ts), the
-// late-error ledger (late-errors.ts), and the executors. Operator nodes (`run`) are node-engine.ts's,
-// so that an engine without them (`cleave-gpu/core`) leaves the operator front-ends out of a bundle.
+// The engine: one flow for every call. It reads the caller's objects once, finds the split program the call asks for
+// (one it keeps, or a new one: the options checked and the split planned), and runs it where the input lives: host
+// tensors in, host tensors out; GPU tensors in, GPU tensors out with no readback. It keeps the API, whether it is
+// still usable (destroyed, its device lost), the late-error ledger and the programs of its last splits. Operator
+// nodes (`run`) are node-engine.ts's, so that an engine without them (`cleave-gpu/core`) leaves the front-ends out
+// of a bundle.
 
-import { SplitError, check, show } from '../errors.js';
-import type { DType, FixedDType } from '../dtype.js';
-import type { AnyTensor, GpuInput, GpuTensor, HostInput, HostOutput, HostTensor } from '../tensor.js';
+import { SplitError, check, guardRead } from '../errors.js';
+import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
 import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
-import { type OutputFields, requestOf, splitArguments } from './arguments.js';
-import { isA } from '../read/webgpu-object.js';
-import type { SplitPlan } from '../planner/split.js';
-import type { Strategy } from '../planner/types.js';
-import { CPU_STATS, type SplitStats } from '../stats.js';
-import { splitOnCpu } from '../cpu/split.js';
-import { GpuExecutor, type SplitRequest } from '../gpu/executor.js';
-import { encodeResident, splitResident } from '../gpu/resident.js';
-import { downloadTensor, splitHost, uploadTensor } from '../gpu/host.js';
+import { readOptions } from '../read/options.js';
+import type { GpuPlan, Strategy } from '../planner/types.js';
+import { GpuExecutor } from '../gpu/executor.js';
+import { type Done, GpuSplit } from '../gpu/split.js';
 import { release } from '../gpu/leases.js';
 import { calibrate, costsOf } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
-import type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './options.js';
-import { lateErrorLedger } from './late-errors.js';
-import { type Lifecycle, lifecycle } from './lifecycle.js';
+import type { Backend, SplitEngineOptions } from './options.js';
+import { type Fields, Program, type Runner, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
 
-export class Engine implements CoreSplitEngine {
+/** Programs an engine keeps for its splits (most recently used last): a model's distinct splits in a decode loop. */
+const KEPT_PROGRAMS = 16;
+
+export class Engine implements Runner {
   readonly backend: Backend;
-  private readonly gpu: GpuExecutor | undefined;
-  private readonly life: Lifecycle;
-  private readonly late = lateErrorLedger();
-  /** Of the split that finished last. */
-  private last: SplitStats = CPU_STATS;
+  readonly gpu: GpuExecutor | undefined;
+  private destroyed = false;
+  private lost: string | undefined;
+  private late: SplitError[] = [];
+  /** The GPU plan of the split that finished last (undefined: on the CPU). */
+  private last: GpuPlan | undefined;
+  private readonly programs: Program[] = [];
+  /** Frees the GPU objects of a prepared split that the caller let go of. */
+  private readonly collected = new FinalizationRegistry<GpuSplit['placed']>((placed) => {
+    if (this.gpu && !this.destroyed) GpuSplit.retire(this.gpu, placed);
+  });
 
   constructor(
     readonly device: GPUDevice | undefined,
     readonly adapterInfo: CoreSplitEngine['adapterInfo'],
-    private readonly ownsDevice: boolean,
-    private readonly strategy: 'auto' | Strategy,
+    private readonly madeDevice: boolean,
+    readonly strategy: 'auto' | Strategy,
     readonly fallbackReason: string | undefined,
     onLateError: SplitEngineOptions['onLateError'],
   ) {
     this.backend = device ? 'webgpu' : 'cpu';
-    this.life = lifecycle(device);
-    this.gpu =
-      device &&
-      new GpuExecutor(
-        device,
-        this.life.alive,
-        // The caller's listener hears it as a method of the engine, or the ledger keeps it.
-        (e) => (onLateError ? onLateError.call(this, e) : this.late.add(e)),
-      );
+    void device?.lost.then((info) => {
+      this.lost = info.message || info.reason;
+    });
+    // The caller's listener hears a late error as a method of the engine, or the ledger keeps it.
+    const onLate = (e: SplitError) => (onLateError ? onLateError.call(this, e) : this.late.push(e));
+    this.gpu = device && new GpuExecutor(device, (what) => this.alive(what), onLate);
     // Methods taken off the engine (`const { split } = engine`) still work.
     const methods = [
       'split',
       'encodeSplit',
+      'prepare',
       'upload',
       'download',
       'release',
@@ -66,57 +66,62 @@ export class Engine implements CoreSplitEngine {
   }
 
   get lateErrors(): readonly SplitError[] {
-    return this.late.list();
+    return [...this.late];
   }
 
   acknowledge(): SplitError[] {
-    return this.late.acknowledge();
+    const all = this.late;
+    this.late = [];
+    return all;
   }
 
   get stats(): EngineStats {
-    const gpu = this.gpu;
-    const live = { pipelinesCreated: gpu?.pipelinesCreated ?? 0, liveBuffers: gpu?.liveBuffers ?? 0 };
-    return { ...this.last, ...live, costs: this.device && costsOf(this.device) };
+    const g = this.last;
+    return {
+      strategy: g?.strategy ?? 'cpu',
+      unitBits: g?.unitBits ?? 0,
+      dispatches: g?.dispatches.length ?? 0,
+      copies: g?.copies.length ?? 0,
+      pipelinesCreated: this.gpu?.pipelinesCreated ?? 0,
+      liveBuffers: this.gpu?.liveBuffers ?? 0,
+      costs: this.device && costsOf(this.device),
+    };
   }
 
-  split<D extends string>(
-    x: GpuInput<D>,
-    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
-  ): Promise<GpuTensor<D & FixedDType>[]>;
-  split<D extends string, A>(x: HostInput<D, A>, options: SplitOptions): Promise<HostOutput<D & DType, A>[]>;
+  // The calls take and return what api.ts declares (createSplitEngine gives the engine that type); they read what they
+  // are given as `unknown`, as plain JavaScript callers pass it.
   split(x: unknown, options: unknown): Promise<AnyTensor[]> {
     // Not async: a split that needs no wait resolves in the caller's one await (a microtask costs
     // microseconds in some browsers, more than the split's own calls), and a bad call still rejects.
     try {
       this.usable('split');
-      const [view, plan, out] = splitArguments('split', x, options);
-      return this.execute(plan, view, plan.outputShapes, out);
+      const [v, o, p] = this.arguments('split', x, options);
+      return finish(this, p.run(v, p.destinations(o.into, v, 'split'), 'split'));
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
   }
 
-  encodeSplit<D extends string>(
-    encoder: GPUCommandEncoder,
-    x: GpuInput<D>,
-    options: SplitOptions & OutputOptions<Fixed<D & FixedDType>>,
-  ): GpuTensor<D & FixedDType>[] {
-    const gpu = this.requireGpu('encodeSplit');
-    check(
-      isA(encoder, 'GPUCommandEncoder', ['beginComputePass'], false),
-      'BAD_INPUT',
-      () => `encodeSplit: expected a GPUCommandEncoder, got ${show(encoder)}`,
-      'input:encoder',
-    );
-    const [view, plan, out] = splitArguments('encodeSplit', x, options);
-    check(view.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const req = requestOf(plan, view, plan.outputShapes, out, 'none', this.strategy);
-    const r = encodeResident(gpu, req, view, encoder);
-    this.last = r.stats;
-    return r.outputs as GpuTensor<D & FixedDType>[];
+  encodeSplit(encoder: unknown, x: unknown, options: unknown): AnyTensor[] {
+    this.requireGpu('encodeSplit');
+    const enc = readEncoder(encoder, 'encodeSplit');
+    const [v, o, p] = this.arguments('encodeSplit', x, options);
+    const r = p.run(v, p.destinations(o.into, v, 'encodeSplit'), 'encodeSplit', enc) as Done;
+    this.ran(r.gp);
+    return r.outputs;
   }
 
-  upload<D extends string, A>(x: HostInput<D, A, FixedDType>): GpuTensor<D & FixedDType> {
+  prepare(x: unknown, options: unknown): Program {
+    this.usable('prepare');
+    const v = readInput(x, 'prepare');
+    const o = readOptions(options, 'prepare', SPLIT_KEYS);
+    const p = programOf(this, v, o, 'prepare');
+    p.into = p.destinations(o.into, v, 'prepare');
+    this.collected.register(p, p.onGpu.placed);
+    return p;
+  }
+
+  upload(x: unknown): GpuTensor {
     const gpu = this.requireGpu('upload');
     const view = readTensor(x, 'upload');
     check(
@@ -127,69 +132,53 @@ export class Engine implements CoreSplitEngine {
         (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
       'input:input',
     );
-    return uploadTensor(gpu, view) as GpuTensor<D & FixedDType>;
+    return gpu.upload(view);
   }
 
-  async download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>> {
-    const gpu = this.requireGpu('download');
-    return (await downloadTensor(gpu, readGpuTensor(x, 'download'))) as HostTensor<D & FixedDType>;
+  download(x: unknown): Promise<HostTensor> {
+    return this.requireGpu('download').download(readGpuTensor(x, 'download'));
   }
 
-  release<D extends string>(x: GpuInput<D> | undefined): void {
+  release(x: unknown): void {
     release(x);
   }
 
   async calibrate(): Promise<void> {
-    this.life.alive('calibrate');
+    this.alive('calibrate');
     if (this.device) await calibrate(this.device);
   }
 
   destroy(): void {
-    if (this.life.end()) {
-      this.gpu?.destroy();
-      if (this.ownsDevice) this.device?.destroy();
-    }
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.gpu?.destroy();
+    if (this.madeDevice) this.device?.destroy();
   }
 
-  /**
-   * Runs a checked plan where its input lives: host data on the CPU or through the GPU, GPU data on
-   * the GPU. A resident split that needs no wait is finished when this returns.
-   */
-  protected execute(
-    plan: SplitPlan,
-    x: TensorView,
-    shapes: SplitRequest['shapes'],
-    out: OutputFields,
-  ): Promise<AnyTensor[]> {
+  /** Throws when the engine was destroyed or its device lost. */
+  alive(what: string): void {
+    check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
     check(
-      x.kind === 'gpu' || (out.layout === undefined && out.alias === undefined && out.into === undefined),
-      'BAD_OPTIONS',
-      () => 'split: layout, alias and into place GPU outputs; a host input gives host outputs',
-      out.into === undefined ? 'option:layout' : 'option:into',
+      this.lost === undefined,
+      'DEVICE_LOST',
+      () => `${what}: the GPU device was lost: ${this.lost}`,
+      'engine:device',
     );
-    const req = requestOf(plan, x, shapes, out, 'owned', this.strategy);
-    const r =
-      x.kind === 'gpu'
-        ? splitResident(this.requireGpu('split'), req, x)
-        : this.gpu && !x.strings && !x.dtype.startsWith('complex')
-          ? splitHost(this.gpu, req, x)
-          : { outputs: splitOnCpu(plan, x, shapes), stats: CPU_STATS };
-    return r instanceof Promise ? r.then((done) => this.finished(done)) : Promise.resolve(this.finished(r));
-  }
-
-  /** A split's outputs, once it is done: its stats become the engine's. */
-  private finished(r: { outputs: AnyTensor[]; stats: SplitStats }): AnyTensor[] {
-    this.last = r.stats;
-    return r.outputs;
   }
 
   /** The one check every call makes: the engine is alive and no late GPU error is unacknowledged. */
-  protected usable(what: string): void {
-    this.life.alive(what);
-    this.late.refuse(what);
+  usable(what: string): void {
+    this.alive(what);
+    const [first] = this.late;
+    if (first)
+      throw new SplitError(
+        'GPU_ERROR',
+        `${what}: refused until engine.acknowledge(): ${first.message}`,
+        'engine:engine',
+      );
   }
 
-  private requireGpu(what: string): GpuExecutor {
+  requireGpu(what: string): GpuExecutor {
     this.usable(what);
     if (!this.gpu)
       throw new SplitError(
@@ -200,5 +189,31 @@ export class Engine implements CoreSplitEngine {
         'engine:backend',
       );
     return this.gpu;
+  }
+
+  ran(gp: GpuPlan | undefined): void {
+    this.last = gp;
+  }
+
+  /** The program a call asks for: one kept whose options equal these, or a new one, kept from now on. */
+  protected kept(v: TensorView, o: Fields, make: () => Program, drops?: boolean): Program {
+    const list = this.programs;
+    for (let k = list.length - 1; k >= 0; k--) {
+      const p = list[k]!;
+      if (!guardRead('split', () => p.matches(v, o, drops), 'option:sizes')) continue;
+      if (k !== list.length - 1) list.push(...list.splice(k, 1));
+      return p;
+    }
+    const p = make();
+    list.push(p);
+    if (list.length > KEPT_PROGRAMS && this.gpu) GpuSplit.retire(this.gpu, list.shift()!.onGpu.placed);
+    return p;
+  }
+
+  /** A split call's input and options, read once, and its program. */
+  private arguments(what: string, x: unknown, options: unknown): [TensorView, Fields, Program] {
+    const v = readInput(x, what);
+    const o = readOptions(options, what, SPLIT_KEYS);
+    return [v, o, this.kept(v, o, () => programOf(this, v, o, what))];
   }
 }

@@ -1,33 +1,55 @@
-// The engine with operator nodes: `run` reads a node with its operator's front-end (ops/), which checks its
-// version's rules and plans it, and runs the plan like any split. Kept apart from engine.ts so that the engine of
-// `cleave-gpu/core`, which has no `run`, leaves the front-ends out of an application's bundle.
+// The engine with operator nodes, and `cleave-gpu`'s createSplitEngine: `run` reads a node with its operator's
+// front-end (ops/), which checks its version's rules and plans it, and runs the plan like any split. Kept apart from
+// engine.ts so that the engine of `cleave-gpu/core`, which has no `run`, leaves the front-ends out of a bundle.
 
 import { Engine } from './engine.js';
-import { requireInputUsage } from './arguments.js';
 import { readOptions } from '../read/options.js';
-import { type CheckedNode, type SplitNode, type TensorLike, resolveRun } from '../ops/index.js';
-import type { NodeOutputs, SplitEngine } from './api.js';
-import type { OutputOptions } from './options.js';
+import { Program, finish, readInput } from './program.js';
+import { type SplitNode, resolveRun } from '../ops/index.js';
+import { openEngine } from './open.js';
+import type { AnyTensor } from '../tensor.js';
+import type { SplitEngine } from './api.js';
+import type { SplitEngineOptions } from './options.js';
 
-export class NodeEngine extends Engine implements SplitEngine {
+class NodeEngine extends Engine {
   constructor(...args: ConstructorParameters<typeof Engine>) {
     super(...args);
     // Taken off the engine (`const { run } = engine`), it still works, as the other methods do.
     this.run = this.run.bind(this);
   }
 
-  async run<const N extends SplitNode<TensorLike>>(
-    node: CheckedNode<N>,
-    options?: OutputOptions,
-  ): Promise<NodeOutputs<N>> {
+  async run(node: unknown, options?: unknown): Promise<AnyTensor[]> {
     this.usable('run');
-    const r = resolveRun(node);
-    requireInputUsage(r.data, 'run');
-    return (await this.execute(
-      r.plan,
-      r.data,
-      r.outputShapes,
-      readOptions(options, 'run', ['layout', 'alias', 'into']),
-    )) as NodeOutputs<N>;
+    const r = resolveRun(node as SplitNode<unknown>);
+    const v = r.data;
+    if (v.kind === 'gpu') readInput(v.source, 'run');
+    const o = readOptions(options, 'run', ['layout', 'alias', 'into']);
+    const key = { ...o, axis: r.plan.axis, sizes: r.plan.sizes };
+    const drops = r.outputShapes !== r.plan.outputShapes;
+    const p = this.kept(v, key, () => new Program(this, r.plan, r.outputShapes, v.kind, key, 'run'), drops);
+    return finish(this, p.run(v, p.destinations(o.into, v, 'run'), 'run'));
   }
+}
+
+/**
+ * Creates an engine: on the device you pass, or on one it asks an adapter for; with no adapter, an 'auto' engine
+ * runs on the CPU and says why in `fallbackReason`.
+ *
+ * @param options - The device, the backend, a forced strategy, a late-error listener; all optional.
+ * @returns The engine, once its device is found and its most used pipelines are compiled.
+ * @throws {@link SplitError} `BAD_OPTIONS`: an unknown option or a bad value (a `device` that is not a GPUDevice, or
+ *   with `backend: 'cpu'`); `NO_WEBGPU`: `backend: 'webgpu'` and no adapter or device, with the reason; `BAD_INPUT`:
+ *   reading an option threw.
+ * @example
+ * ```ts
+ * import { createSplitEngine } from 'cleave-gpu';
+ *
+ * const engine = await createSplitEngine(); // WebGPU if there is an adapter, else the CPU
+ * console.log(engine.backend, engine.fallbackReason ?? '');
+ * engine.destroy();
+ * ```
+ */
+export function createSplitEngine(options?: SplitEngineOptions): Promise<SplitEngine> {
+  // The engine's calls read what they are given as `unknown`; api.ts declares what they take.
+  return openEngine(options, NodeEngine) as Promise<unknown> as Promise<SplitEngine>;
 }

@@ -1,7 +1,7 @@
-// What every engine's creator does (createSplitEngine, of `cleave-gpu` and of `cleave-gpu/core`): the
-// options read once, then a device found (the caller's, or one Cleave asks an adapter for) and its most used
-// pipelines compiled; without one, an 'auto' engine runs on the CPU and says why. The creator names the kind of
-// engine.
+// What every engine's creator does (createSplitEngine, of `cleave-gpu` and of `cleave-gpu/core`, which is this
+// module's): the options read once, then a device found (the caller's, or one Cleave asks an adapter for) and its most
+// used pipelines compiled; without one, an 'auto' engine runs on the CPU and says why. The creator names the kind of
+// engine: `cleave-gpu`'s, with operator nodes, is node-engine.ts's.
 
 // These imports' order sets the modules' order in a consumer's bundle, and its gzip size with it:
 // the shader's modules (through pipelines.ts) near the front compress best beside the planner's.
@@ -10,7 +10,8 @@ import { warmUp } from '../gpu/pipelines.js';
 import { check, guardRead, show } from '../errors.js';
 import { acquireDevice } from '../gpu/device.js';
 import { readChoice, readOptions } from '../read/options.js';
-import type { Engine } from './engine.js';
+import { Engine } from './engine.js';
+import type { CoreSplitEngine } from './api.js';
 import type { SplitEngineOptions } from './options.js';
 
 const BACKENDS = ['auto', 'webgpu', 'cpu'] as const;
@@ -63,4 +64,31 @@ export async function openEngine<E extends Engine>(
     undefined,
     onLate,
   );
+}
+
+/**
+ * Creates an engine with every call of `cleave-gpu`'s but `run` (operator nodes): `split`, `encodeSplit`, `upload`,
+ * `download`, `release`, `calibrate`, `destroy`, on WebGPU or, with no adapter, on the CPU, with the same options,
+ * results and errors. A bundle that imports it leaves Cleave's operator front-ends out; `docs/size.md` gives the
+ * sizes.
+ *
+ * @param options - The device, the backend, a forced strategy, a late-error listener; all optional.
+ * @returns The engine, once its device is found and its most used pipelines are compiled.
+ * @throws {@link SplitError} `BAD_OPTIONS`: an unknown option or a bad value (a `device` that is not a GPUDevice, or
+ *   with `backend: 'cpu'`); `NO_WEBGPU`: `backend: 'webgpu'` and no adapter or device, with the reason; `BAD_INPUT`:
+ *   reading an option threw.
+ * @example
+ * ```ts
+ * import { createSplitEngine } from 'cleave-gpu/core';
+ *
+ * const engine = await createSplitEngine();
+ * const x = { dtype: 'int32', shape: [2, 3], data: new Int32Array([1, 2, 3, 4, 5, 6]) } as const;
+ * const [a, b] = await engine.split(x, { axis: 1, sizes: [2, 1] });
+ * console.log([...a!.data], [...b!.data]); // [1, 2, 4, 5] [3, 6]
+ * engine.destroy();
+ * ```
+ */
+export function createSplitEngine(options?: SplitEngineOptions): Promise<CoreSplitEngine> {
+  // The engine's calls read what they are given as `unknown`; api.ts declares what they take.
+  return openEngine(options, Engine) as Promise<unknown> as Promise<CoreSplitEngine>;
 }

@@ -9,14 +9,10 @@
 
 import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
 import { PROBES, type Timing, costsFrom } from '../planner/calibration.js';
-import type { GpuPlan } from '../planner/types.js';
 import { planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
-import { encodeCopies, encodeGather } from './encode.js';
-import { pipelineFor } from './pipelines.js';
+import { type BindGroups, encodeCopies, encodeGather, makeTable } from './encode.js';
 import { BufferPool } from './pool.js';
-import { scoped } from './scope.js';
-import { TableCache } from './tables.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 /**
@@ -128,19 +124,30 @@ async function measure(device: GPUDevice): Promise<CostModel> {
 
 /** Each probe's split, planned as the planner plans it with its strategy forced, and its batch's size. */
 function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPUBuffer): [Record, number][] {
-  const tables = new TableCache(device, pool);
   const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, costs: DEFAULT_COSTS };
+  const b = { src, srcBase: 0, targets: [dst], bases: [] };
   return PROBES.map(([copy, rows, parts, piece, k]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
     const gp = planGpu(plan, limits, { srcByteOffset: 0, allowAlias: false, strategy: copy ? 'copy' : 'gather' });
-    return [
-      gp.strategy === 'gather'
-        ? (enc) =>
-            encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, false), src, [
-              dst,
-            ])
-        : (enc) => encodeCopies(enc, (gp as Extract<GpuPlan, { copies: unknown }>).copies, src, gp.outputs, [dst]),
-      k,
-    ];
+    const table = gp.strategy === 'gather' ? makeTable(device, pool, gp.dispatches) : undefined;
+    const groups: BindGroups = [];
+    return [table ? (enc) => encodeGather(device, enc, gp, table, b, groups) : (enc) => encodeCopies(enc, gp, b), k];
   });
+}
+
+/** Runs `record` inside both error scopes; `error` settles with the first error they caught. */
+function scoped<T>(device: GPUDevice, record: () => T): { value: T; error: Promise<unknown> } {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  const pop = () =>
+    Promise.all([device.popErrorScope(), device.popErrorScope()]).then(
+      ([a, b]) => a ?? b,
+      () => undefined,
+    );
+  try {
+    return { value: record(), error: pop() };
+  } catch (e) {
+    void pop();
+    throw e;
+  }
 }

@@ -1,78 +1,88 @@
-// Command encoding: turns a GPU plan, a pipeline and buffers into copy or gather commands on an
-// encoder (Cleave's own, or a caller's). Records only: what to allocate and when to submit is the
-// executor's business.
+// Command encoding: a GPU plan recorded onto an encoder (Cleave's own, or a caller's) as copy commands or as the
+// gather's one compute pass, at the bases a program adds to the plan's offsets; and what the gather binds: its tile
+// table and its bind groups. A table holds the gather's uniform params (one slot per dispatch) and its tiles, written
+// once at creation and never again, so one recorded into a caller's encoder stays valid however late that encoder is
+// submitted. Records only: what to allocate and when to submit is the program's business.
 
-import type { ByteCopy, GatherPlan, OutputSlot } from '../planner/types.js';
-import { BINDING, LAYOUT } from './layout.js';
-import { gatherBindGroupLayout } from './pipelines.js';
-import type { Table } from './tables.js';
+import type { Dispatch, GpuPlan, UnitBits } from '../planner/types.js';
+import { align } from '../planner/dispatch.js';
+import { BINDING, LAYOUT, encodeParams, encodeTile } from './layout.js';
+import { gatherBindGroupLayout, pipelineFor } from './pipelines.js';
+import type { BufferPool } from './pool.js';
+import { USAGE } from '../usage.js';
+
+/** A gather's tile table: dispatch i's params at byte i * slot, every tile from byte tilesAt. */
+export interface Table {
+  readonly buffer: GPUBuffer;
+  readonly slot: number;
+  readonly tilesAt: number;
+  readonly tilesSize: number;
+}
 
 /**
- * Where a split writes, by target number ({@link OutputSlot}): `[0]` the engine's shared output
- * buffer (absent when every output goes elsewhere), then the caller's destination buffers, then,
- * with layout 'separate', each output's own buffer.
+ * The buffers one recording reads and writes: `targets[0]` the engine's shared output buffer (absent when every output
+ * goes elsewhere), then the caller's destination buffers, then, with layout 'separate', each output's own buffer, by
+ * target number (see OutputSlot); and the byte each plan offset is counted from, in the source and in each target.
  */
-export type Targets = readonly (GPUBuffer | undefined)[];
+export interface Buffers {
+  readonly src: GPUBuffer;
+  readonly srcBase: number;
+  readonly targets: readonly (GPUBuffer | undefined)[];
+  readonly bases: readonly number[];
+}
 
-/** Records copy commands, each into its output's target buffer. */
-export function encodeCopies(
-  enc: GPUCommandEncoder,
-  copies: readonly ByteCopy[],
-  src: GPUBuffer,
-  outputs: readonly OutputSlot[],
-  targets: Targets,
-): void {
-  for (const c of copies) enc.copyBufferToBuffer(src, c.src, targets[outputs[c.output]!.target ?? 0]!, c.dst, c.size);
+/** Bind groups made for one plan, by the buffers they bind (most recently used first): a decode loop binds the same. */
+export type BindGroups = { readonly at: Buffers; readonly groups: GPUBindGroup[] }[];
+
+/** Bind group sets a plan keeps (a split whose outputs alternate between a few pooled buffers reuses them). */
+const KEPT_GROUPS = 4;
+
+/** Records the plan's copy commands, each into its output's target buffer. */
+export function encodeCopies(enc: GPUCommandEncoder, gp: GpuPlan, b: Buffers): void {
+  for (const c of gp.copies) {
+    const t = gp.outputs[c.output]!.target ?? 0;
+    enc.copyBufferToBuffer(b.src, b.srcBase + c.src, b.targets[t]!, (b.bases[t] ?? 0) + c.dst, c.size);
+  }
 }
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows, a workgroup per tile. */
 export function encodeGather(
   device: GPUDevice,
   enc: GPUCommandEncoder,
-  gp: GatherPlan,
+  gp: GpuPlan,
   table: Table,
-  pipeline: GPUComputePipeline,
-  src: GPUBuffer,
-  targets: Targets,
+  b: Buffers,
+  kept: BindGroups,
 ): void {
-  const layout = gatherBindGroupLayout(device);
+  const groups = bindGroups(device, gp.dispatches, table, b, kept);
   const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
   const pass = enc.beginComputePass({ label: 'cleave-gather' });
-  pass.setPipeline(pipeline);
+  pass.setPipeline(pipelineFor(device, gp.unitBits as UnitBits, gp.msbFirst));
   gp.dispatches.forEach((d, i) => {
-    pass.setBindGroup(0, bindGroup(device, layout, table, i, d, src, targets[d.target]!));
+    pass.setBindGroup(0, groups[i]);
     const [x, y] = foldGrid(d.tiles.length, maxDim);
     pass.dispatchWorkgroups(x, y);
   });
   pass.end();
 }
 
-/** Bind groups kept per table: at most this many per (input buffer, output buffer) pair. */
-const GROUPS_PER_PAIR = 16;
-
-/**
- * Dispatch i's bind group: made once per table, input and output buffer and windows, then reused
- * (a decode loop splits the same buffers again and again). Weak on the buffers: a cached group
- * never keeps a buffer alive.
- */
-function bindGroup(
+/** The dispatches' bind groups for these buffers: kept ones, or new ones kept for the next call. */
+function bindGroups(
   device: GPUDevice,
-  layout: GPUBindGroupLayout,
+  dispatches: readonly Dispatch[],
   table: Table,
-  i: number,
-  d: GatherPlan['dispatches'][number],
-  src: GPUBuffer,
-  dst: GPUBuffer,
-): GPUBindGroup {
-  let bySrc = table.groups.get(src);
-  if (!bySrc) table.groups.set(src, (bySrc = new WeakMap()));
-  let byDst = bySrc.get(dst);
-  if (!byDst) bySrc.set(dst, (byDst = new Map<string, GPUBindGroup>()));
-  const key = `${i} ${d.srcWindow.join()} ${d.dstWindow.join()}`;
-  let g = byDst.get(key);
-  if (!g) {
-    if (byDst.size >= GROUPS_PER_PAIR) byDst.clear();
-    g = device.createBindGroup({
+  b: Buffers,
+  kept: BindGroups,
+): GPUBindGroup[] {
+  for (let k = 0; k < kept.length; k++) {
+    const e = kept[k]!;
+    if (!sameBuffers(e.at, b)) continue;
+    if (k > 0) kept.unshift(...kept.splice(k, 1));
+    return e.groups;
+  }
+  const layout = gatherBindGroupLayout(device);
+  const groups = dispatches.map((d, i) =>
+    device.createBindGroup({
       layout,
       entries: [
         {
@@ -80,13 +90,46 @@ function bindGroup(
           resource: { buffer: table.buffer, offset: i * table.slot, size: LAYOUT.params.size },
         },
         { binding: BINDING.tiles, resource: { buffer: table.buffer, offset: table.tilesAt, size: table.tilesSize } },
-        { binding: BINDING.src, resource: { buffer: src, offset: d.srcWindow[0], size: d.srcWindow[1] } },
-        { binding: BINDING.dst, resource: { buffer: dst, offset: d.dstWindow[0], size: d.dstWindow[1] } },
+        { binding: BINDING.src, resource: { buffer: b.src, offset: b.srcBase + d.srcWindow[0], size: d.srcWindow[1] } },
+        {
+          binding: BINDING.dst,
+          resource: {
+            buffer: b.targets[d.target]!,
+            offset: (b.bases[d.target] ?? 0) + d.dstWindow[0],
+            size: d.dstWindow[1],
+          },
+        },
       ],
-    });
-    byDst.set(key, g);
-  }
-  return g;
+    }),
+  );
+  kept.unshift({ at: b, groups });
+  if (kept.length > KEPT_GROUPS) kept.pop();
+  return groups;
+}
+
+function sameBuffers(a: Buffers, b: Buffers): boolean {
+  if (a.src !== b.src || a.srcBase !== b.srcBase || a.targets.length !== b.targets.length) return false;
+  for (let t = 0; t < a.targets.length; t++)
+    if (a.targets[t] !== b.targets[t] || (a.bases[t] ?? 0) !== (b.bases[t] ?? 0)) return false;
+  return true;
+}
+
+/** A new table for these dispatches, in a buffer of the pool's written at creation (mapped) and never again. */
+export function makeTable(device: GPUDevice, pool: BufferPool, dispatches: readonly Dispatch[]): Table {
+  const slot = align(LAYOUT.params.size, device.limits.minUniformBufferOffsetAlignment);
+  const tilesAt = align(slot * dispatches.length, device.limits.minStorageBufferOffsetAlignment);
+  const count = dispatches.reduce((n, d) => n + d.tiles.length, 0);
+  const bytes = new Uint8Array(tilesAt + Math.max(count, 1) * LAYOUT.tile.stride);
+  const view = new DataView(bytes.buffer);
+  let base = 0;
+  dispatches.forEach((d, i) => {
+    encodeParams(view, i * slot, { tile_base: base, tile_count: d.tiles.length, keep_tail: +d.keepTail });
+    for (const t of d.tiles) encodeTile(view, tilesAt + base++ * LAYOUT.tile.stride, t);
+  });
+  const buffer = pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
+  new Uint8Array(buffer.getMappedRange()).set(bytes);
+  buffer.unmap();
+  return { buffer, slot, tilesAt, tilesSize: bytes.byteLength - tilesAt };
 }
 
 /** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */

@@ -1,73 +1,63 @@
-// The GPU executor of one engine: its device and limits, its buffer pool, its caches of tables and
-// GPU plans, and the caller's buffers it has split without error. Every split records and submits
-// its commands synchronously, at the call, inside its own error scopes: the bytes it reads are the
-// ones there when it was called, and a GPU error it causes is its own. The paths are modules of
-// their own: GPU-resident inputs (resident.ts, with scope-policy.ts), and host tensors, uploads and
-// downloads (host.ts).
+// The GPU side of one engine: its device and limits, its buffer pool, the caller's buffers it has split without a
+// GPU error, and how work reaches the device. A split's commands are recorded and submitted at the call, inside the
+// error scopes it needs: scopes catch only the calls made while they are open, and recording is synchronous, so an
+// error they catch is that call's own, never an application's on a shared device or another split's. Host bytes are
+// written in through padded writes, and results read back through one staging buffer.
 
-import type { SplitError } from '../errors.js';
-import type { IntoPlan } from '../read/into.js';
-import type { SplitPlan } from '../planner/split.js';
-import type { GatherPlan, GpuLimits, GpuPlan, Strategy } from '../planner/types.js';
-import { GpuPlanCache } from '../cache/gpu-plans.js';
-import type { SplitStats } from '../stats.js';
-import { type Targets, encodeGather } from './encode.js';
-import { endAll, trackBuffer } from './leases.js';
-import { pipelineFor, pipelinesCreated } from './pipelines.js';
+import { SplitError } from '../errors.js';
+import { type FixedDType, hostArrayName } from '../dtype.js';
+import { arrayFromBytes, hostDataFromBytes } from '../host-data.js';
+import type { GpuTensor, HostTensor } from '../tensor.js';
+import type { GpuView, HostView } from '../read/tensor.js';
+import { align4 } from '../planner/dispatch.js';
+import type { GpuLimits, OutputSlot } from '../planner/types.js';
+import { checkLive, endAll, fateOf, handOut, leaseFor, poisoned, trackBuffer } from './leases.js';
+import { pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { scoped } from './scope.js';
-import { BOTH } from './scope-policy.js';
-import { type Table, TableCache } from './tables.js';
 import { limitsOf } from './device.js';
 import { type DeviceCosts, costsRecord } from './calibrate.js';
+import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
 
-/** What one split asks for, beyond its plan. */
-export interface SplitRequest {
-  readonly plan: SplitPlan;
-  /** Output shapes to report (the plan's, or a node's when it drops the axis). */
-  readonly shapes: readonly (readonly number[])[];
-  readonly strategy: Strategy | 'auto';
-  readonly layout: 'shared' | 'separate';
-  readonly alias: 'owned' | 'any' | 'none';
-  /** The caller's destinations, checked (`readInto`). */
-  readonly into?: IntoPlan;
+/**
+ * The error scopes a submit runs inside, outermost first: both when it may allocate or touch a caller's buffer not
+ * split here before; validation alone when nothing is allocated; none when nothing of the caller's is touched either
+ * (the engine's own live buffers: these commands cannot fail).
+ */
+export const SCOPES = {
+  both: ['out-of-memory', 'validation'],
+  validation: ['validation'],
+  none: [],
+} as const satisfies Record<string, readonly GPUErrorFilter[]>;
+
+/** What a submit inside no scope reports. */
+const NO_ERROR: Promise<string | undefined> = Promise.resolve(undefined);
+
+/** What host outputs are: their dtype, and the class of their arrays (the dtype's, or a host input's). */
+export interface HostForm {
+  readonly dtype: FixedDType;
+  readonly array: string;
 }
-
-export interface SplitResult<T> {
-  readonly outputs: T[];
-  readonly stats: SplitStats;
-}
-
-/** A plan with GPU commands to record. */
-export type Work = Exclude<GpuPlan, { strategy: 'alias' }>;
 
 export class GpuExecutor {
   readonly limits: GpuLimits;
   readonly pool: BufferPool;
-  readonly tables: TableCache;
-  readonly plans: GpuPlanCache;
-  /** The device's costs, as the planner reads them (`calibrate.ts`). */
+  /** The device's costs, as the planner reads them (calibrate.ts). */
   readonly costs: DeviceCosts;
-  /**
-   * Buffers not this engine's whose last split here settled with no GPU error: they are on this
-   * device, and were not destroyed then.
-   */
+  /** The caller's buffers whose last split here settled with no GPU error: on this device, and not destroyed then. */
   readonly seen = new WeakSet<GPUBuffer>();
 
   /**
-   * `guard` throws when the engine was destroyed or its device lost (checked again after every
-   * wait); `onLate` hears the GPU error of a split that resolved before its errors were known.
+   * `alive` throws when the engine was destroyed or its device lost (checked again after every wait); `onLate` hears
+   * the GPU error of a split that resolved before its errors were known.
    */
   constructor(
     readonly device: GPUDevice,
-    readonly guard: (what: string) => void,
+    readonly alive: (what: string) => void,
     readonly onLate: (error: SplitError) => void,
   ) {
     this.costs = costsRecord(device);
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
-    this.tables = new TableCache(device, this.pool);
-    this.plans = new GpuPlanCache(this.limits);
   }
 
   get liveBuffers(): number {
@@ -83,28 +73,141 @@ export class GpuExecutor {
     this.pool.destroy();
   }
 
-  /** One command buffer, recorded and submitted inside the call's own error scopes (`scopes`). */
+  /**
+   * One command buffer, recorded and submitted inside `scopes`; `error` settles with the first error they caught.
+   * Anything a WebGPU call throws becomes a SplitError.
+   */
   submit<T>(
     what: string,
     record: (enc: GPUCommandEncoder) => T,
-    scopes = BOTH,
+    scopes: readonly GPUErrorFilter[] = SCOPES.both,
   ): { value: T; error: Promise<string | undefined> } {
-    return scoped(
-      this.device,
-      () => {
-        const enc = this.device.createCommandEncoder({ label: `cleave-${what}` });
-        const value = record(enc);
-        this.device.queue.submit([enc.finish()]);
-        return value;
-      },
-      scopes,
-    );
+    const device = this.device;
+    for (const f of scopes) device.pushErrorScope(f);
+    // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
+    const pop = () =>
+      scopes.length === 0
+        ? NO_ERROR
+        : Promise.all(scopes.map(() => device.popErrorScope())).then(
+            (errors) => errors.find((e) => e)?.message,
+            () => undefined,
+          );
+    try {
+      const enc = device.createCommandEncoder({ label: `cleave-${what}` });
+      const value = record(enc);
+      device.queue.submit([enc.finish()]);
+      return { value, error: pop() };
+    } catch (e) {
+      void pop();
+      throw e instanceof SplitError ? e : new SplitError('GPU_ERROR', `a WebGPU call threw: ${(e as Error)?.message}`);
+    }
   }
 
-  /** Records a gather into `enc` with its table (cached) and pipeline; returns the table. */
-  gather(enc: GPUCommandEncoder, gp: GatherPlan, src: GPUBuffer, targets: Targets): Table {
-    const table = this.tables.get(gp.dispatches);
-    encodeGather(this.device, enc, gp, table, pipelineFor(this.device, gp.unitBits, gp.msbFirst), src, targets);
-    return table;
+  /**
+   * A buffer no program records any more: destroyed once the GPU is done with it, or, when a caller's encoder may
+   * still hold it (`handedOver`), left to the garbage collector.
+   */
+  retire(b: GPUBuffer, handedOver: boolean): void {
+    this.pool.forget(b);
+    if (!handedOver)
+      void this.device.queue.onSubmittedWorkDone().then(
+        () => b.destroy(),
+        () => undefined,
+      );
+  }
+
+  /** A host tensor's bytes in a pooled buffer, handed out as a GPU tensor. */
+  upload(x: HostView): GpuTensor {
+    if (x.bytes.length > this.limits.maxBufferBytes)
+      throw new SplitError('TOO_LARGE', `upload: ${x.bytes.length} bytes exceed maxBufferSize`, 'input:input');
+    const buffer = this.pool.take(align4(x.bytes.length), TENSOR_USAGE);
+    writePadded(this.device.queue, buffer, x.bytes);
+    return handOut(leaseFor(buffer, this.pool), x.dtype as FixedDType, x.shape, 0, x.bytes.length);
+  }
+
+  /** A GPU tensor's bytes as a host tensor, once its split (if it resolved early) is known not to have failed. */
+  async download(x: GpuView): Promise<HostTensor> {
+    checkLive(x, 'download');
+    if (!x.byteLength)
+      return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
+    requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'download');
+    const from = x.byteOffset & ~3;
+    const size = align4(x.byteOffset + x.byteLength - from);
+    const staging = this.pool.take(size, STAGING_USAGE);
+    const fate = fateOf(x, 'download');
+    const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
+    const part = { byteOffset: x.byteOffset - from, byteLength: x.byteLength };
+    const form = { dtype: x.dtype, array: hostArrayName(x.dtype) };
+    const [bytes] = await this.readBack(staging, [part], form, [x.shape], error, 'download');
+    // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
+    const failed = await fate;
+    if (failed) throw poisoned('download', failed);
+    return bytes!;
+  }
+
+  /**
+   * Maps `staging` (given back to the pool after), checks the call's scopes (a GPU error wins over the failed map it
+   * causes; the engine destroyed or lost meanwhile wins over both), copies each part out as a host tensor of `form`.
+   */
+  async readBack(
+    staging: GPUBuffer,
+    parts: readonly Pick<OutputSlot, 'byteOffset' | 'byteLength'>[],
+    form: HostForm,
+    shapes: readonly (readonly number[])[],
+    error: Promise<string | undefined>,
+    what: string,
+  ): Promise<HostTensor[]> {
+    try {
+      try {
+        await staging.mapAsync(MAP_READ_MODE);
+      } catch (e) {
+        await throwIfFailed(what, error);
+        throw new SplitError('GPU_ERROR', `${what}: reading results back failed: ${(e as Error).message}`);
+      }
+      try {
+        await throwIfFailed(what, error);
+        const all = new Uint8Array(staging.getMappedRange());
+        return parts.map(
+          (p, i) =>
+            ({
+              dtype: form.dtype,
+              shape: [...shapes[i]!],
+              data: arrayFromBytes(form.array, all.subarray(p.byteOffset, p.byteOffset + p.byteLength), true),
+            }) as HostTensor,
+        );
+      } finally {
+        staging.unmap();
+      }
+    } catch (e) {
+      this.alive(what);
+      throw e;
+    } finally {
+      this.pool.give(staging);
+    }
   }
 }
+
+/** writeBuffer needs a multiple of 4 bytes: the tail goes through a zero-padded word. */
+export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Array): void {
+  const body = bytes.length & ~3;
+  if (body) queue.writeBuffer(buffer, 0, bytes, 0, body);
+  if (body < bytes.length) {
+    const tail = new Uint8Array(4);
+    tail.set(bytes.subarray(body));
+    queue.writeBuffer(buffer, body, tail);
+  }
+}
+
+/** Rejects with GPU_ERROR when the call's scopes caught an error. */
+export async function throwIfFailed(what: string, error: Promise<string | undefined>): Promise<void> {
+  const message = await error;
+  if (message !== undefined) throw gpuError(what, message);
+}
+
+/** The GPU_ERROR the call's scopes caught, once they settle: for a call that resolved before they did. */
+export function lateError(what: string, error: Promise<string | undefined>): Promise<SplitError | undefined> {
+  return error.then((m) => (m === undefined ? undefined : gpuError(what, m, 'after it resolved, ')));
+}
+
+const gpuError = (what: string, message: string, late = '') =>
+  new SplitError('GPU_ERROR', `${what}: ${late}the GPU refused this call's commands: ${message}`);

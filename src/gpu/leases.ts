@@ -11,8 +11,7 @@
 import { SplitError, type SubjectKey, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { GpuTensor } from '../tensor.js';
-import type { GpuView } from '../read/tensor.js';
-import type { OutputSlot } from '../planner/types.js';
+import type { Live } from '../read/into.js';
 
 export interface Lease {
   readonly buffer: GPUBuffer;
@@ -104,34 +103,11 @@ export function handOut(
 }
 
 /**
- * Tensors on the shared buffer `targets[0]` (one lease; views of the input join its lease), or each
- * on a buffer of its own (`own`, at offset 0, its own lease); an output at a caller's destination
- * is made by `elsewhere`.
- */
-export function handOutAll(
-  outputs: readonly OutputSlot[],
-  targets: readonly (GPUBuffer | undefined)[],
-  shapes: readonly (readonly number[])[],
-  dtype: FixedDType,
-  home: Lease['home'],
-  elsewhere?: (i: number) => GpuTensor,
-): GpuTensor[] {
-  const shared = targets[0] && leaseFor(targets[0], home);
-  return outputs.map((o, i) =>
-    o.own
-      ? handOut(leaseFor(targets[o.target!]!, home), dtype, shapes[i]!, 0, o.byteLength)
-      : o.target
-        ? elsewhere!(i)
-        : handOut(shared!, dtype, shapes[i]!, o.byteOffset, o.byteLength),
-  );
-}
-
-/**
  * Refuses a tensor whose bytes may no longer be its own: one released, a copy of one whose lease
  * ended, or any tensor naming a Cleave buffer that no lease holds (free in a pool, or destroyed);
  * and one whose split failed on the GPU after it resolved. Returns the lease its bytes are under, if any.
  */
-export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input:input.buffer'): Lease | undefined {
+export function checkLive(v: Live, what: string, subject: SubjectKey = 'input:input.buffer'): Lease | undefined {
   const lease = leaseOf(v, what);
   check(
     LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
@@ -144,7 +120,7 @@ export function checkLive(v: GpuView, what: string, subject: SubjectKey = 'input
 }
 
 /** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */
-function leaseOf(v: GpuView, what: string): Lease | undefined {
+function leaseOf(v: Live, what: string): Lease | undefined {
   const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
   return carried?.buffer === v.buffer ? carried : leaseOn(v.buffer);
 }
@@ -154,7 +130,7 @@ export const poisoned = (what: string, e: SplitError) =>
   new SplitError('GPU_ERROR', `${what}: this tensor's split failed on the GPU after it resolved: ${e.message}`);
 
 /** The first GPU error of the splits a tensor's bytes depend on, while some of them are unknown. */
-export function fateOf(v: GpuView, what: string): Promise<SplitError | undefined> | undefined {
+export function fateOf(v: Live, what: string): Promise<SplitError | undefined> | undefined {
   return leaseOf(v, what)?.settling;
 }
 

@@ -4,8 +4,7 @@
 
 import { check, show } from '../errors.js';
 import { readCount, readLengths } from '../read/options.js';
-import { type PlanSubjects, equalParts, normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../cache/recent-plans.js';
+import { type PlanSubjects, equalParts, planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
@@ -54,10 +53,23 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   ];
   checkDType(data, T[version], who, 'input', () => laterVersion('Split', data.dtype, version, T));
   const declared = declaredOutputs(n, who);
-  const axis = intAttribute(n, 'axis', who) ?? 0;
-  const dim = data.shape[normalizeAxis(axis, data.shape.length, who, 'attribute:axis')]!;
-  const [sizes, subject] = lengths(n, version, who, data, splitInput, declared, dim);
-  const plan = planSplitRecent(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: subject });
+  // Where the lengths came from is known once they are worked out (the planner reads it only on an error after).
+  const subjects: { -readonly [K in keyof PlanSubjects]: PlanSubjects[K] } = {
+    axis: 'attribute:axis',
+    sizes: 'node:outputs',
+  };
+  const plan = planSplit(
+    data.dtype,
+    data.shape,
+    intAttribute(n, 'axis', who),
+    (dim) => {
+      const [sizes, subject] = lengths(n, version, who, data, splitInput, declared, dim);
+      subjects.sizes = subject;
+      return sizes;
+    },
+    who,
+    subjects,
+  );
   return { label: who, plan, outputShapes: plan.outputShapes, data };
 }
 

@@ -5,9 +5,8 @@
 
 import { type SubjectKey, check } from '../errors.js';
 import { ONNX_DTYPES } from '../dtype.js';
-import { normalizeAxis } from '../planner/split.js';
+import { planSplit } from '../planner/split.js';
 import { MAX_OUTPUTS } from '../shape.js';
-import { planSplitRecent } from '../cache/recent-plans.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import {
@@ -41,7 +40,7 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
   // The node declares one output, the sequence; a count equal to the sequence's length is read as
   // the number of tensors in it, which is what a caller comparing outputs usually means.
   const declared = declaredOutputs(n, who, 0);
-  const axis = intAttribute(n, 'axis', who) ?? 0;
+  const axis = intAttribute(n, 'axis', who);
   const keepdims = intAttribute(n, 'keepdims', who) ?? 1;
   check(
     keepdims === 0 || keepdims === 1,
@@ -49,16 +48,23 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
     () => `${who}: attribute 'keepdims' must be 0 or 1, got ${keepdims}`,
     'attribute:keepdims',
   );
-  const ax = normalizeAxis(axis, data.shape.length, who, 'attribute:axis');
-  const dim = data.shape[ax]!;
   const sizesFrom = split ? 'input:split' : 'input:input.shape';
-  // keepdims is ignored whenever 'split' is given, as the spec says.
-  const sizes = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
-  if (declared !== undefined && declared !== 1)
-    checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
-  const plan = planSplitRecent(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: sizesFrom });
+  const plan = planSplit(
+    data.dtype,
+    data.shape,
+    axis,
+    (dim, ax) => {
+      // keepdims is ignored whenever 'split' is given, as the spec says.
+      const sizes = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
+      if (declared !== undefined && declared !== 1)
+        checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
+      return sizes;
+    },
+    who,
+    { axis: 'attribute:axis', sizes: sizesFrom },
+  );
   const outputShapes =
-    !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== ax)) : plan.outputShapes;
+    !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== plan.axis)) : plan.outputShapes;
   return { label: who, plan, outputShapes, data };
 }
 

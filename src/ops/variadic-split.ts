@@ -3,8 +3,7 @@
 // most one -1 that takes what the others leave). No attributes and no opset: `opset` is ignored.
 
 import { check } from '../errors.js';
-import { normalizeAxis } from '../planner/split.js';
-import { planSplitRecent } from '../cache/recent-plans.js';
+import { planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ResolvedRun } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
@@ -30,24 +29,15 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
     () => `${WHO}: input 'axis' must be a scalar or a tensor of shape [1], got shape [${axisT!.shape.join(', ')}]`,
     'input:axis.shape',
   );
-  const ax = normalizeAxis(axis[0]!, data!.shape.length, WHO, 'input:axis');
-  const lengths = readParam(
-    lengthsT!,
-    WHO,
-    'split_lengths',
-    T2,
-    [1],
-    'a 1-D tensor with one length per output',
-    'BAD_SIZE',
-  ).values;
-  const sizes = resolveLengths(lengths, data!.shape[ax]!, ax);
-  checkOutputCount(
-    declared,
-    sizes.length,
-    WHO,
-    `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`,
-  );
-  const plan = planSplitRecent(data!.dtype, data!.shape, axis[0]!, sizes, WHO, { axis: 'input:axis', sizes: LENGTHS });
+  const resolve = (dim: number, ax: number) => {
+    const rule = 'a 1-D tensor with one length per output';
+    const lengths = readParam(lengthsT!, WHO, 'split_lengths', T2, [1], rule, 'BAD_SIZE').values;
+    const sizes = resolveLengths(lengths, dim, ax);
+    const count = `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`;
+    checkOutputCount(declared, sizes.length, WHO, count);
+    return sizes;
+  };
+  const plan = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: LENGTHS });
   return { label: WHO, plan, outputShapes: plan.outputShapes, data: data! };
 }
 

@@ -178,7 +178,7 @@ export function targetDispatches(
     check(
       unit !== 1 ||
         !target ||
-        outputs[o]!.own ||
+        outputs[o]!.separate ||
         (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
       'BAD_INPUT',
       () =>
@@ -188,7 +188,7 @@ export function targetDispatches(
       `option:into[${o}]`,
     );
     let g = groups.get(target);
-    if (!g) groups.set(target, (g = { rs: [], keepTail: target > 0 && !outputs[o]!.own }));
+    if (!g) groups.set(target, (g = { rs: [], keepTail: target > 0 && !outputs[o]!.separate }));
     g.rs.push(r);
   });
   return [...groups].flatMap(([target, { rs, keepTail }]) => {

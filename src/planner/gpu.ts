@@ -7,14 +7,14 @@ import { type FixedDType, byteLengthOf, isMsbFirst } from '../dtype.js';
 import type { SplitPlan } from './split.js';
 import { copyCheaper } from './costs.js';
 import { align4, planDispatches, targetDispatches } from './dispatch.js';
-import { layoutOf } from './regions.js';
-import type { ByteCopy, GpuLimits, GpuPlan, GpuPlanOptions, OutputSlot, Region, UnitBits } from './types.js';
+import { regionsOf } from './regions.js';
+import type { ByteCopy, GpuLimits, GpuPlan, OutputSlot, Placement, Region, UnitBits } from './types.js';
 
-export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions): GpuPlan {
+export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: Placement): GpuPlan {
   const dtype = plan.dtype as FixedDType;
   const want = opts.strategy ?? 'auto';
   const separate = opts.separate ?? false;
-  const l = layoutOf(plan, opts.srcByteOffset, limits.alignment, opts.into, separate);
+  const l = regionsOf(plan, opts.srcByteOffset, limits.alignment, opts.into, separate);
   // What each strategy asks of every region, in one loop with no closure. `residues` ORs every
   // offset, length and stride modulo 128: a word width u | 128 divides them all iff u divides it.
   let [contiguous, viewable, copyable, commands, minRowLen, residues] = [true, true, true, 0, Infinity, 0];
@@ -30,7 +30,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
   if (contiguous && viewable && opts.allowAlias && !opts.into && !separate && (want === 'auto' || want === 'alias'))
-    return { strategy: 'alias', outputs: views(l, opts.srcByteOffset) };
+    return { ...NONE, strategy: 'alias', outputs: views(l, opts.srcByteOffset) };
 
   const { outputs, regions, owner } = l;
   // No output in the engine's shared buffer (each at a caller's destination or in its own): none.
@@ -49,16 +49,20 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   // With layout 'separate' the gather takes a dispatch per output buffer it writes.
   const dispatches = separate ? new Set(owner).size : 1;
   const copyWins = copyCheaper(limits.costs, commands, bytes, contiguous ? undefined : minRowLen / 8, dispatches);
+  const buffers = bufferBytes > 0 ? [bufferBytes] : [];
+  for (const o of outputs) if (o.separate) buffers.push(align4(o.byteLength));
   if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
-    return { strategy: 'copy', outputs, bufferBytes, copies: byteCopies(regions, owner) };
+    return { ...NONE, strategy: 'copy', outputs, bufferBytes, buffers, copies: byteCopies(regions, owner) };
   }
 
   const unitBits = chooseUnit(residues, limits.alignment);
   const src: [number, number] = [opts.srcByteOffset, opts.srcByteOffset + bytes];
   return {
+    ...NONE,
     strategy: 'gather',
     outputs,
     bufferBytes,
+    buffers,
     unitBits,
     msbFirst: isMsbFirst(plan.dtype),
     dispatches: targeted
@@ -67,8 +71,11 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: GpuPlanOptions
   };
 }
 
+/** What a strategy leaves empty. */
+const NONE = { bufferBytes: 0, buffers: [], copies: [], unitBits: 0, msbFirst: false, dispatches: [] } as const;
+
 /** Each output as a view of the input: its one region's first byte (empty outputs at the input's). */
-function views(l: ReturnType<typeof layoutOf>, srcByteOffset: number): OutputSlot[] {
+function views(l: ReturnType<typeof regionsOf>, srcByteOffset: number): OutputSlot[] {
   const outputs = l.outputs.map((o) => ({ byteOffset: srcByteOffset, byteLength: o.byteLength }));
   for (let k = 0; k < l.regions.length; k++) {
     const o = l.owner[k]!;

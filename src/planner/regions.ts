@@ -8,7 +8,7 @@ import { type FixedDType, byteLengthOf, elementBits } from '../dtype.js';
 import { rowMajorStrides } from '../shape.js';
 import type { Destination } from '../tensor.js';
 import type { SplitPlan } from './split.js';
-import type { GpuPlanOptions, OutputSlot, Region } from './types.js';
+import type { OutputSlot, Placement, Region } from './types.js';
 
 /** Most row geometries one destination may take (a destination's strides may cut an output into many). */
 export const MAX_DESTINATION_REGIONS = 1 << 16;
@@ -19,11 +19,11 @@ export const MAX_DESTINATION_REGIONS = 1 << 16;
  * targets after the caller's). This runs per output of every call: one loop, no closure, one object
  * per output and per region.
  */
-export function layoutOf(
+export function regionsOf(
   plan: SplitPlan,
   srcByteOffset: number,
   alignment: number,
-  into?: GpuPlanOptions['into'],
+  into?: Placement['into'],
   separate = false,
 ) {
   const dtype = plan.dtype as FixedDType;
@@ -55,7 +55,7 @@ export function layoutOf(
       continue;
     }
     let dst = 0;
-    if (separate) outputs[i] = { byteOffset: 0, byteLength, target: nextTarget++, own: true };
+    if (separate) outputs[i] = { byteOffset: 0, byteLength, target: nextTarget++, separate: true };
     else {
       // `at` is aligned, so the next output's place is at + padded: no division per output.
       outputs[i] = { byteOffset: at, byteLength };

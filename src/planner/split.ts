@@ -3,7 +3,7 @@
 
 import { type SubjectKey, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
-import { MAX_OUTPUTS, product } from '../shape.js';
+import { product } from '../shape.js';
 
 /** A split seen as [outer, axisLen, inner]: every output is [outer, size_i, inner]. */
 export interface SplitPlan {
@@ -36,12 +36,7 @@ export interface PlanSubjects {
 const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
 /** Resolves a possibly negative axis against a rank; `who` prefixes the message. */
-export function normalizeAxis(
-  axis: number,
-  rank: number,
-  who = 'split',
-  subject: SubjectKey = OPTION_SUBJECTS.axis,
-): number {
+function normalizeAxis(axis: number, rank: number, who: string, subject: SubjectKey): number {
   check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar): no axis to split`, 'input:input.shape');
   check(
     Number.isSafeInteger(axis) && axis >= -rank && axis < rank,
@@ -69,26 +64,27 @@ export function equalParts(dim: number, parts: number): number[] {
 }
 
 /**
- * Plans a split of `shape` along `axis` into `sizes`, checking every rule. Plain loops, no closure
- * per length: this runs per call, and 4096-output splits are a case we care about; a message's
- * closure is made only for a bad length.
+ * The split lengths along an axis: as given, or worked out from the axis's length `dim` and its index (from 0) by
+ * the caller's rule (equal parts, chunks, one length inferred), so that the axis is resolved here only.
+ */
+export type Lengths = readonly unknown[] | ((dim: number, axis: number) => readonly unknown[]);
+
+/**
+ * Plans a split of `shape` along `axis` (undefined: the default, 0) into `lengths`, checking every rule. Plain loops,
+ * no closure per length: this runs whenever a split is made, and 4096-output splits are a case we care about; a
+ * message's closure is made only for a bad length. The lengths are capped (MAX_OUTPUTS) where they are read.
  */
 export function planSplit(
   dtype: DType,
   shape: readonly number[],
-  axis: number,
-  sizes: readonly unknown[],
+  axis: number | undefined,
+  lengths: Lengths,
   who = 'split',
   subjects: PlanSubjects = OPTION_SUBJECTS,
 ): SplitPlan {
-  const ax = normalizeAxis(axis, shape.length, who, subjects.axis);
+  const ax = normalizeAxis(axis ?? 0, shape.length, who, subjects.axis);
   const axisLen = shape[ax]!;
-  check(
-    sizes.length <= MAX_OUTPUTS,
-    'TOO_LARGE',
-    () => `${who}: ${sizes.length} outputs; at most ${MAX_OUTPUTS}`,
-    subjects.sizes,
-  );
+  const sizes = typeof lengths === 'function' ? lengths(axisLen, ax) : lengths;
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
   check(
     sizes.length > 0 || axisLen === 0,
@@ -117,7 +113,8 @@ export function planSplit(
     sum === axisLen,
     'SIZE_SUM',
     () =>
-      `${who}: split lengths ${showList(clean)} sum to ${sum} but dimension ${ax} of the input has length ${axisLen}`,
+      `${who}: split lengths ${showList(clean)} sum to ${sum} but dimension ${ax} of the input has length ${axisLen}` +
+      (axis === undefined ? ' (the axis defaulted to 0: give one to split another)' : ''),
     subjects.sizes,
   );
   return {

@@ -19,13 +19,13 @@ export interface GpuLimits {
 /**
  * Where an output lies: in the output buffer, in the input's buffer for `alias`, or, with `target`
  * k > 0, in target buffer k: at the caller's destination in the k-th distinct buffer of `into`, or,
- * with `own` (layout 'separate'), at byte 0 of a buffer of its own, numbered after the caller's.
+ * with `separate` (layout 'separate'), at byte 0 of a buffer of its own, numbered after the caller's.
  */
 export interface OutputSlot {
   readonly byteOffset: number;
   readonly byteLength: number;
   readonly target?: number;
-  readonly own?: true;
+  readonly separate?: true;
 }
 
 /** One copyBufferToBuffer command: `size` bytes into output `output` (dst is in its target buffer). */
@@ -36,25 +36,25 @@ export interface ByteCopy {
   readonly size: number;
 }
 
-/** What the GPU does for one split, per {@link Strategy}. */
-export type GpuPlan =
-  | { readonly strategy: 'alias'; readonly outputs: readonly OutputSlot[] }
-  | {
-      readonly strategy: 'copy';
-      readonly outputs: readonly OutputSlot[];
-      readonly bufferBytes: number;
-      readonly copies: readonly ByteCopy[];
-    }
-  | {
-      readonly strategy: 'gather';
-      readonly outputs: readonly OutputSlot[];
-      readonly bufferBytes: number;
-      /** Shader word width in bits: 128, 64 or 32 (gather_words), or 1 (gather_bits). */
-      readonly unitBits: UnitBits;
-      /** Packed values start at bit 7 of each byte (uint1). */
-      readonly msbFirst: boolean;
-      readonly dispatches: readonly Dispatch[];
-    };
+/**
+ * What the GPU does for one split: its {@link Strategy}, where each output lies, and the commands (copies) or the
+ * dispatches (gather) that write them; the other strategies' fields are empty. Never changed once made: a program
+ * records it on every call.
+ */
+export interface GpuPlan {
+  readonly strategy: Strategy;
+  readonly outputs: readonly OutputSlot[];
+  /** The engine's shared output buffer: 0 when no output lies there (views, or every output elsewhere). */
+  readonly bufferBytes: number;
+  /** The buffers a split takes from the pool, by size: the shared one, then each separate output's own. */
+  readonly buffers: readonly number[];
+  readonly copies: readonly ByteCopy[];
+  /** Shader word width in bits: 128, 64 or 32 (gather_words), 1 (gather_bits); 0 without a gather. */
+  readonly unitBits: UnitBits | 0;
+  /** Packed values start at bit 7 of each byte (uint1). */
+  readonly msbFirst: boolean;
+  readonly dispatches: readonly Dispatch[];
+}
 
 /**
  * How the GPU carries out a split:
@@ -64,9 +64,13 @@ export type GpuPlan =
  *   several destination buffers: the caller's, or one per output with layout 'separate').
  */
 export type Strategy = 'alias' | 'copy' | 'gather';
-export type GatherPlan = Extract<GpuPlan, { strategy: 'gather' }>;
 
-export interface GpuPlanOptions {
+/**
+ * Where a split's input starts and where its outputs go, as the GPU planner takes them. A plan made for offsets
+ * within one `alignment` of their buffers' bases holds at any base that is a multiple of it: a program plans at
+ * those offsets and adds the bases when it records (engine/program.ts).
+ */
+export interface Placement {
   /** Byte offset of the input data in its buffer. */
   readonly srcByteOffset: number;
   /** Whether outputs may be views of the input buffer. */

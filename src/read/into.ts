@@ -11,21 +11,25 @@ import { product, rowMajorStrides } from '../shape.js';
 import { missingUsage } from '../usage.js';
 
 /**
- * The destinations as checked: planner places, their distinct buffers (target k is buffers[k - 1]),
- * the strides as given.
+ * The destinations as checked: planner places (target k is buffers[k - 1]), their distinct buffers, the strides as
+ * given, and what a lease check reads of each (the caller's object and its buffer), to check them again at a call.
  */
-export interface IntoPlan {
+export interface Destinations {
   readonly places: readonly (Destination | undefined)[];
   readonly buffers: readonly GPUBuffer[];
   readonly strides: readonly (readonly number[] | undefined)[];
+  readonly live: readonly (Live | undefined)[];
 }
+
+/** What a lease check reads of a tensor: the caller's object, and the buffer it named when it was read. */
+export type Live = Pick<GpuView, 'source' | 'buffer'>;
 
 /**
  * Refuses a destination whose buffer holds tensors that are no longer live (a released one, or a
  * Cleave buffer no lease holds): the engine passes the executor's lease check, which this layer
  * does not know.
  */
-export type LiveCheck = (v: GpuView, what: string, subject: SubjectKey) => void;
+export type LiveCheck = (v: Live, what: string, subject: SubjectKey) => void;
 
 /**
  * Reads `into` for a split of `x` whose outputs have `shapes` (as reported) and, in the plan,
@@ -39,7 +43,7 @@ export function readInto(
   axis: number,
   what: string,
   live: LiveCheck,
-): IntoPlan | undefined {
+): Destinations | undefined {
   if (raw === undefined) return undefined;
   check(
     Array.isArray(raw) && raw.length === shapes.length,
@@ -53,11 +57,13 @@ export function readInto(
   const buffers: GPUBuffer[] = [];
   const spans: [buffer: GPUBuffer, begin: number, end: number, i: number][] = [];
   const strides: (readonly number[] | undefined)[] = [];
+  const lives: (Live | undefined)[] = [];
   const places = entries.map((e, i): Destination | undefined => {
     if (e === undefined) return undefined;
     const at: SubjectKey = `option:into[${i}]`;
     const d = guardRead(what, () => readOne(e, x, shapes[i]!, `${what}: into[${i}]`, at, live), at);
     strides[i] = d.given;
+    lives[i] = d.live;
     if (d.bytes > 0) spans.push([d.buffer, d.byteOffset, d.byteOffset + d.bytes, i]);
     let target = buffers.indexOf(d.buffer) + 1;
     if (!target) target = buffers.push(d.buffer);
@@ -83,7 +89,7 @@ export function readInto(
       `option:into[${i}]`,
     );
   });
-  return { places, buffers, strides };
+  return { places, buffers, strides, live: lives };
 }
 
 /** One destination, checked against the output of `shape` it receives. */
@@ -135,8 +141,9 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     () => `${what}: its ${bytes} bytes at byteOffset ${byteOffset} lie outside its ${buffer.size}-byte buffer`,
     `${at}.buffer`,
   );
-  live({ ...x, shape: dims, buffer, byteOffset, byteLength: want, source: o }, what, `${at}.buffer`);
-  return { buffer, byteOffset, strides: s, given, bytes };
+  const v = { source: o, buffer };
+  live(v, what, `${at}.buffer`);
+  return { buffer, byteOffset, strides: s, given, bytes, live: v };
 }
 
 /** A destination's buffer: a GPUBuffer, not the input's, that a split may write. */

@@ -10,10 +10,8 @@ import { planSplit } from '../../src/planner/split.js';
 import { DEFAULT_COSTS } from '../../src/planner/costs.js';
 import type { GpuLimits } from '../../src/planner/types.js';
 import { planGpu } from '../../src/planner/gpu.js';
-import { encodeGather } from '../../src/gpu/encode.js';
-import { pipelineFor } from '../../src/gpu/pipelines.js';
+import { encodeGather, makeTable } from '../../src/gpu/encode.js';
 import { BufferPool } from '../../src/gpu/pool.js';
-import { TableCache } from '../../src/gpu/tables.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { rng } from '../helpers/cases.js';
 
@@ -143,8 +141,8 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   device.queue.writeBuffer(out, 0, new Uint8Array(gp.bufferBytes).fill(0xff));
   const staging = device.createBuffer({ size: gp.bufferBytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
-  const tables = new TableCache(device, pool);
-  encodeGather(device, enc, gp, tables.get(gp.dispatches), pipelineFor(device, gp.unitBits, gp.msbFirst), input, [out]);
+  const b = { src: input, srcBase: 0, targets: [out], bases: [] };
+  encodeGather(device, enc, gp, makeTable(device, pool, gp.dispatches), b, []);
   enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(0x1);

@@ -334,7 +334,7 @@ describe("a caller's buffer split before (steady state): the split resolves befo
           await expect(B.download({ ...o }), name).rejects.toMatchObject(refusedAs('download'));
           await expect(B.split(o, { axis: 0, parts: 1 }), name).rejects.toMatchObject(refusedAs('split'));
           expect(() => B.encodeSplit(device.createCommandEncoder(), o, { axis: 0, parts: 1 }), name).toThrow(
-            expect.objectContaining(refusedAs('split')),
+            expect.objectContaining(refusedAs('encodeSplit')),
           );
           if (o.byteOffset === 0)
             expect(() => toOrtTensor(ORT_LIKE, o), name).toThrow(expect.objectContaining(refusedAs('toOrtTensor')));

@@ -1,7 +1,7 @@
 // Tier 1: the planner in plain Node. No GPU objects anywhere.
 import { describe, expect, test } from 'vitest';
 import { MAX_OUTPUTS, SplitError, equalParts, planSplit } from '../../src/index.js';
-import { normalizeAxis } from '../../src/planner/split.js';
+import { planSplit as planChecked } from '../../src/planner/split.js';
 import { type CostModel, DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
 import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
 import { planGpu } from '../../src/planner/gpu.js';
@@ -32,9 +32,9 @@ function codeOf(f: () => unknown): string | undefined {
   return undefined;
 }
 
-function as<S extends GpuPlan['strategy']>(g: GpuPlan, s: S): Extract<GpuPlan, { strategy: S }> {
+function as(g: GpuPlan, s: GpuPlan['strategy']): GpuPlan {
   expect(g.strategy).toBe(s);
-  return g as Extract<GpuPlan, { strategy: S }>;
+  return g;
 }
 
 describe('equalParts', () => {
@@ -86,8 +86,17 @@ describe('planSplit', () => {
     const p = planSplit('float32', [0, 3], 0, [-0, 0]);
     expect(p.outputShapes.every((s) => !Object.is(s[0], -0))).toBe(true);
   });
-  test('normalizeAxis names who asked', () => {
-    expect(() => normalizeAxis(3, 2, 'Split-18')).toThrow(/^Split-18: axis 3/);
+  test('the axis is resolved once, in the planner, and its message names who asked', () => {
+    expect(() => planChecked('float32', [2, 2], 3, [1, 1], 'Split-18')).toThrow(/^Split-18: axis 3/);
+    const seen: [number, number][] = [];
+    const p = planChecked('float32', [2, 6], -1, (dim, axis) => (seen.push([dim, axis]), [dim - 2, 2]));
+    expect([seen, p.sizes]).toEqual([[[6, 1]], [4, 2]]);
+  });
+  test('a size-sum error whose axis defaulted to 0 says so', () => {
+    expect(() => planChecked('float32', [6, 2], undefined, [3, 4])).toThrow(
+      'split: split lengths [3, 4] sum to 7 but dimension 0 of the input has length 6 ' +
+        '(the axis defaulted to 0: give one to split another)',
+    );
   });
 });
 

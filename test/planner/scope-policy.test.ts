@@ -1,8 +1,11 @@
-// The scope policy of a GPU-resident split (src/gpu/scope-policy.ts), in plain Node: which error
+// The scope policy of a GPU-resident split (scopesFor, src/gpu/split.ts), in plain Node: which error
 // scopes its commands run inside, and when it resolves before they report. Every combination of
 // the facts it reads, each with the outcome the module's header argues for.
 import { describe, expect, test } from 'vitest';
-import { BOTH, NONE, VALIDATION, scopePolicy } from '../../src/gpu/scope-policy.js';
+import { scopesFor as scopePolicy } from '../../src/gpu/split.js';
+import { SCOPES } from '../../src/gpu/executor.js';
+
+const { both: BOTH, validation: VALIDATION, none: NONE } = SCOPES;
 
 describe('scopePolicy', () => {
   test('the filter lists: both scopes, validation only, none', () => {

@@ -1,0 +1,177 @@
+// Split programs (src/engine/program.ts) in plain Node: which calls find a kept program, and which placements of the
+// input and outputs share a GPU plan. A placement's plan is made for offsets within one alignment of their buffers'
+// bases and recorded at any aligned base: checked here against a plan made at the real offsets, command by command.
+import { describe, expect, test } from 'vitest';
+import { SplitError, equalParts } from '../../src/index.js';
+import { type Fields, type Program, programOf } from '../../src/engine/program.js';
+import { GpuSplit } from '../../src/gpu/split.js';
+import { planSplit } from '../../src/planner/split.js';
+import { planGpu } from '../../src/planner/gpu.js';
+import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
+import type { Destinations } from '../../src/read/into.js';
+import type { TensorView } from '../../src/read/tensor.js';
+
+const LIMITS: GpuLimits = {
+  alignment: 256,
+  maxBindingBytes: 128 << 20,
+  maxBufferBytes: 256 << 20,
+  costs: DEFAULT_COSTS,
+};
+
+/** A stand-in for the engine's GPU: its limits, and the tables it was asked to retire. */
+function fakeGpu(limits: GpuLimits = LIMITS) {
+  const retired: GPUBuffer[] = [];
+  return { limits, retired, retire: (b: GPUBuffer) => void retired.push(b) };
+}
+
+function runner(gpu = fakeGpu()) {
+  return { strategy: 'auto' as const, gpu, usable: () => undefined, requireGpu: () => gpu, ran: () => undefined };
+}
+
+const view = (dtype: 'float32' | 'int8', shape: number[], kind: 'gpu' | 'host' = 'gpu') =>
+  ({ kind, dtype, shape, numel: shape.reduce((a, b) => a * b, 1) }) as unknown as TensorView;
+
+const make = (v: TensorView, o: Fields) => programOf(runner() as never, v, o, 'split');
+
+type Placing = (gpu: unknown, at: number, alias: boolean, d?: Destinations) => { p: { gp: GpuPlan }; srcBase: number };
+const placementOf = (p: Program): Placing => {
+  const g = p.onGpu as unknown as { placement: Placing };
+  return g.placement.bind(g);
+};
+
+describe('programs kept for repeated splits', () => {
+  test('equal options find the program, compared value by value', () => {
+    const v = view('float32', [4096, 1]);
+    const p = make(v, { sizes: equalParts(4096, 4096) });
+    expect(p.matches(v, { sizes: [...equalParts(4096, 4096)] })).toBe(true);
+    const q = make(v, { axis: -1, parts: 3 });
+    expect(q.matches(view('float32', [4096, 1]), { axis: -1, parts: 3 })).toBe(true);
+  });
+
+  test('any difference in the input or the options is a program of its own', () => {
+    const v = view('float32', [6, 6]);
+    const p = make(v, { axis: 0, sizes: [2, 4], layout: 'shared' });
+    const others: [TensorView, Fields][] = [
+      [view('int8', [6, 6]), { axis: 0, sizes: [2, 4], layout: 'shared' }],
+      [view('float32', [6, 6], 'host'), { axis: 0, sizes: [2, 4], layout: 'shared' }],
+      [view('float32', [6, 7]), { axis: 0, sizes: [2, 4], layout: 'shared' }],
+      [view('float32', [6, 6, 1]), { axis: 0, sizes: [2, 4], layout: 'shared' }],
+      [v, { axis: 1, sizes: [2, 4], layout: 'shared' }],
+      [v, { sizes: [2, 4], layout: 'shared' }],
+      [v, { axis: 0, sizes: [4, 2], layout: 'shared' }],
+      [v, { axis: 0, sizes: [2, 4, 0], layout: 'shared' }],
+      [v, { axis: 0, sizes: [2, 4] }],
+      [v, { axis: 0, sizes: [2, 4], layout: 'shared', alias: 'none' }],
+      [v, { axis: 0, sizes: [2, 4], layout: 'shared', into: [] }],
+      [v, { axis: 0, parts: 2, layout: 'shared' }],
+      [v, { axis: 0, sizes: [2, 4], parts: 2, layout: 'shared' }],
+    ];
+    for (const [w, o] of others) expect(p.matches(w, o)).toBe(false);
+    expect(p.matches(v, { axis: 0, sizes: [2, 4], layout: 'shared' })).toBe(true);
+  });
+
+  test('lengths and an axis that only look equal are never answered by a kept program: they are checked', () => {
+    const v = view('float32', [2, 3]);
+    const p = make(v, { axis: 1, sizes: [1, 2] });
+    // -0.9999999999999999 + 2 === 1 in floating point, but it is no integer axis.
+    for (const o of [
+      { axis: -0.9999999999999999, sizes: [1, 2] },
+      { axis: 1, sizes: ['1', 2] },
+      { axis: 1, sizes: [1, 2.5] },
+    ])
+      expect(p.matches(v, o)).toBe(false);
+    expect(() => make(v, { axis: -0.9999999999999999, sizes: [1, 2] })).toThrow(/axis must be an integer/);
+    expect(() => make(v, { axis: 1, sizes: [1, 2.5] })).toThrow(SplitError);
+    // -0 is 0: the same lengths.
+    expect(p.matches(v, { axis: 1, sizes: [1, 2] })).toBe(true);
+    expect(make(view('float32', [3]), { sizes: [3, 0] }).matches(view('float32', [3]), { sizes: [3, -0] })).toBe(true);
+  });
+
+  test('a host program refuses GPU options once, when it is made', () => {
+    expect(() => make(view('float32', [4], 'host'), { sizes: [2, 2], layout: 'separate' })).toThrow(
+      'split: layout, alias and into place GPU outputs; a host input gives host outputs',
+    );
+  });
+});
+
+describe('placements', () => {
+  const plan = planSplit('float32', [1, 1, 12288], -1, equalParts(12288, 3));
+
+  test('offsets a whole alignment apart share one GPU plan, recorded at their bases', () => {
+    const gpu = fakeGpu();
+    const p = make(view('float32', [1, 1, 12288]), { axis: -1, parts: 3, alias: 'none' });
+    const place = placementOf(p);
+    const a = place(gpu, 4, false);
+    const b = place(gpu, 4 + 3 * 256, false);
+    expect(b.p).toBe(a.p);
+    expect([a.srcBase, b.srcBase]).toEqual([0, 768]);
+    // Another offset within the alignment is another plan; four are kept, the oldest retired past them.
+    const c = place(gpu, 8, false);
+    expect(c.p).not.toBe(a.p);
+    expect(place(gpu, 4 + 256, false).p).toBe(a.p);
+  });
+
+  test('a plan recorded at a base copies what a plan made at the real offset copies', () => {
+    for (const [strategy, at] of [
+      ['copy', 4 + 5 * 256],
+      ['gather', 3 * 256],
+      ['copy', 8],
+    ] as const) {
+      const phase = planGpu(plan, LIMITS, { srcByteOffset: at % 256, allowAlias: false, strategy });
+      const real = planGpu(plan, LIMITS, { srcByteOffset: at, allowAlias: false, strategy });
+      const base = at - (at % 256);
+      expect(phase.copies.map((c) => ({ ...c, src: c.src + base }))).toEqual(real.copies);
+      expect(phase.dispatches.map((d) => [d.srcWindow[0] + base, d.srcWindow[1], d.tiles])).toEqual(
+        real.dispatches.map((d) => [d.srcWindow[0], d.srcWindow[1], d.tiles]),
+      );
+    }
+  });
+
+  test("a destination's buffer counts from the aligned base of its lowest destination", () => {
+    const v = view('float32', [2, 4]);
+    const p = make(v, { axis: 0, sizes: [1, 1] });
+    const place = placementOf(p);
+    const dests = (k: number, v2: number): Destinations => ({
+      places: [
+        { target: 1, byteOffset: k, strides: [4, 1] },
+        { target: 1, byteOffset: v2, strides: [4, 1] },
+      ],
+      buffers: [{} as GPUBuffer],
+      strides: [undefined, undefined],
+      live: [undefined, undefined],
+    });
+    const gpu = fakeGpu();
+    const a = place(gpu, 0, false, dests(16, 48));
+    // The same two slots 512 bytes on: the same plan (a KV cache's next step).
+    expect(place(gpu, 0, false, dests(16 + 512, 48 + 512)).p).toBe(a.p);
+    // The slots drawn apart: another plan.
+    expect(place(gpu, 0, false, dests(16, 48 + 512)).p).not.toBe(a.p);
+  });
+
+  test('plans made before a calibration are made again after it', () => {
+    const limits = { ...LIMITS };
+    const gpu = fakeGpu(limits);
+    const p = make(view('float32', [64, 4]), { axis: 0, sizes: [32, 32], alias: 'none' });
+    const place = placementOf(p);
+    const before = place(gpu, 0, false).p;
+    limits.costs = { ...DEFAULT_COSTS, copyCommandNs: 1e9 };
+    const after = place(gpu, 0, false).p;
+    expect(after).not.toBe(before);
+    expect([before.gp.strategy, after.gp.strategy]).toEqual(['copy', 'gather']);
+  });
+
+  test('a placement past the kept four retires the oldest one', () => {
+    const gpu = fakeGpu();
+    const p = make(view('float32', [64, 4]), { axis: 0, sizes: [32, 32], alias: 'none' });
+    const place = placementOf(p);
+    for (const at of [0, 4, 8, 12]) place(gpu, at, false);
+    const first = p.onGpu.placed[0]!;
+    Object.assign(first, { table: { buffer: { label: 'first' } } });
+    place(gpu, 16, false);
+    expect(p.onGpu.placed).toHaveLength(4);
+    expect(p.onGpu.placed).not.toContain(first);
+    expect(gpu.retired).toEqual([{ label: 'first' }]);
+    GpuSplit.retire(gpu as never, p.onGpu.placed);
+  });
+});
