@@ -6,7 +6,7 @@
 // - full: cleave + webgpu + vite + onnxruntime-web + TF.js: a Node script splits on SwiftShader; a Vite
 //   build of a page importing the whole API splits in headless Chromium; the docs' blocks run in Node (with and
 //   without an adapter) and in Chromium; the minimal example's page runs from the installed package.
-// The bundle's sizes are size.test.ts's.
+// The bundle's sizes are size.test.ts's; the links and file names of the packed Markdown, links.test.ts's.
 import {
   copyFileSync,
   existsSync,
@@ -23,19 +23,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchBrowser } from '../helpers/browser.js';
 import { serveDir } from '../helpers/serve.js';
 import { MINIMAL_OUTPUTS, openMinimal, shown } from '../helpers/minimal-page.js';
-import {
-  anchors,
-  consumerProject,
-  docBlocks,
-  expectedPrints,
-  must,
-  newest,
-  packageLinks,
-  printed,
-  run,
-  runnable,
-  toJs,
-} from './consumer.js';
+import { consumerProject, docBlocks, expectedPrints, must, newest, printed, run, runnable, toJs } from './consumer.js';
 import { attentionModels } from '../../scripts/lib/attention.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -105,16 +93,16 @@ afterAll(() => {
 });
 
 // What the tarball may hold, and nothing else: the library (each entry's JS, its chunks, the types), what a user reads
-// (README, the guides and the API reference in docs/, the changelog), the minimal example, the licence and notices.
-// The repository's contributor docs (CONTRIBUTING.md, ARCHITECTURE.md) and the bench's README and dated results stay
-// out: the packed Markdown links only to files inside the tarball.
+// (README, how it works, the guides and the API reference in docs/, the changelog), the minimal and KV-cache examples,
+// the licence and notices. The contributor guide (CONTRIBUTING.md) and the bench with its dated results stay in the
+// source repository: the packed Markdown sends its reader only to files inside the tarball (links.test.ts).
 const ALLOWED = [
   /^package\.json$/,
   /^LICENSE$/,
-  /^(README|CHANGELOG|THIRD_PARTY_NOTICES)\.md$/,
+  /^(README|ARCHITECTURE|CHANGELOG|THIRD_PARTY_NOTICES)\.md$/,
   /^docs\/[^/]+\.md$/,
   /^docs\/api\/([^/]+\/)?[^/]+\.md$/,
-  /^examples\/minimal\/[^/]+$/,
+  /^examples\/(minimal|kv-cache-decode)\/[^/]+$/,
   /^dist\/[^/]+\.js$/,
   /^dist\/([^/]+\/)?[^/]+\.d\.ts$/,
 ];
@@ -126,6 +114,7 @@ test('the tarball holds the library and the docs a user needs, and nothing else'
       'LICENSE',
       'THIRD_PARTY_NOTICES.md',
       'README.md',
+      'ARCHITECTURE.md',
       'docs/README.md',
       'docs/performance.md',
       'docs/api/README.md',
@@ -134,8 +123,11 @@ test('the tarball holds the library and the docs a user needs, and nothing else'
       ...ENTRIES.map(([, types]) => `dist/ts5/${types}`),
       'examples/minimal/index.html',
       'examples/minimal/main.js',
+      'examples/kv-cache-decode/README.md',
+      'examples/kv-cache-decode/decode-loop.mjs',
     ]),
   );
+  expect(files).not.toContain('CONTRIBUTING.md');
   // The name the README's install line installs is the name the tarball carries.
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   expect(/^npm install (\S+)$/m.exec(readme)?.[1], "the README's install line").toBe(packedName);
@@ -144,13 +136,6 @@ test('the tarball holds the library and the docs a user needs, and nothing else'
   expect(readme).toContain(`This README describes Cleave ${/^\d+\.\d+/.exec(version)![0]}.`);
   expect(readFileSync(join(ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${version}]`);
   expect(readme.split('\n').length - 1, 'README.md is for users: at most 300 lines').toBeLessThanOrEqual(300);
-  // Every link of the shipped Markdown (the API reference's included) works for someone who has only the tarball: its
-  // file is in the tarball, and its anchor names a heading or an HTML anchor there.
-  const broken = files
-    .filter((f) => f.endsWith('.md'))
-    .flatMap((f) => packageLinks(ROOT, f).map((l) => ({ from: f, ...l })))
-    .filter((l) => !files.includes(l.path) || (l.anchor !== '' && !anchors(ROOT, l.path).includes(l.anchor)));
-  expect(broken).toEqual([]);
   // What the consumers installed is this build, not a tarball npm had cached under the same name.
   for (const dir of [bare, full]) {
     expect(

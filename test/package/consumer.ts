@@ -136,6 +136,69 @@ export function anchors(root: string, file: string): string[] {
   return [...headings, ...[...text.matchAll(/<a (?:id|name)="([^"]+)"/g)].map((m) => m[1]!)];
 }
 
+/**
+ * The names of files and folders a shipped Markdown file gives anywhere in its text, code blocks included (HTML
+ * comments and addresses left out), as written: paths that end in a file extension or a slash (`dist/cleave.js`,
+ * `examples/minimal/`, the path in `node examples/kv-cache-decode/serve.mjs`) and bare names with an extension
+ * (`ARCHITECTURE.md`). Absolute paths (a system's files) and package names (`cleave-gpu/core`) are not file names.
+ */
+export function fileNames(root: string, file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/\b[a-z][\w+.-]*:\/\/[^\s)>`'"]*/gi, ' ');
+  const names = text.match(FILE_NAME) ?? [];
+  return [...new Set(names)].filter((n) => !PRODUCT_NAMES.includes(n));
+}
+const FILE_NAME =
+  /(?<![\w@/.:~$-])(?:\.{1,2}\/)*(?:[\w.-]+\/)*(?:[\w-][\w.-]*\.(?:md|mjs|cjs|js|ts|html|json|wgsl|onnx|txt)|[\w.-]+\/)(?![\w/-])/g;
+/** Names that look like files but are products. */
+const PRODUCT_NAMES = ['TensorFlow.js', 'TF.js', 'Node.js', 'Chart.js'];
+
+/**
+ * Where a name a Markdown file gives resolves among the package's files: from the file's folder, else from the
+ * package's root (a name under `node_modules/cleave-gpu/` from the root); a folder resolves when a file lies in it.
+ * Undefined when it resolves nowhere.
+ */
+export function resolveName(files: readonly string[], from: string, name: string): string | undefined {
+  const installed = name.replace(/^node_modules\/cleave-gpu\//, '');
+  const candidates =
+    installed === name ? [posix.join(posix.dirname(from), name), name] : [installed === '' ? './' : installed];
+  return candidates
+    .map((c) => posix.normalize(c))
+    .find((c) => (c.endsWith('/') ? c === './' || files.some((f) => f.startsWith(c)) : files.includes(c)));
+}
+
+/** The package's pages that a Markdown file's addresses on localhost open (`http://localhost:8000/a/`: a/index.html). */
+export function localPages(root: string, file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  return [
+    ...text.matchAll(/\bhttps?:\/\/(?:localhost|127\.0\.0\.1):\d+\/([^\s)>`'"]*?)(?=[.,;:]?(?:[\s)>`'"]|$))/g),
+  ].map((m) => (m[1]!.endsWith('/') || m[1] === '' ? `${m[1]}index.html` : m[1]!));
+}
+
+/** A row of the README's error table: the code, and the fix its last column quotes from the message. */
+export interface ErrorRow {
+  code: string;
+  fixes: string[];
+}
+
+/** The rows of the README's error table (the table whose first column is "mistake"). */
+export function errorTable(readme: string): ErrorRow[] {
+  const lines = readme.split('\n');
+  const start = lines.findIndex((l) => /^\| mistake\s+\|/.test(l));
+  if (start < 0) return [];
+  const rows = lines.slice(start + 2);
+  const end = rows.findIndex((l) => !l.startsWith('|'));
+  return rows.slice(0, end < 0 ? rows.length : end).map((row) => {
+    const cells = row.split(/(?<!\\)\|/).map((c) => c.trim());
+    return { code: codeSpans(cells[2] ?? '')[0] ?? '', fixes: codeSpans(cells[3] ?? '') };
+  });
+}
+
+/** The code spans of a line of Markdown, single or double backticks, with a table's `\|` read as `|`. */
+const codeSpans = (line: string): string[] =>
+  [...line.matchAll(/(`+)(?!`)(.+?)(?<!`)\1(?!`)/g)].map((m) => m[2]!.trim().replace(/\\\|/g, '|'));
+
 /** A Markdown file without its fenced code blocks (whose lines are neither links nor headings). */
 function prose(root: string, file: string): string {
   return readFileSync(join(root, file), 'utf8').replace(/^```.*\n[\s\S]*?^```\s*$/gm, '');

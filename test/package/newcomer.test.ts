@@ -2,12 +2,13 @@
 // (and `webgpu`, as the README says), then does each first task in its own Node process: a host
 // split, a GPU-resident split, a split of a GPUBuffer it made, a packed-type split. Each must
 // finish, from install to result, in under a minute here (2 shared CPUs, SwiftShader). Then the
-// five most common first mistakes, each of whose messages must name its fix.
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+// five most common first mistakes, each of whose messages must name its fix; the README's error table
+// must quote each fix as these messages give it.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { consumerProject, must } from './consumer.js';
+import { consumerProject, errorTable, must } from './consumer.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const FIXTURES = join(ROOT, 'test/package/fixtures');
@@ -18,6 +19,8 @@ let work: string;
 let withWebgpu: string;
 let withoutWebgpu: string;
 const installMs: Record<string, number> = {};
+/** Every refusal the steps met, for the README's error table. */
+const met: { code: string; message: string }[] = [];
 
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'dist/cleave.js'))) throw new Error("dist/ is missing: run 'npm run build' first");
@@ -99,6 +102,7 @@ test(
     expect(r.refused).toHaveLength(2);
     for (const m of r.refused)
       expect(m).toMatch(/^BAD_INPUT: split: the input's GPU buffer needs usage STORAGE: .*TENSOR_USAGE/);
+    met.push(...r.refused.map((m) => ({ code: 'BAD_INPUT', message: m.slice('BAD_INPUT: '.length) })));
   },
   LONG,
 );
@@ -155,6 +159,22 @@ test(
       ) as string,
     });
     for (const m of [...made, noWebgpu, cpu]) console.log(`newcomer: ${m.code}: ${m.message}`);
+    met.push(...made, noWebgpu, cpu);
   },
   LONG,
 );
+
+// Run after the steps above, which meet every mistake of the table.
+test("the README's error table quotes each fix as the message of its mistake gives it", () => {
+  const rows = errorTable(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+  expect(rows.map((r) => r.code)).toEqual(
+    expect.arrayContaining(['DATA_TYPE', 'BAD_INPUT', 'RELEASED', 'NO_WEBGPU', 'WRONG_BACKEND']),
+  );
+  const misquoted = rows.flatMap(({ code, fixes }) =>
+    fixes
+      .filter((fix) => !met.some((m) => m.code === code && m.message.includes(fix)))
+      .map((fix) => ({ code, fix, messages: met.filter((m) => m.code === code).map((m) => m.message) })),
+  );
+  expect(misquoted).toEqual([]);
+  expect(rows.every((r) => r.fixes.length > 0)).toBe(true);
+});

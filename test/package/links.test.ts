@@ -1,0 +1,99 @@
+// Package tier, no dead ends: the Markdown of the packed tarball (`npm pack`, unpacked in the OS temp dir) sends its
+// reader only to what the tarball holds. Every link of every shipped Markdown file resolves inside it, anchors
+// included; every file or folder name and every page address on localhost that the README, docs/ and the examples'
+// READMEs give is in it, but for CONTRIBUTING.md, which lives in the source repository and is said to. (The messages
+// the README's error table quotes are checked against the messages themselves in newcomer.test.ts.)
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { anchors, fileNames, localPages, must, packageLinks, resolveName } from './consumer.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** The one file outside the tarball that the docs may name, always as the source repository's. */
+const SOURCE_ONLY = 'CONTRIBUTING.md';
+/** Names the docs give that are no file of Cleave's: the reader's own, or another package's in a quoted notice. */
+const NOT_CLEAVES = ['tsconfig.json', 'build/postinstall.js'];
+/**
+ * Known dead ends in files this check's authors may not edit, each to be dropped once its file is fixed: docs/size.md
+ * names the script that writes its table.
+ */
+const KNOWN: Record<string, readonly string[]> = { 'docs/size.md': ['scripts/size.mjs'] };
+
+let work: string;
+let pkg: string;
+let files: string[];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'cleave-links-'));
+  const [packed] = JSON.parse(
+    await must('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], ROOT),
+  ) as { filename: string }[];
+  await must('tar', ['-xzf', join(work, packed!.filename), '-C', work], ROOT);
+  pkg = join(work, 'package');
+  files = readdirSync(pkg, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(pkg, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}, 120_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+/** What a reader of the package reads to use it: the README, the guides and the API reference, the examples' READMEs. */
+const userDocs = () => files.filter((f) => /^(README\.md|docs\/.+\.md|examples\/[^/]+\/README\.md)$/.test(f));
+
+test("every link of the shipped Markdown opens a file of the tarball, at a heading or anchor that's there", () => {
+  const markdown = files.filter((f) => f.endsWith('.md'));
+  expect(markdown).toEqual(expect.arrayContaining(['README.md', 'ARCHITECTURE.md', 'CHANGELOG.md']));
+  const broken = markdown
+    .flatMap((f) => packageLinks(pkg, f).map((l) => ({ from: f, ...l })))
+    .filter((l) => !files.includes(l.path) || (l.anchor !== '' && !anchors(pkg, l.path).includes(l.anchor)));
+  expect(broken).toEqual([]);
+});
+
+test('every file the README, docs/ and the examples name is in the tarball, CONTRIBUTING.md excepted', () => {
+  const docs = userDocs();
+  expect(docs).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'examples/kv-cache-decode/README.md']));
+  const named = docs.flatMap((from) => fileNames(pkg, from).map((name) => ({ from, name })));
+  const deadEnds = named.filter(
+    ({ from, name }) =>
+      resolveName(files, from, name) === undefined &&
+      name !== SOURCE_ONLY &&
+      !NOT_CLEAVES.includes(name) &&
+      !KNOWN[from]?.includes(name),
+  );
+  expect(deadEnds).toEqual([]);
+  // The check sees the names it must: a control of each kind.
+  expect(named).toEqual(
+    expect.arrayContaining([
+      { from: 'README.md', name: 'ARCHITECTURE.md' },
+      { from: 'README.md', name: 'node_modules/cleave-gpu/' },
+      { from: 'README.md', name: SOURCE_ONLY },
+      { from: 'examples/kv-cache-decode/README.md', name: 'examples/kv-cache-decode/serve.mjs' },
+    ]),
+  );
+  // No known dead end is left that the docs no longer give.
+  for (const [from, names] of Object.entries(KNOWN))
+    for (const name of names)
+      expect(fileNames(pkg, from), `${from} no longer names ${name}: drop it from KNOWN`).toContain(name);
+});
+
+test('every page address on localhost that the docs give opens a page of the tarball', () => {
+  const pages = userDocs().flatMap((from) => localPages(pkg, from).map((page) => ({ from, page })));
+  expect(pages).toContainEqual({ from: 'README.md', page: 'examples/minimal/index.html' });
+  expect(pages.filter((p) => !files.includes(p.page))).toEqual([]);
+});
+
+test("CONTRIBUTING.md is named only as the source repository's, and the README says so", () => {
+  const paragraphs = userDocs().flatMap((from) =>
+    readFileSync(join(pkg, from), 'utf8')
+      .split(/\n\s*\n/)
+      .filter((p) => p.includes(SOURCE_ONLY))
+      .map((p) => ({ from, p: p.replace(/\s+/g, ' ') })),
+  );
+  expect(paragraphs.map((p) => p.from)).toContain('README.md');
+  expect(paragraphs.filter(({ p }) => !/source repository/.test(p))).toEqual([]);
+  expect(files).not.toContain(SOURCE_ONLY);
+});
