@@ -3,7 +3,7 @@
 
 import type { SplitError } from '../errors.js';
 import type { DType, FixedDType } from '../dtype.js';
-import type { HostData } from '../host-data.js';
+import type { Float16Data, HostData } from '../host-data.js';
 import type { GpuInput, GpuTensor, HostInput, HostOutput, HostTensor, Into } from '../tensor.js';
 import type { CostModel } from '../planner/costs.js';
 import type { Strategy } from '../planner/types.js';
@@ -246,19 +246,37 @@ export interface CoreSplitEngine {
    * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
    *
    * @param x - A GPU tensor on this engine's device: Cleave's, or yours (its buffer with usage COPY_SRC).
-   * @returns A host tensor with a copy of its bytes, in its dtype's {@link HostDataMap} array (float16 as bits).
+   * @param options - `array: 'Float16Array'`: a float16 tensor's values as a `Float16Array` (where the runtime has
+   *   one: browsers, Deno, Node 24+), not its bits.
+   * @returns A host tensor with a copy of its bytes, in its dtype's {@link HostDataMap} array (float16 as bits, a
+   *   `Uint16Array`), or in `array`.
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
-   *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included); `RELEASED`:
+   *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included);
+   *   `BAD_OPTIONS`: `array` for a dtype other than float16, or where the runtime has no `Float16Array`; `RELEASED`:
    *   `x` was released, or the engine destroyed; `DEVICE_LOST`; `GPU_ERROR`: the split that made `x` failed on the
    *   GPU, the readback failed, or a late error waits.
    * @example
    * ```ts
    * const gx = engine.upload(tensor('float32', new Float32Array([1, 2]), [2]));
    * console.log([...(await engine.download(gx)).data]); // [1, 2]
-   * engine.release(gx);
+   * const gh = engine.upload(tensor('float16', halvesFrom([0.5, 2]), [2]));
+   * console.log([...(await engine.download(gh, { array: 'Float16Array' })).data]); // [0.5, 2] where Float16Array is
+   * for (const t of [gx, gh]) engine.release(t);
    * ```
    */
   download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>>;
+  /**
+   * Reads a float16 GPU tensor back as a `Float16Array` of its values (see the other form).
+   *
+   * @param x - A float16 GPU tensor on this engine's device.
+   * @param options - `array: 'Float16Array'`.
+   * @returns A host tensor whose data is a `Float16Array`.
+   * @throws {@link SplitError} as the other form.
+   */
+  download(
+    x: GpuInput<'float16'>,
+    options: { readonly array: 'Float16Array' },
+  ): Promise<HostTensor<'float16', Float16Data>>;
   /**
    * Ends a GPU tensor's use; its buffer returns to its engine's pool with the last tensor of its lease. Releasing
    * twice, or `undefined`, does nothing; any engine may release any Cleave tensor, destroyed engines included.

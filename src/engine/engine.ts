@@ -8,7 +8,7 @@
 import { SplitError, check, guardRead } from '../errors.js';
 import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
 import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
-import { readOptions } from '../read/options.js';
+import { readChoice, readOptions } from '../read/options.js';
 import type { GpuPlan, Strategy } from '../planner/types.js';
 import { GpuExecutor } from '../gpu/executor.js';
 import { type Done, GpuSplit } from '../gpu/split.js';
@@ -135,8 +135,27 @@ export class Engine implements Runner {
     return gpu.upload(view);
   }
 
-  download(x: unknown): Promise<HostTensor> {
-    return this.requireGpu('download').download(readGpuTensor(x, 'download'));
+  download(x: unknown, options?: unknown): Promise<HostTensor> {
+    try {
+      const gpu = this.requireGpu('download');
+      const v = readGpuTensor(x, 'download');
+      const o = readOptions(options, 'download', ['array']);
+      const array = readChoice(o.array, ['Float16Array'] as const, undefined, 'download', 'option:array');
+      check(
+        !array ||
+          (v.dtype === 'float16' && typeof (globalThis as { Float16Array?: unknown }).Float16Array === 'function'),
+        'BAD_OPTIONS',
+        () =>
+          v.dtype !== 'float16'
+            ? `download: array 'Float16Array' is for float16 tensors, not ${v.dtype}`
+            : "download: this runtime has no Float16Array (Node before 24): download without 'array' gives the " +
+              'bits, and halfToNumber reads each',
+        'option:array',
+      );
+      return gpu.download(v, array);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 
   release(x: unknown): void {

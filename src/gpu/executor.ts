@@ -6,7 +6,7 @@
 
 import { SplitError } from '../errors.js';
 import { type FixedDType, hostArrayName } from '../dtype.js';
-import { arrayFromBytes, hostDataFromBytes } from '../host-data.js';
+import { arrayFromBytes } from '../host-data.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';
@@ -125,11 +125,14 @@ export class GpuExecutor {
     return handOut(leaseFor(buffer, this.pool), x.dtype as FixedDType, x.shape, 0, x.bytes.length);
   }
 
-  /** A GPU tensor's bytes as a host tensor, once its split (if it resolved early) is known not to have failed. */
-  async download(x: GpuView): Promise<HostTensor> {
+  /**
+   * A GPU tensor's bytes as a host tensor, in its dtype's array or `array`, once its split (if it resolved early) is
+   * known not to have failed.
+   */
+  async download(x: GpuView, array = hostArrayName(x.dtype)): Promise<HostTensor> {
     checkLive(x, 'download');
     if (!x.byteLength)
-      return { dtype: x.dtype, shape: x.shape, data: hostDataFromBytes(x.dtype, new Uint8Array(0)) } as HostTensor;
+      return { dtype: x.dtype, shape: x.shape, data: arrayFromBytes(array, new Uint8Array(0), false) } as HostTensor;
     requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'download');
     const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
@@ -137,7 +140,7 @@ export class GpuExecutor {
     const fate = fateOf(x, 'download');
     const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
     const part = { byteOffset: x.byteOffset - from, byteLength: x.byteLength };
-    const form = { dtype: x.dtype, array: hostArrayName(x.dtype) };
+    const form = { dtype: x.dtype, array };
     const [bytes] = await this.readBack(staging, [part], form, [x.shape], error, 'download');
     // The tensor's split resolved before its GPU errors were known: its bytes are the split's only if it did not fail.
     const failed = await fate;

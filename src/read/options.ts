@@ -91,20 +91,20 @@ function distance(a: string, b: string): number {
 }
 
 /** One of a fixed set of strings; undefined gives `fallback`. */
-export function readChoice<T extends string>(
+export function readChoice<T extends string, F extends T | undefined = T>(
   v: unknown,
   allowed: readonly T[],
-  fallback: T,
+  fallback: F,
   what: string,
   subject: SubjectKey,
-): T {
+): T | F {
   check(
     v === undefined || allowed.includes(v as T),
     'BAD_OPTIONS',
     () => `${what}: '${subject.split(':')[1]}' must be one of ${allowed.join(', ')}, got ${show(v)}`,
     subject,
   );
-  return (v ?? fallback) as T;
+  return (v ?? fallback) as T | F;
 }
 
 /** A copy of an array, its length read once and capped (TOO_LARGE, or `code`) before anything is allocated. */

@@ -2,8 +2,9 @@
 // Node 20 has none): split through the GPU (a WebGPU engine) and on the CPU (a CPU engine), made by
 // the factory, as a literal and as a node input, the outputs come back as Float16Arrays holding the
 // reference's bits (test/helpers/reference.ts, nothing of src/), NaN payloads included. An upload
-// keeps the bits and a download returns them as bits (a Uint16Array). A Float16Array for any other
-// dtype is refused by name. The page also checks Cleave's conversions against the browser's own.
+// keeps the bits and a download returns them as bits (a Uint16Array), or with `array: 'Float16Array'`
+// as values. A Float16Array for any other dtype is refused by name. The page also checks Cleave's
+// conversions against the browser's own.
 // A browser without Float16Array fails here: both pinned browsers have it.
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -52,11 +53,14 @@ describe.each(BROWSER_NAMES)('%s', (browser) => {
     expect(r['cpu strategy']).toBe('cpu');
   });
 
-  test('upload keeps the bits; download returns them as bits, a Uint16Array', async () => {
+  test("upload keeps the bits; download returns them as bits, or with array 'Float16Array' as values", async () => {
     expect(await call('roundTrip', BITS)).toEqual({
       dtype: 'float16',
       byteLength: 2 * BITS.length,
       download: { array: 'Uint16Array', shape: [BITS.length], bits: BITS },
+      // With `array: 'Float16Array'`, the values: the same bits, as a Float16Array.
+      values: { array: 'Float16Array', shape: [BITS.length], bits: BITS },
+      refused: { code: 'BAD_OPTIONS', message: "download: array 'Float16Array' is for float16 tensors, not int16" },
     });
   });
 

@@ -506,3 +506,18 @@ describe('device and backends', () => {
     cpu.destroy();
   });
 });
+
+describe("download with array 'Float16Array'", () => {
+  gpuTest('Node 20 has no Float16Array: refused with what to do instead', async (g) => {
+    const e = await g.engine();
+    const gx = e.upload({ dtype: 'float16', shape: [1], data: new Uint16Array([0x3c00]) } as const);
+    await expect(e.download(gx, { array: 'Float16Array' })).rejects.toMatchObject({
+      code: 'BAD_OPTIONS',
+      message:
+        "download: this runtime has no Float16Array (Node before 24): download without 'array' gives the bits, " +
+        'and halfToNumber reads each',
+    });
+    expect([...(await e.download(gx)).data]).toEqual([0x3c00]);
+    e.release(gx);
+  });
+});
