@@ -152,9 +152,9 @@ export const DECODES = [
 
 // Per-call cost: a token-by-token decoder calls a split per layer per token, and such a split is small, so what a
 // call costs in JavaScript and WebGPU calls is what its users pay, on any GPU. Each variant (split, encodeSplit with
-// its encoder and submit, on an engine upload or a caller's buffer, aligned or at byte 4) is called callsInARow
-// times in a row per round (7 rounds in --quick, else 11) and compared with the bare calls its copies need in the
-// same round.
+// its encoder and submit, a prepared split, on an engine upload or a caller's buffer, aligned or at byte 4) is
+// called callsInARow times in a row per round (7 rounds in --quick, else 21; --call-rounds N) and compared with the
+// bare calls its copies need, and the same inside error scopes, timed in the same rounds.
 //   id, dtype, shape, axis, parts   the split (here: a decode step, [1, 1, 3 x 4096] into Q, K, V)
 //   callsInARow   calls per variant per round, timed as a whole
 /** @type {readonly import('./types.js').CallCostSpec[]} */

@@ -126,8 +126,16 @@ export interface DecodeRecord extends DecodeResult {
  * on one input. Each round times `callsInARow` calls of every variant as a whole, the GPU drained off the clock.
  */
 export interface CallCostRow {
-  fn: 'bare' | 'split' | 'encodeSplit';
-  /** Stable id, e.g. 'bare', 'split-upload-copies', 'split-caller-seen', 'encode-upload', 'split-upload-views'. */
+  /**
+   * What a call is: the bare WebGPU calls, the same inside error scopes ('scoped'), engine.split,
+   * engine.encodeSplit, or a prepared split's split or encode (engine.prepare).
+   */
+  fn: 'bare' | 'scoped' | 'split' | 'encodeSplit' | 'prepared.split' | 'prepared.encode';
+  /**
+   * Stable id: 'bare', 'bare-scope-call', 'bare-scope-batch', 'bare-scope-awaited', 'split-upload-copies',
+   * 'split-caller-seen', 'encode-upload', 'split-upload-views', 'split-upload-at4', 'split-caller-at4',
+   * 'encode-caller-at4', 'prepared-encode-into', 'prepared-split-copies', 'prepared-split-caller-seen'.
+   */
   variant: string;
   /** The variant in words. */
   label: string;
@@ -135,6 +143,11 @@ export interface CallCostRow {
   aligned: boolean;
   owner: 'engine' | 'caller';
   byteOffset: number;
+  /**
+   * 'scoped' only: a validation scope pushed and popped around each call (its pop not awaited, or awaited:
+   * 'call-awaited'), or around each batch of calls in a row.
+   */
+  scope?: 'call' | 'batch' | 'call-awaited' | undefined;
   /** Calls timed, all rounds together. */
   calls: number;
   stats?: PlanStats | undefined;
@@ -144,6 +157,10 @@ export interface CallCostRow {
   us?: Summary | undefined;
   /** Each round's µs per call over the bare calls' µs in the same round; summary over the rounds. */
   overBare?: Summary | undefined;
+  /** The variant's fastest round (µs per call) over the bare calls' fastest round, in the same run. */
+  fastestOverBare?: number | undefined;
+  /** Why it cannot run here (n/a), e.g. a build of Cleave without engine.prepare; not timed. */
+  skip?: string | undefined;
   error?: string | undefined;
 }
 

@@ -4,7 +4,7 @@
 // bench/results/report.html. A decode loop through Cleave that does not match its reference, or does not run,
 // fails the run (exit code 1), and so does a report that cannot be rendered.
 //
-//   node bench/run.mjs [--quick] [--cases REGEX] [--budget MS] [--probes] [--out DIR]
+//   node bench/run.mjs [--quick] [--cases REGEX] [--budget MS] [--call-rounds N] [--probes] [--out DIR]
 //                      [--browser chromium|firefox] [--browser-path PATH]
 
 import { existsSync } from 'node:fs';
@@ -31,6 +31,7 @@ const USAGE = `usage: npm run bench [-- options]
   --quick          shorter timing, and (without --cases) the items marked quick: under a minute
   --cases REGEX    only the items whose id matches REGEX (ids in bench/cases.mjs; '^decode': the decode loops)
   --budget MS      timing budget per system per case (default 1500, quick 150)
+  --call-rounds N  rounds of the per-call section (default 21, quick 7)
   --probes         diagnosis too: GPU calls and bytes copied per split, what the error scopes cost
   --out DIR        where the JSON and report.html go (default bench/results)
   --browser NAME   chromium (default: Dawn) or firefox (Firefox ESR: wgpu)
@@ -40,8 +41,13 @@ const USAGE = `usage: npm run bench [-- options]
 function parseArgs(argv) {
   /** @type {import('./lib/cli.mjs').OptionSpec} */
   const spec = { '--quick': 'flag', '--cases': (v) => new RegExp(v), '--budget': Number, '--probes': 'flag' };
+  const rounds = (/** @type {string} */ v) => {
+    if (/^[1-9]\d*$/.test(v)) return Number(v);
+    console.error(`bench: --call-rounds takes a whole number of rounds, 1 or more, not ${v}\n${USAGE}`);
+    return process.exit(2);
+  };
   const where = { '--out': resolve, '--browser': String, '--browser-path': String };
-  const o = parseOptions(argv, { ...spec, ...where }, USAGE, 'bench');
+  const o = parseOptions(argv, { ...spec, '--call-rounds': rounds, ...where }, USAGE, 'bench');
   const browser = /** @type {string | undefined} */ (o['browser']) ?? 'chromium';
   if (!(/** @type {readonly string[]} */ (BROWSER_NAMES).includes(browser))) {
     console.error(`bench: --browser takes ${BROWSER_NAMES.join(' or ')}, not ${browser} (a path: --browser-path)`);
@@ -51,6 +57,7 @@ function parseArgs(argv) {
     quick: !!o['quick'],
     filter: /** @type {RegExp | undefined} */ (o['cases']),
     budget: /** @type {number | undefined} */ (o['budget']),
+    callRounds: /** @type {number | undefined} */ (o['call-rounds']),
     probes: !!o['probes'],
     out: /** @type {string | undefined} */ (o['out']) ?? join(ROOT, 'bench', 'results'),
     browser: /** @type {import('../scripts/lib/browser.mjs').BrowserName} */ (browser),
@@ -60,14 +67,14 @@ function parseArgs(argv) {
 
 /**
  * The timing (lib/cli.mjs) and the page's own settings: cold reps, error-scope loops (--probes), per-call
- * rounds, pipeline and decode reps.
+ * rounds (--call-rounds), pipeline and decode reps.
  * @param {ReturnType<typeof parseArgs>} a @returns {Settings}
  */
 function settingsFor(a) {
   const own = a.quick
     ? { coldReps: 2, scopeLoops: 100, scopeReps: 5, callRounds: 7, pipelineMinReps: 5 }
-    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, callRounds: 11, pipelineMinReps: 21 };
-  return { ...timingFor(a.quick, a.budget), ...own, probes: a.probes };
+    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, callRounds: 21, pipelineMinReps: 21 };
+  return { ...timingFor(a.quick, a.budget), ...own, callRounds: a.callRounds ?? own.callRounds, probes: a.probes };
 }
 
 /**

@@ -122,16 +122,17 @@ export function pipelineRows(pipelines) {
 
 /**
  * The per-call cost rows, each with its record's id, its input in words, its error scopes in words and the
- * bare calls' µs of its record (median over rounds).
+ * bare calls' µs of its record (median over rounds, and fastest round).
  * @param {readonly CallCostRecord[]} records
  */
 export function callCostRows(records) {
   return records.flatMap((r) => {
-    const bareUs = r.rows.find((x) => x.fn === 'bare')?.us?.median;
+    const bare = r.rows.find((x) => x.fn === 'bare')?.us;
     return r.rows.map((x) => ({
       id: r.id,
       row: x,
-      bareUs,
+      bareUs: bare?.median,
+      bareFastestUs: bare?.min,
       input: `${x.aligned ? 'aligned' : 'at byte 4'}, ${x.owner === 'engine' ? 'engine upload' : "caller's buffer"}`,
       scopes: x.gpuCalls
         ? x.gpuCalls.errorScopes > 0
@@ -142,6 +143,37 @@ export function callCostRows(records) {
         : '-',
     }));
   });
+}
+
+/**
+ * An error scope around the bare calls in words; `n`: the calls in a row of a batch.
+ * @param {import('../types.js').CallCostRow['scope']} scope @param {number | undefined} n
+ */
+export const scopeWords = (scope, n) =>
+  scope === 'call'
+    ? 'a validation scope per call, its pop not awaited'
+    : scope === 'batch'
+      ? `one validation scope per batch of ${n ?? 'N'} calls`
+      : scope === 'call-awaited'
+        ? 'a validation scope per call, its pop awaited'
+        : 'no error scope';
+
+/**
+ * What keeping blame costs: the bare calls with no scope, then inside each kind of error scope the run timed, with
+ * the µs per call each scope adds to the bare calls, fastest round over fastest round (`addedUs`).
+ * @param {CallCostRecord} r
+ */
+export function scopeStudy(r) {
+  const n = r.spec?.callsInARow;
+  const bare = r.rows.find((x) => x.fn === 'bare');
+  const scoped = r.rows.filter((x) => x.fn === 'scoped' && x.scope);
+  if (!bare?.us || scoped.length === 0) return [];
+  const fastest = bare.us.min;
+  return [bare, ...scoped].map((x) => ({
+    row: x,
+    words: scopeWords(x.scope, n),
+    addedUs: x.us && x !== bare ? x.us.min - fastest : undefined,
+  }));
 }
 
 /**

@@ -1,7 +1,8 @@
 // The bench's HTML report in plain Node (no GPU): `npm run bench:report` refuses what is not a results file of
 // the current format with one line naming the file and what is wrong, exit code 1 and no page; a system that
 // failed, could not run or ran on ORT's CPU EP renders as such with its reason, never as a time; the per-call
-// fields of newer runs (the bare calls, each variant over them, bytes copied) render where a file has them.
+// fields of newer runs (the bare calls, each variant over them both ways, the bare calls inside error scopes, a
+// variant that cannot run here, bytes copied) render where a file has them.
 // The results file is test/browser/fixtures/bench-results.json (the browser tier draws it).
 
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { renderHtml } from '../../bench/lib/report/html.mjs';
 import { chartLibrary } from '../../bench/lib/report/html/document.mjs';
-import { bytesText } from '../../bench/lib/report/format.mjs';
+import { bytesText, signed, times } from '../../bench/lib/report/format.mjs';
+import { renderReport } from '../../bench/lib/report/text.mjs';
 import type { ChartSpec } from '../../bench/lib/report/html/charts.mjs';
 import type { Report } from '../../bench/types.js';
 
@@ -132,20 +134,79 @@ test('the page names the adapter and the browser, says what SwiftShader is, and 
   expect(page.match(/<(script|link)[^>]+(src|href)="(?!data:)/)).toBeNull();
 });
 
-test('the per-call fields render: the bare calls, each variant over them, bytes copied', async () => {
+test('the per-call fields render: the bare calls, each variant over them both ways, bytes copied', async () => {
   const r = fixture();
   const calls = r.callCosts[0]!;
   const { html, specs } = await render(r);
-  const variants = calls.rows.filter((x) => x.fn !== 'bare' && x.overBare && !x.error);
+  const variants = calls.rows.filter((x) => !['bare', 'scoped'].includes(x.fn) && x.overBare && !x.error && !x.skip);
   expect(variants.length, 'the fixture times variants against the bare calls').toBeGreaterThan(0);
-  const over = specs.find((s) => s.series[0]?.label === 'over the bare calls');
+  const over = specs.find((s) => s.series[0]?.label === 'per round, median');
   expect(over?.labels).toHaveLength(variants.length);
   expect(over?.series[0]?.data[0]).toBe(variants[0]!.overBare!.median);
+  expect(over?.series[1]?.label).toBe('fastest round over fastest');
+  expect(variants[0]!.fastestOverBare, 'the fixture has the fastest-round ratio').toBeGreaterThan(0);
+  expect(over?.series[1]?.data[0]).toBe(variants[0]!.fastestOverBare);
+  expect(html).toContain(`<td class="num">${times(variants[0]!.fastestOverBare)}</td>`);
   const bare = calls.rows.find((x) => x.fn === 'bare');
   expect(bare, 'the fixture has the bare calls').toBeDefined();
-  expect(specs.find((s) => s.labels.includes(bare!.label))).toBeDefined();
+  const time = specs.find((s) => s.labels.includes(bare!.label));
+  expect(time?.series.map((x) => x.label)).toEqual(['median over rounds', 'fastest round']);
+  expect(time?.series[1]?.data[0]).toBe(bare!.us!.min);
   expect(html).toContain('<h4>Bytes copied per split</h4>');
   const copied = r.results.flatMap((c) => Object.values(c.systems)).find((x) => x?.calls?.bytesCopied)?.calls;
   expect(copied?.bytesCopied, 'a probe in the fixture copied bytes').toBeGreaterThan(0);
   expect(html).toContain(`<td class="num">${bytesText(copied!.bytesCopied)}</td>`);
+});
+
+test('what keeping blame costs: the bare calls inside each error scope, and what each adds, fastest rounds', async () => {
+  const r = fixture();
+  const rows = r.callCosts[0]!.rows;
+  const bare = rows.find((x) => x.fn === 'bare')!;
+  const scoped = rows.filter((x) => x.fn === 'scoped');
+  expect(scoped.map((x) => x.scope)).toEqual(['call', 'batch', 'call-awaited']);
+  const { html, specs } = await render(r);
+  const spec = specs.find((s) => s.labels[0] === 'no error scope');
+  expect(spec?.labels).toEqual([
+    'no error scope',
+    'a validation scope per call, its pop not awaited',
+    'one validation scope per batch of 100 calls',
+    'a validation scope per call, its pop awaited',
+  ]);
+  expect(spec?.series[1]?.data).toEqual([bare, ...scoped].map((x) => x.us!.min));
+  const awaited = scoped[2]!;
+  expect(html).toContain(`<td class="num">${signed(awaited.us!.min - bare.us!.min)}</td>`);
+  // Not among the variants' own figures: they have a figure of their own.
+  const time = specs.find((s) => s.labels.includes(bare.label) && s.series[0]?.label === 'median over rounds');
+  expect(time?.labels.includes(awaited.label)).toBe(false);
+  const text = renderReport(r).join('\n');
+  expect(text).toMatch(/What blame costs \(calls-decode-f32-1x1x12288, fastest rounds\): the bare calls take /);
+  expect(text).toMatch(/^a validation scope per call, its pop awaited +bare-scope-awaited +[\d.]+ +[\d.]+ +\+[\d.]+ /m);
+});
+
+test('a variant that cannot run here is n/a with its reason, never a time; one that ran is charted', async () => {
+  const r = fixture();
+  const rows = r.callCosts[0]!.rows;
+  const copies = rows.find((x) => x.variant === 'split-upload-copies')!;
+  const prepared = rows.filter((x) => x.fn.startsWith('prepared.'));
+  expect(prepared.map((x) => x.variant)).toEqual([
+    'prepared-encode-into',
+    'prepared-split-copies',
+    'prepared-split-caller-seen',
+  ]);
+  // One n/a as in a build without engine.prepare, one timed as in a build with it.
+  const [na, ran] = [prepared[0]!, prepared[1]!];
+  Object.assign(na, { skip: 'planted: engine.prepare is not a function', us: undefined, overBare: undefined });
+  Object.assign(ran, { ...copies, fn: 'prepared.split', variant: ran.variant, label: ran.label, skip: undefined });
+  const { html, specs } = await render(r);
+  expect(specs.some((s) => s.labels.includes(na.label))).toBe(false);
+  expect(html).toContain(
+    `<ul class="notes muted"><li>${na.label.replace(/'/g, '&#39;')}: n/a: planted: engine.prepare`,
+  );
+  expect(html).toMatch(/<td class="num muted">n\/a<\/td><\/tr>/);
+  const over = specs.find((s) => s.series[0]?.label === 'per round, median');
+  expect(over?.labels).toContain(ran.label);
+  expect(over?.series[1]?.data[over.labels.indexOf(ran.label)]).toBe(copies.fastestOverBare);
+  const text = renderReport(r).join('\n');
+  expect(text).toContain('n/a: prepared-encode-into: planted: engine.prepare is not a function.');
+  expect(text).not.toMatch(/prepared encode into the caller's three buffers.*\d+\.\d+x/);
 });

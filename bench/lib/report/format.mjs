@@ -69,6 +69,9 @@ export function cellText(s) {
   return `${ms(s.wall?.median)}${g}${s.fallback ? ' cpu' : ''}`;
 }
 
+/** A difference with its sign: +1.50, -0.250. @param {number | undefined} v */
+export const signed = (v) => (v === undefined ? '-' : `${v < 0 ? '-' : '+'}${ms(Math.abs(v))}`);
+
 /** A ratio close to 1, with three decimals: 1.004x is not 1.00x. @param {number | undefined} x */
 export const near1 = (x) => (x === undefined ? '-' : `${x.toFixed(3)}x`);
 

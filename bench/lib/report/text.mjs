@@ -1,27 +1,21 @@
 // The run as text: what it shows in words (comparisons between systems measured side by side), the tables
 // (cases, the default plan against the copy limits and each strategy forced, throughput, pipelines, decode
-// loops, per-call cost against the bare calls, and with --probes the GPU calls and bytes copied of each split),
-// and each item's progress line.
+// loops, per-call cost against the bare calls and what error scopes add to them (calls.mjs), and with --probes
+// the GPU calls and bytes copied of each split), and each item's progress line.
 
-import {
-  PEERS,
-  adapterOf,
-  callCostRows,
-  limitRows,
-  pipelineRows,
-  sameAsRows,
-  throughput,
-  versusPeer,
-} from '../findings.mjs';
+import { PEERS, adapterOf, limitRows, pipelineRows, sameAsRows, throughput, versusPeer } from '../findings.mjs';
 import { SYSTEMS, bytesText, cellText, gbps, ms, near1, planText, shortShape, table, times } from './format.mjs';
 import { decodeFindings, renderDecodes } from './decode.mjs';
+import { renderCallCosts, renderScopeStudy, scopeFindings } from './calls.mjs';
 
-/** @import { CallCostResult, CaseRecord, PipelineResult, Report } from '../../types.js' */
+export { callCostLine } from './calls.mjs';
+
+/** @import { CaseRecord, PipelineResult, Report } from '../../types.js' */
 
 /** Every part of the report, in order; the empty ones left out. @param {Report} report */
 export function renderReport(report) {
   const parts = [renderFindings, renderCases, renderLimits, renderThroughput, renderPipelines, renderDecodes];
-  return [...parts, renderCallCosts, renderCounts].map((f) => f(report)).filter(Boolean);
+  return [...parts, renderCallCosts, renderScopeStudy, renderCounts].map((f) => f(report)).filter(Boolean);
 }
 
 /** @param {Report} report */
@@ -48,6 +42,7 @@ export function findingLines(report) {
     ...pipelineRows(report.pipelines).map(pipelineText),
     ...decodeFindings(report),
     ...report.results.flatMap((r) => (r.errorScopes ? [scopeText(r)] : [])),
+    ...scopeFindings(report),
   ];
   const f = report.final;
   if (f)
@@ -210,32 +205,6 @@ function renderPipelines(report) {
   );
 }
 
-/** @param {Report} report */
-function renderCallCosts(report) {
-  const rows = callCostRows(report.callCosts).map(({ id, row: x, bareUs, scopes }) => [
-    report.callCosts.length > 1 ? `${id}: ${x.label}` : x.label,
-    x.fn === 'bare' ? '-' : planText(x.stats),
-    scopes,
-    x.error ? 'ERR' : ms(x.us?.median),
-    x.us ? `${ms(x.us.min)}-${ms(x.us.max)}` : '-',
-    x.overBare ? times(x.overBare.median) : '-',
-    x.overBare ? `${times(x.overBare.min)}-${times(x.overBare.max)}` : '-',
-    ms(bareUs),
-    String(x.calls),
-  ]);
-  if (rows.length === 0) return '';
-  const n = report.callCosts[0]?.spec?.callsInARow;
-  const head = ['variant', 'plan', 'scopes', 'µs per call', 'min-max', '/ bare', 'min-max', 'bare µs', 'calls'];
-  return (
-    `Per-call cost of ${report.callCosts.map((r) => r.id).join(', ')}: µs per call, median over rounds. Each ` +
-    `round calls every\nvariant ${n ?? 'N'} times in a row, timed as a whole (the calls and the release of ` +
-    "their outputs; the GPU drained off the clock).\n/ bare: each round's µs over the bare calls' µs in the " +
-    "same round, median (min-max) over the rounds; bare µs: the bare\ncalls' own. scopes (--probes): error " +
-    'scopes pushed, and awaited.\n\n' +
-    table([head, ...rows])
-  );
-}
-
 /** GPU calls of one split of each system (--probes). @param {Report} report */
 function renderCounts(report) {
   const rows = report.results.flatMap((r) =>
@@ -266,16 +235,6 @@ function countRow(item, who, c) {
 export const pipelineLine = (r) =>
   `${r.id.padEnd(30)} ${ms(r.seconds)} s  ORT whole graph ${cellText(r.systems['ort-whole'])}  ` +
   `ORT -> Cleave -> ORT ${cellText(r.systems['cleave-pipeline'])} ms`;
-
-/** @param {CallCostResult} r */
-export function callCostLine(r) {
-  const bare = r.rows.find((x) => x.fn === 'bare');
-  const rows = r.rows
-    .filter((x) => x !== bare)
-    .map((x) => `${x.variant} ${x.error ? 'ERR' : `${ms(x.us?.median)} µs ${times(x.overBare?.median)}`}`);
-  const head = `bare ${bare?.error ? 'ERR' : `${ms(bare?.us?.median)} µs`}`;
-  return `${r.id.padEnd(30)} ${ms(r.seconds)} s  ${head}; ${rows.join(', ')}`;
-}
 
 /** One line per finished case for the progress log. @param {CaseRecord} r */
 export function progressLine(r) {
