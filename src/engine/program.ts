@@ -184,10 +184,10 @@ export function programOf(engine: Runner, v: TensorView, o: Fields, what: string
  */
 export function readInput(x: unknown, what: string): TensorView {
   const v = readTensor(x, `${what}: input`);
-  if (v.kind === 'gpu' && (~v.buffer.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) !== 0)
+  if (v.kind === 'gpu' && (~v.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) !== 0)
     throw new SplitError(
       'BAD_INPUT',
-      `${what}: the input's GPU buffer needs usage ${missingUsage(v.buffer, ['STORAGE', 'COPY_SRC']).join(' | ')}: ` +
+      `${what}: the input's GPU buffer needs usage ${missingUsage(v.usage, ['STORAGE', 'COPY_SRC']).join(' | ')}: ` +
         "every split's input needs STORAGE | COPY_SRC " +
         '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave-gpu)',
       'input:input.buffer',
@@ -198,7 +198,7 @@ export function readInput(x: unknown, what: string): TensorView {
 /** The caller's encoder. */
 export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
   check(
-    isA(encoder, 'GPUCommandEncoder', ['beginComputePass'], false),
+    isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
     'BAD_INPUT',
     () => `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`,
     'input:encoder',

@@ -125,7 +125,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
 /** Each probe's split, planned as the planner plans it with its strategy forced, and its batch's size. */
 function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPUBuffer): [Record, number][] {
   const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, costs: DEFAULT_COSTS };
-  const b = { src, srcBase: 0, targets: [dst], bases: [] };
+  const b = { src, srcBase: 0, targets: [dst], bases: [0] };
   return PROBES.map(([copy, rows, parts, piece, k]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
     const gp = planGpu(plan, limits, { srcByteOffset: 0, allowAlias: false, strategy: copy ? 'copy' : 'gather' });

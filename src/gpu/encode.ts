@@ -22,7 +22,8 @@ export interface Table {
 /**
  * The buffers one recording reads and writes: `targets[0]` the engine's shared output buffer (absent when every output
  * goes elsewhere), then the caller's destination buffers, then, with layout 'separate', each output's own buffer, by
- * target number (see OutputSlot); and the byte each plan offset is counted from, in the source and in each target.
+ * target number (see OutputSlot); and the byte each plan offset is counted from, in the source and in each target
+ * (one per target: 0 for the engine's own).
  */
 export interface Buffers {
   readonly src: GPUBuffer;
@@ -39,10 +40,9 @@ const KEPT_GROUPS = 4;
 
 /** Records the plan's copy commands, each into its output's target buffer. */
 export function encodeCopies(enc: GPUCommandEncoder, gp: GpuPlan, b: Buffers): void {
-  for (const c of gp.copies) {
-    const t = gp.outputs[c.output]!.target ?? 0;
-    enc.copyBufferToBuffer(b.src, b.srcBase + c.src, b.targets[t]!, (b.bases[t] ?? 0) + c.dst, c.size);
-  }
+  const { src, srcBase, targets, bases } = b;
+  for (const c of gp.copies)
+    enc.copyBufferToBuffer(src, srcBase + c.src, targets[c.target]!, bases[c.target]! + c.dst, c.size);
 }
 
 /** Records one compute pass: a dispatch per planned dispatch, each with its own windows, a workgroup per tile. */
@@ -95,7 +95,7 @@ function bindGroups(
           binding: BINDING.dst,
           resource: {
             buffer: b.targets[d.target]!,
-            offset: (b.bases[d.target] ?? 0) + d.dstWindow[0],
+            offset: b.bases[d.target]! + d.dstWindow[0],
             size: d.dstWindow[1],
           },
         },
@@ -110,7 +110,7 @@ function bindGroups(
 function sameBuffers(a: Buffers, b: Buffers): boolean {
   if (a.src !== b.src || a.srcBase !== b.srcBase || a.targets.length !== b.targets.length) return false;
   for (let t = 0; t < a.targets.length; t++)
-    if (a.targets[t] !== b.targets[t] || (a.bases[t] ?? 0) !== (b.bases[t] ?? 0)) return false;
+    if (a.targets[t] !== b.targets[t] || a.bases[t] !== b.bases[t]) return false;
   return true;
 }
 

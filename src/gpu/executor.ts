@@ -4,7 +4,7 @@
 // error they catch is that call's own, never an application's on a shared device or another split's. Host bytes are
 // written in through padded writes, and results read back through one staging buffer.
 
-import { SplitError } from '../errors.js';
+import { SplitError, check } from '../errors.js';
 import { type FixedDType, hostArrayName } from '../dtype.js';
 import { arrayFromBytes } from '../host-data.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
@@ -16,7 +16,7 @@ import { pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
 import { limitsOf } from './device.js';
 import { type DeviceCosts, costsRecord } from './calibrate.js';
-import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE, requireUsage } from '../usage.js';
+import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 /**
  * The error scopes a submit runs inside, outermost first: both when it may allocate or touch a caller's buffer not
@@ -133,7 +133,15 @@ export class GpuExecutor {
     checkLive(x, 'download');
     if (!x.byteLength)
       return { dtype: x.dtype, shape: x.shape, data: arrayFromBytes(array, new Uint8Array(0), false) } as HostTensor;
-    requireUsage(x.buffer, USAGE.COPY_SRC, 'COPY_SRC', 'download');
+    check(
+      (x.usage & USAGE.COPY_SRC) !== 0 && x.buffer.mapState === 'unmapped',
+      'BAD_INPUT',
+      () =>
+        x.usage & USAGE.COPY_SRC
+          ? `download: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`
+          : "download: the input's GPU buffer needs usage COPY_SRC",
+      'input:input.buffer',
+    );
     const from = x.byteOffset & ~3;
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);

@@ -4,7 +4,10 @@
 // A split takes and gives buffers on every call: free buffers sit in arrays under numeric keys
 // (usage, then size), not in Sets keyed by the buffers, which cost microseconds a call in Firefox.
 // The count bound grows to the most buffers one split has taken (a buffer per output, with layout
-// 'separate'), so a repeated split of many outputs creates none in steady state.
+// 'separate'), so a repeated split of many outputs creates none in steady state. A buffer's size and usage are
+// known from its descriptor (read/webgpu-object.ts): giving one back reads no native getter.
+
+import { bufferFacts, madeBuffer } from '../read/webgpu-object.js';
 
 /** Free bytes a pool keeps. */
 export const POOL_BYTES = 256 << 20;
@@ -41,6 +44,7 @@ export class BufferPool {
   /** A new buffer this pool owns (never a reused one: mapped-at-creation buffers are written once). */
   create(size: number, usage: GPUBufferUsageFlags, mappedAtCreation = false): GPUBuffer {
     const b = this.device.createBuffer({ label: 'cleave', size, usage, mappedAtCreation });
+    madeBuffer(b, size, usage);
     this.owned.add(b);
     this.onCreate(b);
     return b;
@@ -76,9 +80,8 @@ export class BufferPool {
   /** Returns a buffer whose commands are all submitted; evicts the oldest free ones past the bounds. */
   give(b: GPUBuffer): void {
     if (this.destroyed || !this.owned.has(b)) return;
-    const size = b.size;
+    const { size, usage } = bufferFacts(b)!;
     if (size > this.maxBytes) return this.drop(b);
-    const usage = b.usage;
     let bySize = this.free.get(usage);
     if (!bySize) this.free.set(usage, (bySize = new Map<number, FreeList>()));
     let list = bySize.get(size);
@@ -124,7 +127,7 @@ export class BufferPool {
     const b = oldest!.buffers.shift()!;
     oldest!.order.shift();
     this.freeCount--;
-    this.freeBytes -= b.size;
+    this.freeBytes -= bufferFacts(b)!.size;
     this.drop(b);
   }
 }

@@ -40,9 +40,21 @@ interface Placed extends Placement {
 /** Placements a program keeps: a KV-cache slot's offsets within an alignment, an input in either kind of buffer. */
 const KEPT_PLACEMENTS = 4;
 
+/** Where a call's destinations put its outputs: their offsets within their buffers' bases, and those bases. */
+interface Where {
+  readonly dests: Destinations | undefined;
+  readonly into: Placement['into'];
+  /** Each target buffer's base: 0 for the engine's own, and its lowest destination's offset rounded down. */
+  readonly bases: readonly number[];
+}
+
+const NOWHERE: Where = { dests: undefined, into: undefined, bases: [0] };
+
 export class GpuSplit {
   /** Placements planned, most recently used last. */
   readonly placed: Placed[] = [];
+  /** The last call's destinations, worked out: a prepared split's are the same object every call. */
+  private where = NOWHERE;
 
   constructor(
     readonly plan: SplitPlan,
@@ -58,31 +70,38 @@ export class GpuSplit {
     for (const p of placed) if (p.table) gpu.retire(p.table.buffer, p.handedOver);
   }
 
-  /** The kept placement for these offsets and destinations, or a new one, with the bases its offsets count from. */
-  private placement(gpu: GpuExecutor, srcByteOffset: number, allowAlias: boolean, dests: Destinations | undefined) {
-    const a = gpu.limits.alignment;
-    const srcAt = srcByteOffset % a;
-    // Each destination buffer's base: its lowest destination's offset rounded down to the alignment.
-    const bases: number[] = [];
-    if (dests)
-      for (const d of dests.places)
-        if (d) bases[d.target] = Math.min(bases[d.target] ?? Infinity, d.byteOffset - (d.byteOffset % a));
-    const into = dests?.places.map((d) => d && { ...d, byteOffset: d.byteOffset - bases[d.target]! });
+  /** The kept placement for these offsets and destinations, or a new one; and the base the input counts from. */
+  private placement(gpu: GpuExecutor, srcByteOffset: number, allowAlias: boolean, w: Where) {
+    const srcAt = srcByteOffset % gpu.limits.alignment;
     const costs = gpu.limits.costs;
     const list = this.placed;
-    const found = list.findIndex(
-      (p) => p.srcByteOffset === srcAt && p.allowAlias === allowAlias && p.costs === costs && sameInto(p.into, into),
-    );
-    let p = list[found];
+    let k = list.length - 1;
+    for (; k >= 0; k--) {
+      const p = list[k]!;
+      if (p.srcByteOffset === srcAt && p.allowAlias === allowAlias && p.costs === costs && sameInto(p.into, w.into))
+        break;
+    }
+    let p = list[k];
     if (p) {
-      if (found !== list.length - 1) list.push(...list.splice(found, 1));
+      if (k !== list.length - 1) list.push(...list.splice(k, 1));
     } else {
-      const at = { srcByteOffset: srcAt, allowAlias, strategy: this.strategy, into };
+      const at = { srcByteOffset: srcAt, allowAlias, strategy: this.strategy, into: w.into };
       const gp = planGpu(this.plan, gpu.limits, { ...at, separate: this.layout === 'separate' });
       list.push((p = { ...at, costs, gp, groups: [], handedOver: false }));
       if (list.length > KEPT_PLACEMENTS) GpuSplit.retire(gpu, list.splice(0, 1));
     }
-    return { p, srcBase: srcByteOffset - srcAt, bases };
+    return { p, srcBase: srcByteOffset - srcAt };
+  }
+
+  /** The call's destinations worked out (see Where), kept for the next call with the same ones. */
+  private whereOf(dests: Destinations | undefined, alignment: number): Where {
+    if (dests === this.where.dests) return this.where;
+    if (!dests) return (this.where = NOWHERE);
+    const bases = [0];
+    for (const d of dests.places)
+      if (d) bases[d.target] = Math.min(bases[d.target] ?? Infinity, d.byteOffset - (d.byteOffset % alignment));
+    const into = dests.places.map((d) => d && { ...d, byteOffset: d.byteOffset - bases[d.target]! });
+    return (this.where = { dests, into, bases });
   }
 
   /**
@@ -102,18 +121,17 @@ export class GpuSplit {
     const ours = lease?.home === gpu.pool;
     const alias = this.alias ?? (encoder ? 'none' : 'owned');
     const allowAlias = !dests && this.layout === 'shared' && (alias === 'any' || (alias === 'owned' && ours));
-    const { p, srcBase, bases } = this.placement(gpu, x.byteOffset, allowAlias, dests);
+    const w = this.whereOf(dests, gpu.limits.alignment);
+    const { p, srcBase } = this.placement(gpu, x.byteOffset, allowAlias, w);
     const gp = p.gp;
     // Outputs of an input whose own split's errors are still unknown share its fate.
-    const done = (targets: readonly (GPUBuffer | undefined)[], home: Lease['home']): Done => {
-      const outputs = this.handOut(gp, x, targets, home, dests, bases);
+    const done = (targets: readonly (GPUBuffer | undefined)[], home: Lease['home'], bases = w.bases): Done => {
+      const outputs = this.handOut(gp, x.dtype, targets, home, dests, bases);
       if (lease?.settling) settle(outputs, lease.settling);
       return { outputs, gp };
     };
-    if (gp.strategy === 'alias') {
-      bases[0] = srcBase; // views count from the input's base
-      return done([x.buffer], undefined);
-    }
+    // Views count from the input's base.
+    if (gp.strategy === 'alias') return done([x.buffer], undefined, [srcBase]);
     if (gp.outputs.length === 0) return { outputs: [], gp };
     check(
       ours || x.buffer.mapState === 'unmapped',
@@ -121,31 +139,32 @@ export class GpuSplit {
       () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
       'input:input.buffer',
     );
-    const b = { src: x.buffer, srcBase, bases };
-    if (!encoder) return this.submit(gpu, p, b, dests, ours ? [] : [x.buffer], done, what);
+    if (!encoder) return this.submit(gpu, p, x.buffer, srcBase, w, ours ? [] : [x.buffer], done, what);
     p.handedOver = true;
-    return done(this.record(gpu, encoder, p, b, dests).targets, gpu.pool);
+    return done(this.record(gpu, encoder, p, x.buffer, srcBase, w), gpu.pool);
   }
 
   /** Submits the split inside the scopes it needs (scopesFor), given the caller's buffers it touches (`theirs`). */
   private submit(
     gpu: GpuExecutor,
     p: Placed,
-    b: Omit<Buffers, 'targets'>,
-    dests: Destinations | undefined,
+    src: GPUBuffer,
+    srcBase: number,
+    w: Where,
     theirs: GPUBuffer[],
     done: (targets: readonly (GPUBuffer | undefined)[], home: Lease['home']) => Done,
     what: string,
   ): Done | Promise<Done> {
-    if (dests) for (const t of dests.buffers) if (leaseOn(t)?.home !== gpu.pool) theirs.push(t);
-    const seen = theirs.every((t) => gpu.seen.has(t));
+    if (w.dests) for (const t of w.dests.buffers) if (leaseOn(t)?.home !== gpu.pool) theirs.push(t);
+    let seen = true;
+    for (const t of theirs) seen &&= gpu.seen.has(t);
     const { scopes, early } = scopesFor(theirs.length, seen, gpu.pool.has(p.gp.buffers, TENSOR_USAGE));
-    const { value, error } = gpu.submit(what, (enc) => this.record(gpu, enc, p, b, dests), scopes);
+    const { value: targets, error } = gpu.submit(what, (enc) => this.record(gpu, enc, p, src, srcBase, w), scopes);
     // Nothing of the caller's and nothing allocated: these commands cannot fail.
-    if (scopes.length === 0) return done(value.targets, gpu.pool);
+    if (scopes.length === 0) return done(targets, gpu.pool);
     const forget = () => theirs.forEach((t) => gpu.seen.delete(t));
     if (early) {
-      const r = done(value.targets, gpu.pool);
+      const r = done(targets, gpu.pool);
       const fate = lateError(what, error);
       settle(r.outputs as GpuTensor[], fate);
       void fate.then((e) => {
@@ -159,11 +178,13 @@ export class GpuSplit {
       () => {
         gpu.alive(what);
         for (const t of theirs) gpu.seen.add(t);
-        return done(value.targets, gpu.pool);
+        return done(targets, gpu.pool);
       },
       (e: unknown) => {
         forget();
-        for (const m of value.made) gpu.pool.give(m);
+        // The buffers it took from the pool: the shared one, and the outputs' own.
+        for (const [t, b] of targets.entries())
+          if (b && (t === 0 || t > (w.dests?.buffers.length ?? 0))) gpu.pool.give(b);
         throw e;
       },
     );
@@ -171,28 +192,24 @@ export class GpuSplit {
 
   /**
    * Records the placement's copies or gather into `enc`, its output buffers taken from the pool; returns the target
-   * buffers (the shared one first, then the caller's, then the outputs' own) and the ones it took.
+   * buffers: the shared one first, then the caller's, then the outputs' own.
    */
-  private record(
-    gpu: GpuExecutor,
-    enc: GPUCommandEncoder,
-    p: Placed,
-    b: Omit<Buffers, 'targets'>,
-    dests: Destinations | undefined,
-  ) {
+  private record(gpu: GpuExecutor, enc: GPUCommandEncoder, p: Placed, src: GPUBuffer, srcBase: number, w: Where) {
     const gp = p.gp;
-    const made: GPUBuffer[] = [];
-    const take = (n: number) => {
-      const m = gpu.pool.take(n, TENSOR_USAGE);
-      made.push(m);
-      return m;
-    };
-    const targets: (GPUBuffer | undefined)[] = [gp.bufferBytes > 0 ? take(gp.bufferBytes) : undefined];
-    if (dests) targets.push(...dests.buffers);
-    for (const o of gp.outputs) if (o.separate) targets[o.target!] = take(align4(o.byteLength));
-    gpu.pool.took(made.length);
-    this.encodeWork(gpu, enc, p, { ...b, targets });
-    return { targets, made };
+    const targets: (GPUBuffer | undefined)[] = [
+      gp.bufferBytes > 0 ? gpu.pool.take(gp.bufferBytes, TENSOR_USAGE) : undefined,
+    ];
+    if (w.dests) for (const b of w.dests.buffers) targets.push(b);
+    let bases = w.bases;
+    if (this.layout === 'separate') {
+      const own = [...bases];
+      for (const o of gp.outputs)
+        if (o.separate) [targets[o.target!], own[o.target!]] = [gpu.pool.take(align4(o.byteLength), TENSOR_USAGE), 0];
+      bases = own;
+    }
+    gpu.pool.took(gp.buffers.length);
+    this.encodeWork(gpu, enc, p, { src, srcBase, targets, bases });
+    return targets;
   }
 
   private encodeWork(gpu: GpuExecutor, enc: GPUCommandEncoder, p: Placed, b: Buffers): void {
@@ -208,33 +225,44 @@ export class GpuSplit {
    */
   private handOut(
     gp: GpuPlan,
-    x: GpuView,
+    dtype: GpuView['dtype'],
     targets: readonly (GPUBuffer | undefined)[],
     home: Lease['home'],
     dests: Destinations | undefined,
     bases: readonly number[],
   ): GpuTensor[] {
     const shared = targets[0] && leaseFor(targets[0], home);
-    return gp.outputs.map((o, i) => {
-      const [shape, at] = [this.shapes[i]!, o.byteOffset + (bases[o.target ?? 0] ?? 0)];
-      if (o.separate) return handOut(leaseFor(targets[o.target!]!, home), x.dtype, shape, 0, o.byteLength);
-      if (!o.target) return handOut(shared!, x.dtype, shape, at, o.byteLength);
-      const t = handOut(leaseFor(targets[o.target]!, undefined), x.dtype, shape, at, o.byteLength);
-      const strides = dests!.strides[i];
-      return strides ? Object.assign(t, { strides }) : t;
-    });
+    const outputs: GpuTensor[] = [];
+    for (let i = 0; i < gp.outputs.length; i++) {
+      const o = gp.outputs[i]!;
+      const shape = this.shapes[i]!;
+      if (o.separate) outputs.push(handOut(leaseFor(targets[o.target!]!, home), dtype, shape, 0, o.byteLength));
+      else if (!o.target) outputs.push(handOut(shared!, dtype, shape, bases[0]! + o.byteOffset, o.byteLength));
+      else {
+        const t = handOut(
+          leaseFor(targets[o.target]!, undefined),
+          dtype,
+          shape,
+          bases[o.target]! + o.byteOffset,
+          o.byteLength,
+        );
+        const strides = dests!.strides[i];
+        outputs.push(strides ? Object.assign(t, { strides }) : t);
+      }
+    }
+    return outputs;
   }
 
   /** Splits a host tensor: one upload, one submit, one readback of every output, in the input's array class. */
   async host(gpu: GpuExecutor, x: HostView, what: string): Promise<Done> {
     calibrateSoon(gpu.device, gpu.costs);
-    const { p } = this.placement(gpu, 0, false, undefined);
+    const { p } = this.placement(gpu, 0, false, NOWHERE);
     const gp = p.gp;
     const staging = gpu.pool.take(gp.bufferBytes, STAGING_USAGE);
     const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
     const { value, error } = gpu.submit(what, (enc) => {
       writePadded(gpu.device.queue, input, x.bytes);
-      const at = { src: input, srcBase: 0, bases: [] };
+      const at = { src: input, srcBase: 0, bases: NOWHERE.bases };
       if (gp.strategy === 'copy') return this.encodeWork(gpu, enc, p, { ...at, targets: [staging] });
       const out = gpu.pool.take(gp.bufferBytes, TENSOR_USAGE);
       this.encodeWork(gpu, enc, p, { ...at, targets: [out] });
@@ -262,7 +290,8 @@ export function scopesFor(theirs: number, seen: boolean, pooled: boolean) {
 }
 
 function sameInto(a: Placement['into'], b: Placement['into']): boolean {
-  if (a === undefined || b === undefined) return a === b;
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
   for (let i = 0; i < a.length; i++) {
     const [p, q] = [a[i], b[i]];
     if (p === undefined || q === undefined) {

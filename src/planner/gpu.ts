@@ -52,7 +52,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, opts: Placement): Gp
   const buffers = bufferBytes > 0 ? [bufferBytes] : [];
   for (const o of outputs) if (o.separate) buffers.push(align4(o.byteLength));
   if (regions.length === 0 || (copyable && (want === 'copy' || (want === 'auto' && copyWins)))) {
-    return { ...NONE, strategy: 'copy', outputs, bufferBytes, buffers, copies: byteCopies(regions, owner) };
+    return { ...NONE, strategy: 'copy', outputs, bufferBytes, buffers, copies: byteCopies(regions, owner, outputs) };
   }
 
   const unitBits = chooseUnit(residues, limits.alignment);
@@ -85,13 +85,15 @@ function views(l: ReturnType<typeof regionsOf>, srcByteOffset: number): OutputSl
 }
 
 /** One copy command per row of each region, into its output. */
-function byteCopies(regions: readonly Region[], owner: readonly number[]): ByteCopy[] {
+function byteCopies(regions: readonly Region[], owner: readonly number[], outputs: readonly OutputSlot[]): ByteCopy[] {
   const copies: ByteCopy[] = [];
   regions.forEach((r, k) => {
     const size = r.rowLen / 8;
+    const target = outputs[owner[k]!]!.target ?? 0;
     for (let row = 0; row < r.rows; row++) {
       copies.push({
         output: owner[k]!,
+        target,
         src: (r.src + row * r.srcStride) / 8,
         dst: (r.dst + row * r.dstStride) / 8,
         size,

@@ -28,9 +28,10 @@ export interface OutputSlot {
   readonly separate?: true;
 }
 
-/** One copyBufferToBuffer command: `size` bytes into output `output` (dst is in its target buffer). */
+/** One copyBufferToBuffer command: `size` bytes into output `output`, at `dst` of target buffer `target`. */
 export interface ByteCopy {
   readonly output: number;
+  readonly target: number;
   readonly src: number;
   readonly dst: number;
   readonly size: number;

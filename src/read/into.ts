@@ -6,9 +6,10 @@
 import { type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
 import { byteLengthOf, elementBits } from '../dtype.js';
 import type { Destination } from '../tensor.js';
-import { type GpuView, isGpuBuffer, readShape } from './tensor.js';
+import { type GpuView, readShape } from './tensor.js';
+import { type BufferFacts, bufferFacts } from './webgpu-object.js';
 import { product, rowMajorStrides } from '../shape.js';
-import { missingUsage } from '../usage.js';
+import { USAGE, missingUsage } from '../usage.js';
 
 /**
  * The destinations as checked: planner places (target k is buffers[k - 1]), their distinct buffers, the strides as
@@ -115,7 +116,7 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
     `${at}.shape`,
   );
   const numel = product(dims);
-  const buffer = readBuffer(o.buffer, x, what, at);
+  const [buffer, facts] = readBuffer(o.buffer, x, what, at);
   const byteOffset = asInt(o.byteOffset, 0);
   check(
     byteOffset !== undefined && byteOffset % 4 === 0,
@@ -136,9 +137,9 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
   const extent = numel === 0 ? 0 : 1 + dims.reduce((a, n, k) => a + (n - 1) * s[k]!, 0);
   const bytes = Math.ceil((extent * elementBits(x.dtype)) / 8);
   check(
-    byteOffset + bytes <= buffer.size,
+    byteOffset + bytes <= facts.size,
     'DATA_LENGTH',
-    () => `${what}: its ${bytes} bytes at byteOffset ${byteOffset} lie outside its ${buffer.size}-byte buffer`,
+    () => `${what}: its ${bytes} bytes at byteOffset ${byteOffset} lie outside its ${facts.size}-byte buffer`,
     `${at}.buffer`,
   );
   const v = { source: o, buffer };
@@ -146,10 +147,11 @@ function readOne(e: unknown, x: GpuView, shape: readonly number[], what: string,
   return { buffer, byteOffset, strides: s, given, bytes, live: v };
 }
 
-/** A destination's buffer: a GPUBuffer, not the input's, that a split may write. */
-function readBuffer(buffer: unknown, x: GpuView, what: string, at: SubjectKey): GPUBuffer {
+/** A destination's buffer: a GPUBuffer, not the input's, that a split may write; and its facts. */
+function readBuffer(buffer: unknown, x: GpuView, what: string, at: SubjectKey): [GPUBuffer, BufferFacts] {
+  const facts = bufferFacts(buffer);
   check(
-    isGpuBuffer(buffer),
+    facts !== undefined,
     'BAD_INPUT',
     () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`,
     `${at}.buffer`,
@@ -160,16 +162,16 @@ function readBuffer(buffer: unknown, x: GpuView, what: string, at: SubjectKey): 
     () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
     `${at}.buffer`,
   );
-  const missing = missingUsage(buffer, ['STORAGE', 'COPY_DST']);
   check(
-    missing.length === 0,
+    (~facts.usage & (USAGE.STORAGE | USAGE.COPY_DST)) === 0,
     'BAD_INPUT',
     () =>
-      `${what}: the destination's buffer needs usage ${missing.join(' | ')} to be written (STORAGE | COPY_DST, ` +
+      `${what}: the destination's buffer needs usage ` +
+      `${missingUsage(facts.usage, ['STORAGE', 'COPY_DST']).join(' | ')} to be written (STORAGE | COPY_DST, ` +
       'whatever the plan)',
     `${at}.buffer`,
   );
-  return buffer;
+  return [buffer as GPUBuffer, facts];
 }
 
 /** Element strides, one per dimension, non-negative integers that never make two elements meet. */

@@ -6,7 +6,7 @@
 import { SplitError, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
 import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, readDType } from '../dtype.js';
 import { hostDataFix } from '../host-data.js';
-import { isA } from './webgpu-object.js';
+import { bufferFacts } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
 
 /**
@@ -31,6 +31,8 @@ export interface GpuView {
   readonly shape: readonly number[];
   readonly numel: number;
   readonly buffer: GPUBuffer;
+  /** The buffer's usage flags. */
+  readonly usage: number;
   readonly byteOffset: number;
   readonly byteLength: number;
   readonly source: object;
@@ -192,8 +194,9 @@ function gpuView(
   );
   const at: SubjectKey = `${subject}.buffer`;
   const { buffer, byteOffset, byteLength } = o;
-  check(isGpuBuffer(buffer), 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
-  const size = buffer.size;
+  const facts = bufferFacts(buffer);
+  check(facts !== undefined, 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
+  const size = facts.size;
   const want = byteLengthOf(dtype, numel);
   check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
   check(
@@ -226,14 +229,10 @@ function gpuView(
     dtype: dtype,
     shape,
     numel,
-    buffer,
+    buffer: buffer as GPUBuffer,
+    usage: facts.usage,
     byteOffset: offset,
     byteLength: want,
     source: o,
   };
-}
-
-/** A real GPUBuffer (not a Proxy of one, not a look-alike): Dawn would crash on anything else. */
-export function isGpuBuffer(b: unknown): b is GPUBuffer {
-  return isA(b, 'GPUBuffer', ['mapAsync', 'destroy']);
 }

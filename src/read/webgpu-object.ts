@@ -11,9 +11,6 @@ export function useWebGpuClasses(classes: object): void {
   loaded = classes as Record<string, unknown>;
 }
 
-/** Objects that passed a class's native check, per class: the same buffer is split again and again. */
-const branded = new WeakMap<object, WeakSet<object>>();
-
 /** Each class's native `label` getter (or none), found once: a split checks a buffer on every call. */
 const labels = new WeakMap<object, (() => unknown) | null>();
 
@@ -32,10 +29,9 @@ function labelGetter(c: abstract new () => object): (() => unknown) | undefined 
  * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
  * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where
  * no such class is known (Node, with a device made by the caller's own `webgpu` import and no
- * globals), it must quack like one. `remember`: the object is met again and again (a buffer, a
- * device), so its native check is made once; an encoder is new for every call and never kept.
+ * globals), it must quack like one.
  */
-export function isA(x: unknown, cls: string, methods: readonly string[], remember = true): boolean {
+export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
   const c = ((globalThis as Record<string, unknown>)[cls] ?? loaded[cls]) as (abstract new () => object) | undefined;
   if (typeof c !== 'function') {
     return (
@@ -47,16 +43,33 @@ export function isA(x: unknown, cls: string, methods: readonly string[], remembe
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
-  // The native getter's check costs a generic call (a microsecond in Firefox): once per object kept.
-  let real = branded.get(c);
-  if (!real) branded.set(c, (real = new WeakSet()));
-  if (remember && real.has(x)) return true;
   const get = labelGetter(c);
   try {
     if (get) Reflect.apply(get, x, []);
   } catch {
     return false;
   }
-  if (remember) real.add(x);
   return true;
 }
+
+/** What never changes about a GPUBuffer, read once: a split reads it on every call, and each native read costs. */
+export interface BufferFacts {
+  readonly size: number;
+  readonly usage: number;
+}
+
+const facts = new WeakMap<object, BufferFacts>();
+
+/** A real GPUBuffer's facts (not a Proxy of one, not a look-alike: Dawn would crash on those), else undefined. */
+export function bufferFacts(b: unknown): BufferFacts | undefined {
+  let f = typeof b === 'object' && b !== null ? facts.get(b) : undefined;
+  if (!f && isA(b, 'GPUBuffer', ['mapAsync', 'destroy'])) facts.set(b as GPUBuffer, (f = readFacts(b as GPUBuffer)));
+  return f;
+}
+
+/** A buffer Cleave created, its facts from its descriptor. */
+export function madeBuffer(b: GPUBuffer, size: number, usage: number): void {
+  facts.set(b, { size, usage });
+}
+
+const readFacts = (b: GPUBuffer): BufferFacts => ({ size: b.size, usage: b.usage });

@@ -141,7 +141,7 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   device.queue.writeBuffer(out, 0, new Uint8Array(gp.bufferBytes).fill(0xff));
   const staging = device.createBuffer({ size: gp.bufferBytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
-  const b = { src: input, srcBase: 0, targets: [out], bases: [] };
+  const b = { src: input, srcBase: 0, targets: [out], bases: [0] };
   encodeGather(device, enc, gp, makeTable(device, pool, gp.dispatches), b, []);
   enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
   device.queue.submit([enc.finish()]);

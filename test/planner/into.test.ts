@@ -63,8 +63,8 @@ describe('planGpu with into', () => {
     if (c.strategy !== 'copy') return;
     expect(c.bufferBytes).toBe(0);
     expect(c.copies.slice(0, 2)).toEqual([
-      { output: 0, src: 0, dst: 0, size: 16 },
-      { output: 0, src: 32, dst: 32, size: 16 },
+      { output: 0, target: 1, src: 0, dst: 0, size: 16 },
+      { output: 0, target: 1, src: 32, dst: 32, size: 16 },
     ]);
     expect(gather(planGpu(plan, LIMITS, { ...auto, strategy: 'gather', into })).dispatches).toHaveLength(1);
   });

@@ -87,8 +87,8 @@ describe('layout of many outputs', () => {
     expect(g.strategy).toBe('copy');
     if (g.strategy !== 'copy') return;
     expect(g.copies).toEqual([
-      { output: 0, src: 0, dst: 0, size: 16 },
-      { output: 2, src: 16, dst: 256, size: 32 },
+      { output: 0, target: 0, src: 0, dst: 0, size: 16 },
+      { output: 2, target: 0, src: 16, dst: 256, size: 32 },
     ]);
   });
 

@@ -272,8 +272,8 @@ describe('planGpu', () => {
       'copy',
     );
     expect(c.copies).toEqual([
-      { output: 0, src: 0, dst: 0, size: 16 },
-      { output: 1, src: 16, dst: 256, size: 16 },
+      { output: 0, target: 0, src: 0, dst: 0, size: 16 },
+      { output: 1, target: 0, src: 16, dst: 256, size: 16 },
     ]);
   });
 

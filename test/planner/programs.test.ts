@@ -35,9 +35,14 @@ const view = (dtype: 'float32' | 'int8', shape: number[], kind: 'gpu' | 'host' =
 const make = (v: TensorView, o: Fields) => programOf(runner() as never, v, o, 'split');
 
 type Placing = (gpu: unknown, at: number, alias: boolean, d?: Destinations) => { p: { gp: GpuPlan }; srcBase: number };
+/** A split's placement for an input at `at` and these destinations, as a call finds it. */
 const placementOf = (p: Program): Placing => {
-  const g = p.onGpu as unknown as { placement: Placing };
-  return g.placement.bind(g);
+  type Where = unknown;
+  const g = p.onGpu as unknown as {
+    placement: (gpu: unknown, at: number, alias: boolean, w: Where) => ReturnType<Placing>;
+    whereOf: (d: Destinations | undefined, alignment: number) => Where;
+  };
+  return (gpu, at, alias, d) => g.placement(gpu, at, alias, g.whereOf(d, LIMITS.alignment));
 };
 
 describe('programs kept for repeated splits', () => {
