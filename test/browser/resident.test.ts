@@ -2,30 +2,60 @@
 // (wgpu, naga) on the same Vulkan driver. The page (test/browser/fixtures/resident.mjs) writes
 // inputs made here into buffers of its own, Cleave splits them (split, `into`, encodeSplit), and the
 // page reads the buffers back itself; every output is compared here with the tests' own reference
-// (helpers/reference.ts, helpers/packed.ts: nothing of src/). The last test names what differs
-// between the two implementations as Cleave sees them.
+// (helpers/reference.ts, helpers/packed.ts: nothing of src/). Prepared splits are called again and
+// again there: on uploads, in the page's buffers, encoded, into a moving cache slot, and refused.
+// The last test names what differs between the two implementations as Cleave sees them.
 
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BROWSER_NAMES, type BrowserName } from '../helpers/browser.js';
 import { type FixturePage, openFixture } from '../helpers/fixture-page.js';
-import { randomSizes, randomTensor, rng } from '../helpers/cases.js';
-import { FIXED_REF_DTYPES, REF_TYPES } from '../helpers/dtypes.js';
+import { hashParams, randomSizes, randomTensor, rng } from '../helpers/cases.js';
+import { FIXED_REF_DTYPES, REF_TYPES, type RefDType } from '../helpers/dtypes.js';
 import { type RefTensor, bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
 import {
   type Case,
   type Placed,
+  type PreparedAnswer,
+  type PreparedCall,
+  type PreparedCase,
   type Split,
   base64,
   bytes,
   make,
   mismatch,
   noise,
+  preparedMismatches,
+  preparedToPage,
   toPage,
 } from '../helpers/resident-page.js';
 import { type AdapterFacts, expectDifferences } from '../helpers/webgpu-differences.js';
 import { SHADER_VARIANTS } from '../../src/gpu/pipelines.js';
+import type { DType } from '../../src/index.js';
 
 const FACTS = new Map<BrowserName, AdapterFacts>();
+
+/** A split of [dtype, shape] along `axis`, prepared on one seeded tensor, each call on another; `other`: a row more. */
+function prepared(
+  dtype: RefDType,
+  shape: number[],
+  axis: number,
+  sizes: number[],
+  calls: Omit<PreparedCall, 'x'>[],
+  extra: Partial<PreparedCase> = {},
+): PreparedCase {
+  const seed = hashParams({ dtype, shape, sizes, prepared: true });
+  const x = (k: number, s = shape) => randomTensor(dtype as DType, s, rng(seed + k));
+  const other = x(-1, [shape[0]! + 1, ...shape.slice(1)]);
+  return {
+    x: x(0),
+    axis,
+    sizes,
+    options: { axis, sizes },
+    other,
+    ...extra,
+    calls: calls.map((c, k) => ({ ...c, x: x(k + 1) })),
+  };
+}
 
 describe.each(BROWSER_NAMES)('%s', (browser) => {
   let page: FixturePage | undefined;
@@ -180,6 +210,85 @@ describe.each(BROWSER_NAMES)('%s', (browser) => {
       referenceSplit(x, axis, sizes).map((want, i) => firstMismatch(seen(outs)[i]!, want as Uint8Array));
     expect(check(r.outputs[0]!, first.x, 1, [3, 7])).toEqual([undefined, undefined]);
     expect(check(r.outputs[1]!, second, 0, [1, 3])).toEqual([undefined, undefined]);
+  });
+
+  /** A prepared case in the page: every call without error and equal to the reference; what the refusals said. */
+  async function expectPrepared(c: PreparedCase) {
+    const a = await call<PreparedAnswer>('prepared', preparedToPage(c));
+    expect(a.results.map((r) => r.errors)).toEqual(c.calls.map(() => []));
+    expect(preparedMismatches(c, a)).toEqual([]);
+    return a;
+  }
+
+  test("prepare: an upload split 3 times, encoded twice, the page's buffer at 256 and 4; a shape refused", async () => {
+    const calls = [
+      ...(['split', 'split', 'split', 'encode', 'encode'] as const).map((how) => ({ how })),
+      { how: 'split' as const, byteOffset: 256 },
+      { how: 'encode' as const, byteOffset: 4 },
+    ];
+    const cases = [prepared('float32', [3, 40], 1, [8, 31, 1], calls), prepared('uint4', [5, 9], 1, [3, 5, 1], calls)];
+    const answers = [];
+    for (const c of cases) answers.push(await expectPrepared(c));
+    for (const a of answers) {
+      expect(a.results.every((r) => ['copy', 'gather'].includes(r.stats.strategy))).toBe(true);
+      expect(a.results.every((r) => r.outputs.every((o) => !o.view))).toBe(true);
+    }
+    // The exact messages, the page's SplitError with its code.
+    const said = (how: string, rest: string) => `SplitError BAD_SHAPE: prepared ${how}: prepared for ${rest}`;
+    const f32 = 'a GPU tensor of float32 [3, 40], got a GPU tensor of float32 [4, 40]';
+    const u4 = 'a GPU tensor of uint4 [5, 9], got a GPU tensor of uint4 [6, 9]';
+    expect(answers.map((a) => a.refusals)).toEqual([f32, u4].map((t) => [said('split', t), said('encode', t)]));
+  });
+
+  test("prepare: views of each call's own upload; its encode does not view (alias 'none' by default)", async () => {
+    const calls = (['split', 'split', 'split', 'encode'] as const).map((how) => ({ how }));
+    const a = await expectPrepared(prepared('uint8', [1024], 0, [256, 768], calls));
+    const seen = a.results.map((r) => [r.stats.strategy === 'alias', r.outputs.map((o) => [o.view, o.byteOffset])]);
+    const views = [
+      [true, 0],
+      [true, 256],
+    ];
+    expect(seen).toEqual([
+      ...Array<unknown>(3).fill([true, views]),
+      [
+        false,
+        [
+          [false, 0],
+          [false, 256],
+        ],
+      ],
+    ]);
+  });
+
+  test('prepare: K and V into a cache slot that moves (split, encode), then the prepared slot 0', async () => {
+    const cases = (['float16', 'int4'] as const).map((dtype, k) => {
+      const [H, T, d] = [3, 8, { float16: 4, int4: 8 }[dtype]];
+      const row = (d * REF_TYPES[dtype].bits) / 8;
+      const slot = (buffer: number, t: number) => ({
+        ...{ dtype, shape: [1, H, 1, d], buffer, byteOffset: t * row },
+        strides: [H * T * d, T * d, d, 1],
+      });
+      const into = (t: number) => [undefined, slot(0, t), slot(1, t)];
+      const calls = [1, 2, 5, 7].map((t, i) => ({
+        how: i % 2 ? ('encode' as const) : ('split' as const),
+        into: into(t),
+      }));
+      return prepared(dtype, [1, 3 * H, 1, d], 1, [H, H, H], [...calls, { how: 'split' }], {
+        options: { axis: 1, sizes: [H, H, H], into: into(0) },
+        destinations: [noise(H * T * row, 10 + k), noise(H * T * row, 20 + k)],
+      });
+    });
+    for (const c of cases) {
+      const a = await expectPrepared(c);
+      const row = (c.x.shape[3]! * REF_TYPES[c.x.dtype as RefDType].bits) / 8;
+      expect(a.results.map((r) => r.outputs.map((o) => [o.byteOffset, o.strides?.length ?? 0]))).toEqual(
+        [1, 2, 5, 7, 0].map((t) => [
+          [0, 0],
+          [t * row, 4],
+          [t * row, 4],
+        ]),
+      );
+    }
   });
 
   test("a split the GPU refuses (a destroyed input, another device's) rejects with GPU_ERROR, alone", async () => {

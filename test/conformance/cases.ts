@@ -2,7 +2,8 @@
 // Node, wgpu in Deno): GPU-resident splits of every dtype a GPU buffer holds, along the first,
 // a middle and the last axis; output layouts and alias rules; each shader word width; 4096
 // one-element outputs; destinations in the caller's buffers (`into`); splits recorded into the
-// caller's encoder (`encodeSplit`); and a grid past 65,535 workgroups. Imports nothing at run time
+// caller's encoder (`encodeSplit`); a grid past 65,535 workgroups; and prepared splits
+// (`engine.prepare`), called again and again on new inputs and destinations. Imports nothing at run time
 // but the tests' own helpers, so the vitest parent lists the same cases its Deno child runs.
 
 import { ParamsBuilder, hashParams, randomSplit, rng } from '../helpers/cases.js';
@@ -21,6 +22,13 @@ export type Place = 'shared' | 'separate' | 'alias-none' | 'caller' | 'alias-any
 /** 'split' awaits; 'encode' records into the caller's encoder; 'encode-rewrite' also rewrites the input first. */
 export type Call = 'split' | 'encode' | 'encode-rewrite';
 
+/**
+ * A split prepared once (`engine.prepare`) and called on new tensors of its dtype and shape. 'offsets': inputs in the
+ * caller's buffers at offsets a whole 256 bytes from the prepared one and at offsets that are not; 'kv-cache': K and V
+ * into a cache slot that moves at every call (`into` given at the call); 'host': host tensors.
+ */
+export type Prepared = 'offsets' | 'kv-cache' | 'host';
+
 export interface ConformanceCase {
   readonly name: string;
   readonly family: string;
@@ -35,6 +43,8 @@ export interface ConformanceCase {
   readonly strategy: 'auto' | 'gather' | 'copy';
   /** The shader word width the case must run with, where the case is about it. */
   readonly unitBits?: 1 | 32 | 64 | 128;
+  /** Called through a prepared split (check-prepared.ts), not engine.split. */
+  readonly prepared?: Prepared;
   readonly seed: number;
 }
 
@@ -50,6 +60,7 @@ function named(family: string, s: Spec): ConformanceCase {
     c.into && 'into',
     c.strategy !== 'auto' && c.strategy,
     c.unitBits && `${c.unitBits}-bit words`,
+    c.prepared && `prepared ${c.prepared}`,
   ].filter(Boolean);
   const name = [`${family}: ${c.dtype} [${c.shape.join(',')}] axis ${c.axis} ${sizes}`, ...extras].join(' ');
   return { ...c, name, family, seed: hashParams({ name }) };
@@ -170,6 +181,37 @@ function grids(): ConformanceCase[] {
   );
 }
 
+/** A word, a byte and a packed type: [3, n] into pieces of 256 bits, rows of 256 bytes: copies, gather or views. */
+const PREPARED: readonly FixedRefDType[] = ['float32', 'uint8', 'int4'];
+
+/**
+ * Prepared splits: split or encoded, inputs at moving offsets (copies, gather, views of the caller's buffer), K and V
+ * into a moving cache slot (copies, gather), and host tensors (split only: a host tensor has no encode).
+ */
+function prepared(): ConformanceCase[] {
+  return ParamsBuilder.start()
+    .combine('dtype', PREPARED)
+    .combine('prepared', ['offsets', 'kv-cache', 'host'] as const)
+    .combine('strategy', ['copy', 'gather', 'views'] as const)
+    .combine('call', ['split', 'encode'] as const)
+    .filter(
+      (p) => (p.prepared === 'offsets' || p.strategy !== 'views') && (p.prepared !== 'host' || p.call === 'split'),
+    )
+    .cases.map((p) => {
+      const n = alignedRow(p.dtype);
+      const strategy: ConformanceCase['strategy'] = p.strategy === 'views' ? 'auto' : p.strategy;
+      const base = { dtype: p.dtype, call: p.call, prepared: p.prepared, strategy };
+      if (p.prepared === 'kv-cache') {
+        const [H, d] = [3, 512 / REF_TYPES[p.dtype].bits]; // a 64-byte slot row: four to an alignment
+        return named('prepared', { ...base, shape: [1, 3 * H, 1, d], axis: 1, sizes: [H, H, H], into: true });
+      }
+      if (p.strategy === 'views')
+        return named('prepared', { ...base, shape: [4, n], axis: 0, sizes: [1, 2, 1], place: 'alias-any' });
+      const place = p.prepared === 'host' ? 'shared' : 'caller';
+      return named('prepared', { ...base, shape: [3, n], axis: 1, sizes: [n / 8, (6 * n) / 8, n / 8], place });
+    });
+}
+
 /** The control first: the simplest split, which must pass wherever anything does. */
 export function conformanceCases(): ConformanceCase[] {
   const control = named('control', { dtype: 'float32', shape: [2, 3], axis: 1, sizes: [1, 2] });
@@ -182,5 +224,6 @@ export function conformanceCases(): ConformanceCase[] {
     ...destinations(),
     ...encoded(),
     ...grids(),
+    ...prepared(),
   ];
 }

@@ -16,8 +16,8 @@ import type { ConformanceCase } from './cases.js';
 import type { Harness } from './suite.js';
 
 type Stats = Pick<SplitStats, 'strategy' | 'unitBits' | 'dispatches' | 'copies'>;
-type Outcome = { readonly problem?: string; readonly stats: Stats };
-interface Dests {
+export type Outcome = { readonly problem?: string; readonly stats: Stats };
+export interface Dests {
   readonly places: readonly (Destination | undefined)[];
   readonly buffers: readonly GPUBuffer[];
   /** Each buffer's bytes before the split. */
@@ -80,7 +80,7 @@ function aliasRule(h: Harness, c: ConformanceCase, x: HostTensor): boolean {
 }
 
 /** Outputs where the case's place puts them: a buffer each at byte 0, or at the destinations given. */
-function placeProblem(
+export function placeProblem(
   c: ConformanceCase,
   outs: readonly GpuTensor[],
   input: GpuTensor,
@@ -99,7 +99,7 @@ function placeProblem(
 }
 
 /** Every engine-placed output against the reference split, every destination buffer against the scatter oracle. */
-async function bytesProblem(
+export async function bytesProblem(
   h: Harness,
   e: SplitEngine,
   c: ConformanceCase,

@@ -7,6 +7,7 @@
 import type { SplitEngine, SplitStats, createSplitEngine, hostDataFromBytes } from '../../src/index.js';
 import type { ConformanceCase } from './cases.js';
 import { checkCase } from './check-case.js';
+import { checkPrepared } from './check-prepared.js';
 
 /** What the suite needs of the Cleave module under test. */
 export interface Cleave {
@@ -69,7 +70,7 @@ export async function runCase(h: Harness, c: ConformanceCase): Promise<CaseResul
   let outcome: Awaited<ReturnType<typeof checkCase>> | undefined;
   let thrown: string | undefined;
   try {
-    outcome = await checkCase(h, c);
+    outcome = await (c.prepared ? checkPrepared(h, c) : checkCase(h, c));
   } catch (e) {
     thrown = `threw ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
   }

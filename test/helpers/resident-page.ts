@@ -77,3 +77,49 @@ export function mismatch(c: Case, r: Split, buffers: Uint8Array[]): string | und
   }
   return undefined;
 }
+
+/** One call of a prepared split in the page: its input, how it is called, and its own destinations if any. */
+export interface PreparedCall {
+  x: RefTensor;
+  how: 'split' | 'encode';
+  /** The input in a buffer of the page's at this offset; without it, an engine upload. */
+  byteOffset?: number;
+  /** Destinations for this call (buffers by index), in place of the prepared ones. */
+  into?: (Record<string, unknown> | undefined)[];
+}
+/** A split prepared once in the page (on an upload of `x`, then released) and called on each of `calls` in turn. */
+export interface PreparedCase extends Omit<Case, 'byteOffset' | 'strategy'> {
+  calls: PreparedCall[];
+  /** A tensor of another shape, which the prepared split and encode must refuse. */
+  other: RefTensor;
+}
+/** What the page answers of a prepared case: each call's split and the buffers after it, and what each refusal said. */
+export interface PreparedAnswer {
+  results: (Split & { buffers: string[] })[];
+  refusals: string[];
+}
+
+export const preparedToPage = (c: PreparedCase) => ({
+  ...{ dtype: c.x.dtype, shape: c.x.shape, x: base64(bitsOf(c.x) as Uint8Array), options: c.options },
+  destinations: c.destinations?.map(base64),
+  calls: c.calls.map((k) => ({ ...k, x: base64(bitsOf(k.x) as Uint8Array) })),
+  other: { shape: c.other.shape, x: base64(bitsOf(c.other) as Uint8Array) },
+});
+
+/**
+ * What is wrong with each call of a prepared case, against the reference split of its own input: its destinations
+ * (its own `into`, or the prepared ones) scattered over the buffers' bytes after the call before.
+ */
+export function preparedMismatches(c: PreparedCase, a: PreparedAnswer): string[] {
+  if (a.results.length !== c.calls.length) return [`${a.results.length} calls answered, want ${c.calls.length}`];
+  let before = c.destinations ?? [];
+  return a.results.flatMap((r, k) => {
+    const call = c.calls[k]!;
+    const buffers = r.buffers.map(bytes);
+    const options = { ...c.options, into: call.into ?? c.options.into };
+    const m = mismatch({ ...c, x: call.x, options, destinations: before }, r, buffers);
+    before = buffers.slice(0, before.length);
+    const at = call.byteOffset === undefined ? 'an engine upload' : `byteOffset ${call.byteOffset}`;
+    return m ? [`call ${k + 1} (${call.how}, ${at}): ${m}`] : [];
+  });
+}

@@ -1,7 +1,7 @@
 // The conformance suite (test/conformance/) on wgpu: the built bundle in Deno, whose navigator.gpu
 // is wgpu with naga compiling the WGSL, on the same Vulkan ICD as the Dawn tier. One child runs
-// every case; each case here is a test of its own, matched by name to the child's result, so a
-// failure names the case. No Deno, no bundle, no adapter or a crash fails the tier.
+// every case (prepared splits among them); each case here is a test of its own, matched by name to
+// the child's result, so a failure names the case. No Deno, no bundle, no adapter or a crash fails the tier.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { SHADER_VARIANTS } from '../../src/gpu/pipelines.js';
 import { conformanceCases } from '../conformance/cases.js';
@@ -43,6 +43,19 @@ test("naga compiled every shader variant (3 word widths, 2 bit orders); the over
   const uint1 = results().filter((r) => r.name.includes(' uint1 ') && r.stats?.unitBits === 1);
   expect(uint1.length).toBeGreaterThan(10);
   expect(uint1.filter((r) => !r.ok).map((r) => r.name)).toEqual([]);
+});
+
+// Each 'offsets' case ends with its input at byte 0 of a caller's buffer: views where it asks, else its strategy.
+test('prepared splits: a word, a byte, a packed type; copies, gather, views; split and encoded; all exact', () => {
+  const prepared = cases.filter((c) => c.prepared);
+  expect(new Set(prepared.map((c) => c.dtype))).toEqual(new Set(['float32', 'uint8', 'int4']));
+  expect(new Set(prepared.map((c) => `${c.prepared} ${c.call}`)).size).toBe(5);
+  expect(prepared.filter((c) => !resultOf(c.name)?.ok).map((c) => c.name)).toEqual([]);
+  const last = prepared
+    .filter((c) => c.prepared === 'offsets')
+    .map((c) => [resultOf(c.name)?.stats?.strategy, c.place === 'alias-any' ? 'alias' : c.strategy]);
+  expect(last.length).toBe(18);
+  for (const [got, want] of last) expect(got).toBe(want);
 });
 
 describe('cases', () => {
