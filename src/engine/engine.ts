@@ -50,19 +50,12 @@ export class Engine implements Runner {
     // The caller's listener hears a late error as a method of the engine, or the ledger keeps it.
     const onLate = (e: SplitError) => (onLateError ? onLateError.call(this, e) : this.late.push(e));
     this.gpu = device && new GpuExecutor(device, (what) => this.alive(what), onLate);
-    // Methods taken off the engine (`const { split } = engine`) still work.
-    const methods = [
-      'split',
-      'encodeSplit',
-      'prepare',
-      'upload',
-      'download',
-      'release',
-      'destroy',
-      'acknowledge',
-      'calibrate',
-    ] as const;
-    for (const m of methods) this[m] = this[m].bind(this) as never;
+    // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not).
+    const self = this as unknown as Record<string, unknown>;
+    for (const m of Object.getOwnPropertyNames(Engine.prototype)) {
+      const f = Object.getOwnPropertyDescriptor(Engine.prototype, m)?.value as unknown;
+      if (typeof f === 'function' && m !== 'constructor') self[m] = f.bind(this);
+    }
   }
 
   get lateErrors(): readonly SplitError[] {
@@ -135,27 +128,23 @@ export class Engine implements Runner {
     return gpu.upload(view);
   }
 
-  download(x: unknown, options?: unknown): Promise<HostTensor> {
-    try {
-      const gpu = this.requireGpu('download');
-      const v = readGpuTensor(x, 'download');
-      const o = readOptions(options, 'download', ['array']);
-      const array = readChoice(o.array, ['Float16Array'] as const, undefined, 'download', 'option:array');
-      check(
-        !array ||
-          (v.dtype === 'float16' && typeof (globalThis as { Float16Array?: unknown }).Float16Array === 'function'),
-        'BAD_OPTIONS',
-        () =>
-          v.dtype !== 'float16'
-            ? `download: array 'Float16Array' is for float16 tensors, not ${v.dtype}`
-            : "download: this runtime has no Float16Array (Node before 24): download without 'array' gives the " +
-              'bits, and halfToNumber reads each',
-        'option:array',
-      );
-      return gpu.download(v, array);
-    } catch (e) {
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    }
+  async download(x: unknown, options?: unknown): Promise<HostTensor> {
+    const gpu = this.requireGpu('download');
+    const v = readGpuTensor(x, 'download');
+    const o = readOptions(options, 'download', ['array']);
+    const array = readChoice(o.array, ['Float16Array'] as const, undefined, 'download', 'option:array');
+    const native = typeof (globalThis as { Float16Array?: unknown }).Float16Array === 'function';
+    check(
+      !array || (v.dtype === 'float16' && native),
+      'BAD_OPTIONS',
+      () =>
+        v.dtype !== 'float16'
+          ? `download: array 'Float16Array' is for float16 tensors, not ${v.dtype}`
+          : "download: this runtime has no Float16Array (Node before 24): download without 'array' gives the bits, " +
+            'and halfToNumber reads each',
+      'option:array',
+    );
+    return gpu.download(v, array);
   }
 
   release(x: unknown): void {
