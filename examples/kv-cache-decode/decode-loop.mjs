@@ -9,7 +9,8 @@
 //
 // No Concat of the past and the new K and V, no cache copied per step: the split writes each token's k and
 // v straight into its slots, and B reads the same three buffers every step. The slots not written yet hold
-// zeros. The models: scripts/lib/decode-models.mjs (attention without softmax, so that the reference is
+// zeros. The split is prepared once per step size (`engine.prepare`): each step gives its own slots, and the
+// split checks only them and the input before it records its copies. The models: scripts/lib/decode-models.mjs (attention without softmax, so that the reference is
 // exact).
 
 import * as ort from 'onnxruntime-web/webgpu';
@@ -27,7 +28,7 @@ const USAGE = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.
  * @property {GPUDevice} device  the device both ORT sessions run on
  * @property {{ heads: number, headDim: number, tokens: number }} shape  H, d, and T: the caches' slots
  * @property {ReadonlyMap<number, { a: Uint8Array, b: Uint8Array }>} models  models A and B for each step size S
- * @property {boolean} [encode]  record the split into an encoder of our own with encodeSplit (else engine.split)
+ * @property {boolean} [encode]  record the prepared split into an encoder of our own (its `encode`; else `split`)
  * @property {boolean} [graphCapture]  B's sessions with ORT's enableGraphCapture: their inputs never move
  */
 
@@ -87,6 +88,8 @@ export async function createDecodeLoop(o) {
 function loopOf(o, caches, at, release) {
   const { device, engine } = o;
   const { heads: H, headDim: d, tokens: T } = o.shape;
+  /** @type {Map<number, import('cleave-gpu').PreparedSplit<'float32'>>} the split of each step size, prepared once */
+  const prepared = new Map();
   /**
    * One of q, k, v of a step of S tokens, written at slot t0 of a buffer laid out [1, H, L, d]: the
    * split's output [1, S, 1, H, d] as a strided view (a size-1 dimension's stride is never used).
@@ -119,12 +122,13 @@ function loopOf(o, caches, at, release) {
       /** @type {GpuTensor<'float32'>} */
       const x = { ...fromOrtTensor(qkv), dtype: 'float32', shape: [1, S, 3, H, d] }; // the same bytes, per head
       const into = [slots(at(S).q, S, 0, S), slots(caches.k, T, t0, S), slots(caches.v, T, t0, S)];
-      const options = { axis: 2, sizes: [1, 1, 1], into };
+      let split = prepared.get(S);
+      if (!split) prepared.set(S, (split = engine.prepare(x, { axis: 2, sizes: [1, 1, 1], into })));
       if (o.encode) {
         const encoder = device.createCommandEncoder();
-        engine.encodeSplit(encoder, x, options);
+        split.encode(encoder, x, into);
         device.queue.submit([encoder.finish()]);
-      } else await engine.split(x, options);
+      } else await split.split(x, into);
       qkv.dispose();
     },
     /** Session B over the whole caches: y [1, S, H, d], on the GPU. @param {number} S */

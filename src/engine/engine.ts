@@ -12,7 +12,7 @@ import { readChoice, readOptions } from '../read/options.js';
 import type { GpuPlan, Strategy } from '../planner/types.js';
 import { GpuExecutor } from '../gpu/executor.js';
 import { type Done, GpuSplit } from '../gpu/split.js';
-import { release } from '../gpu/leases.js';
+import { checkLive, release } from '../gpu/leases.js';
 import { calibrate, costsOf } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
@@ -107,6 +107,11 @@ export class Engine implements Runner {
   prepare(x: unknown, options: unknown): Program {
     this.usable('prepare');
     const v = readInput(x, 'prepare');
+    // What a split of it would refuse: a GPU tensor on a CPU engine, a released one.
+    if (v.kind === 'gpu') {
+      this.requireGpu('prepare');
+      checkLive(v, 'prepare');
+    }
     const o = readOptions(options, 'prepare', SPLIT_KEYS);
     const p = programOf(this, v, o, 'prepare');
     p.into = p.destinations(o.into, v, 'prepare');

@@ -7,7 +7,7 @@
 
 import { SplitError, asInt, check, show } from '../errors.js';
 import type { AnyTensor } from '../tensor.js';
-import { type TensorView, readTensor } from '../read/tensor.js';
+import { type GpuView, type TensorView, readTensor } from '../read/tensor.js';
 import { type Destinations, readInto } from '../read/into.js';
 import { isA } from '../read/webgpu-object.js';
 import { readChoice, readCount, readLengths } from '../read/options.js';
@@ -134,7 +134,17 @@ export class Program {
   private destinationsAt(into: unknown, v: TensorView, what: string): Destinations | undefined {
     const kept = this.into;
     if (into === undefined) {
-      kept?.live.forEach((l, i) => l && checkLive(l, what, `option:into[${i}]`));
+      kept?.live.forEach((l, i) => {
+        if (!l) return;
+        checkLive(l, what, `option:into[${i}]`);
+        check(
+          l.buffer !== (v as GpuView).buffer,
+          'BAD_INPUT',
+          () =>
+            `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
+          `option:into[${i}].buffer`,
+        );
+      });
       return kept;
     }
     const d = this.destinations(into, v, what);

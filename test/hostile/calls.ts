@@ -6,6 +6,8 @@ import {
   type FixedDType,
   type GpuTensor,
   type HostTensor,
+  type PreparedHostSplit,
+  type PreparedSplit,
   type SplitError,
   type SplitErrorCode,
   createSplitEngine,
@@ -16,7 +18,7 @@ import {
 } from '../../src/index.js';
 import { fromOrtTensor, toOrtTensor } from '../../src/ort.js';
 import { randomTensor } from '../helpers/cases.js';
-import type { BadCall, Fn, ValidCall } from './harness.js';
+import type { BadCall, Fn, PreparedFn, ValidCall } from './harness.js';
 import { roundTripProblem, splitProblem } from './controls.js';
 import { downloadAll } from '../helpers/download.js';
 import { KINDS, type NodeBase, dtypesFor, nodeBase, nodeFault, nodeTwist } from './node-faults.js';
@@ -48,12 +50,17 @@ export interface OrtNamespace {
 
 export interface CaseCtx extends Ctx {
   readonly ort: OrtNamespace;
+  /** Prepared splits (of a GPU and a host float32 [2, 4], parts 2) of an engine destroyed since. */
+  readonly doomed: {
+    readonly gpu: PreparedSplit<'float32'>;
+    readonly host: PreparedHostSplit<'float32', Float32Array>;
+  };
 }
 
-type Gen = (ctx: CaseCtx, r: Rng) => BadCall;
-type Twist = (ctx: CaseCtx, r: Rng) => ValidCall;
+export type Gen = (ctx: CaseCtx, r: Rng) => BadCall;
+export type Twist = (ctx: CaseCtx, r: Rng) => ValidCall;
 
-const bad = (
+export const bad = (
   fn: Fn,
   what: string,
   code: SplitErrorCode,
@@ -64,7 +71,7 @@ const FIXED = HOST_DTYPES.filter((d) => d !== 'string') as FixedDType[];
 const ORT_DTYPES: readonly FixedDType[] = ['float32', 'float16', 'int32', 'int64', 'uint32', 'uint8', 'bool'];
 
 /** A fault of a GPU tensor for calls that submit nothing themselves (encodeSplit, toOrtTensor): no destroyed or foreign buffers. */
-function recordOnlyFault(ctx: Ctx, b: Base, r: Rng): Mutation {
+export function recordOnlyFault(ctx: Ctx, b: Base, r: Rng): Mutation {
   for (;;) {
     const f = gpuFault(ctx, b, r, { engine: true });
     if (!f.gpu) return f;
@@ -79,7 +86,7 @@ function sameShapeFault(ctx: Ctx, b: Base, r: Rng, engine: boolean): Mutation {
   }
 }
 
-const engineOf = (ctx: Ctx, r: Rng) => (r() < 0.75 ? ctx.e : ctx.e2);
+export const engineOf = (ctx: Ctx, r: Rng) => (r() < 0.75 ? ctx.e : ctx.e2);
 
 const split: Gen = (ctx, r) => {
   const where = r() < 0.55 ? 'host' : 'gpu';
@@ -108,7 +115,7 @@ const split: Gen = (ctx, r) => {
       );
 };
 
-const ENCODERS: readonly (readonly [string, (ctx: Ctx) => unknown])[] = [
+export const ENCODERS: readonly (readonly [string, (ctx: Ctx) => unknown])[] = [
   ...JUNK.map(([n, f]) => [n, () => f()] as const),
   ['an empty object', () => ({})],
   [
@@ -579,7 +586,8 @@ const toOrt: Gen = (ctx, r) => {
   );
 };
 
-export const BAD: Readonly<Record<Fn, Gen>> = {
+/** The bad calls of every function but a prepared split's (prepared-calls.ts has those). */
+export const BAD: Readonly<Record<Exclude<Fn, PreparedFn>, Gen>> = {
   createSplitEngine: createEngine,
   split,
   run,

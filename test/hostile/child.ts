@@ -310,6 +310,67 @@ function nativeCases(env: Env): ChildCase[] {
   ];
 }
 
+/** The same look-alikes given to a prepared split (and to a destination, `into`, which split takes too). */
+function preparedNativeCases(env: Env): ChildCase[] {
+  const { e, device } = env;
+  const host = randomTensor('float32', [2, 32], env.r) as HostTensor<'float32'>;
+  const real = () => {
+    const b = device.createBuffer({ size: 256, usage: 0x80 | 0x4 | 0x8 });
+    device.queue.writeBuffer(b, 0, host.data);
+    return b;
+  };
+  const gt = (buffer: unknown) =>
+    ({ dtype: 'float32', shape: [2, 32], buffer, byteOffset: 0, byteLength: 256 }) as unknown as GpuTensor<'float32'>;
+  const into = (buffer: unknown) => [undefined, { dtype: 'float32', shape: [2, 31], buffer, byteOffset: 0 } as never];
+  const forwarding = <T extends object>(x: T) => honestProxy(x);
+  const options = { axis: 1, sizes: [1, 31] };
+  const p = (o: object = options) => e.prepare(gt(real()), o as never);
+  const encoder = () => device.createCommandEncoder();
+  return [
+    bad('split', 'into[1].buffer: a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      e.split(gt(real()), { ...options, into: into(forwarding(real())) }),
+    ),
+    bad('prepare', 'a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () => e.prepare(gt(forwarding(real())), options)),
+    bad('prepare', 'into[1].buffer: a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      p({ ...options, into: into(forwarding(real())) }),
+    ),
+    bad('prepared.split', 'a forwarding Proxy of a GPUBuffer (gather)', 'BAD_INPUT', () =>
+      p().split(gt(forwarding(real()))),
+    ),
+    bad('prepared.split', 'a forwarding Proxy of a GPUBuffer (copies)', 'BAD_INPUT', () =>
+      p({ axis: 0, sizes: [1, 1] }).split(gt(forwarding(real()))),
+    ),
+    bad('prepared.split', 'an empty-handler Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      p().split(gt(new Proxy(real(), {}))),
+    ),
+    bad('prepared.split', 'an object with GPUBuffer.prototype', 'BAD_INPUT', () =>
+      p().split(gt(Object.create(GPUBuffer.prototype))),
+    ),
+    bad('prepared.split', 'into[1].buffer: a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      p().split(gt(real()), into(forwarding(real()))),
+    ),
+    bad('prepared.encode', 'a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      p().encode(encoder(), gt(forwarding(real()))),
+    ),
+    bad('prepared.encode', 'a forwarding Proxy of a GPUCommandEncoder', 'BAD_INPUT', () =>
+      p().encode(forwarding(encoder()), gt(real())),
+    ),
+    bad('prepared.encode', 'an object with GPUCommandEncoder.prototype', 'BAD_INPUT', () =>
+      p().encode(Object.create(GPUCommandEncoder.prototype), gt(real())),
+    ),
+    bad('prepared.encode', 'into[1].buffer: a forwarding Proxy of a GPUBuffer', 'BAD_INPUT', () =>
+      p().encode(encoder(), gt(real()), into(forwarding(real()))),
+    ),
+    {
+      fn: 'prepared.split',
+      what: 'after all of that, a valid prepared split',
+      expect: 'exact',
+      call: async () => downloadAll(e, await p().split(gt(real()))),
+      verify: (v) => splitProblem(v, host, 1, [1, 31]),
+    },
+  ];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Absurd counts: refused (TOO_LARGE) before anything is allocated.
 
@@ -488,7 +549,7 @@ function countCases(env: Env): ChildCase[] {
 
 const GROUPS: Record<string, (env: Env) => ChildCase[]> = {
   memory: memoryCases,
-  native: nativeCases,
+  native: (env) => [...nativeCases(env), ...preparedNativeCases(env)],
   counts: countCases,
   /** Crashes on purpose: proves the parent sees a crash as one. */
   canary: () => [

@@ -10,13 +10,14 @@
 import { writeSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type GpuTensor, type SplitEngine, createSplitEngine } from '../../src/index.js';
+import { type GpuTensor, type SplitEngine, createSplitEngine, tensor } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { hashParams, rng } from '../helpers/cases.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { BAD, type CaseCtx, TWISTS } from './calls.js';
 import { control } from './controls.js';
-import { FNS, type Fn, Tally, outcomeOf } from './harness.js';
+import { FNS, type Fn, PREPARED_FNS, Tally, outcomeOf } from './harness.js';
+import { PREPARED_BAD, PREPARED_TWISTS, preparedControl } from './prepared-calls.js';
 
 const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
 /** An empty, zero, negative or non-numeric HOSTILE_SCALE fails the tier (below), never empties it. */
@@ -27,7 +28,7 @@ const TIMEOUT_MS = 10_000;
 /** HOSTILE_TRACE=1 prints each bad call before it runs (to find one that kills the process). */
 const TRACE = process.env.HOSTILE_TRACE === '1';
 
-/** Bad calls per function (5,200 in all at scale 1), and how many bad calls pass between two controls. */
+/** Bad calls per function (6,300 in all at scale 1), and how many bad calls pass between two controls. */
 const COUNTS: Readonly<Record<(typeof FNS)[number], number>> = {
   createSplitEngine: 300,
   split: 1200,
@@ -42,8 +43,15 @@ const COUNTS: Readonly<Record<(typeof FNS)[number], number>> = {
   planSplit: 300,
   fromOrtTensor: 300,
   toOrtTensor: 250,
+  prepare: 300,
+  'prepared.split': 500,
+  'prepared.encode': 300,
 };
 const PURE = new Set<Fn>(['inferShapes', 'resolveNode', 'planSplit', 'createSplitEngine']);
+/** A prepared split's functions: every other control is a prepared split too. */
+const PREPARED = new Set<Fn>(PREPARED_FNS);
+const GENS = { ...BAD, ...PREPARED_BAD };
+const ALL_TWISTS = { ...TWISTS, ...PREPARED_TWISTS };
 
 const tally = new Tally();
 let foreign: GPUDevice;
@@ -71,10 +79,14 @@ async function context(g: GpuFixture): Promise<CaseCtx> {
   const e = await g.engine();
   const e2 = await g.engine();
   const dead = await g.engine();
+  const x = tensor('float32', new Float32Array(8), [2, 4]);
+  const doomed = { gpu: dead.prepare(dead.upload(x), { parts: 2 }), host: dead.prepare(x, { parts: 2 }) };
   dead.destroy();
   const cpu = await createSplitEngine({ backend: 'cpu' });
   extra = [...extra, cpu];
-  return { device: g.device, foreign, e, e2, dead, cpu, made: [], leased: [], ort: ort as unknown as CaseCtx['ort'] };
+  const made: GPUBuffer[] = [];
+  const orts = ort as unknown as CaseCtx['ort'];
+  return { device: g.device, foreign, e, e2, dead, cpu, made, leased: [], ort: orts, doomed };
 }
 
 /** Frees what a case made, and whatever a bad call that resolved handed out. */
@@ -107,10 +119,10 @@ for (const fn of FNS) {
       for (let i = 0; i < n; i++) {
         const repro = `seed ${SEED}, ${fn} case ${i}`;
         if (i % every === 0) {
-          const c = await control(ctx, r);
+          const c = PREPARED.has(fn) && i % (2 * every) === 0 ? await preparedControl(ctx, r) : await control(ctx, r);
           tally.control(c.kind, c.problem, `${repro} (control before it: ${c.repro})`);
         }
-        const twists = TWISTS[fn];
+        const twists = ALL_TWISTS[fn];
         if (twists && r() < 0.1) {
           const t = twists[Math.floor(r() * twists.length)]!(ctx, r);
           const o = await outcomeOf(t.call, TIMEOUT_MS);
@@ -118,7 +130,7 @@ for (const fn of FNS) {
           tally.judgeValid(t, o, problem, `${repro} (valid call before it)`);
           cleanup(ctx, undefined);
         }
-        const c = BAD[fn](ctx, r);
+        const c = GENS[fn](ctx, r);
         if (TRACE) writeSync(2, `${repro}: ${c.what}\n`);
         const live = g.live.size;
         const o = await outcomeOf(c.call, TIMEOUT_MS);

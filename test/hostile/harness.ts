@@ -5,6 +5,10 @@
 
 import { SplitError, type SplitErrorCode } from '../../src/index.js';
 
+/** A prepared split's functions: `engine.prepare`, and the prepared split's `split` and `encode`. */
+export const PREPARED_FNS = ['prepare', 'prepared.split', 'prepared.encode'] as const;
+export type PreparedFn = (typeof PREPARED_FNS)[number];
+
 /** The public functions the tier calls. `destroy` counts the calls made on a destroyed engine. */
 export const FNS = [
   'createSplitEngine',
@@ -20,6 +24,7 @@ export const FNS = [
   'planSplit',
   'fromOrtTensor',
   'toOrtTensor',
+  ...PREPARED_FNS,
 ] as const;
 export type Fn = (typeof FNS)[number] | 'equalParts';
 
