@@ -261,7 +261,10 @@ export interface NodeReport {
   /** The calibrated cost model (engine.stats.costs). */
   costs?: CostModel | undefined;
   settings: Settings;
+  /** The cases (none in a per-call run, `--calls`). */
   cases: NodeCaseRecord[];
+  /** `--calls`: the per-call section, as the page's (its settings: callRounds, probes). */
+  callCosts?: CallCostRecord[] | undefined;
 }
 
 export interface BenchApi {

@@ -1,8 +1,9 @@
 // The Node bench's device: Dawn (the `webgpu` package) on whatever adapter it finds, with the
 // adapter's full limits (a large split needs its largest buffers and bindings) and, unless told
-// otherwise, timestamp queries. When Dawn finds no adapter with VK_ICD_FILENAMES unset and
-// SwiftShader's ICD is here, the process runs itself again with it set (Dawn reads the variable
-// once, at its first create()).
+// otherwise, timestamp queries. When Dawn finds no adapter with VK_ICD_FILENAMES unset, the process
+// runs itself again with it set (Dawn reads the variable once, at its first create()) to the first
+// ICD file here of: a GPU driver's that the Vulkan loader does not look for (NVIDIA's container
+// runtime puts its own under /usr/local/nvidia), then SwiftShader's.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,9 @@ import { SWIFTSHADER } from '../lib/cli.mjs';
 // Dawn aborts the process if the object create() returns is garbage-collected: kept for good.
 /** @type {GPU | undefined} */
 let gpu;
+
+/** ICD files tried, in order, when Dawn finds no adapter with VK_ICD_FILENAMES unset. */
+const FALLBACKS = ['/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json', SWIFTSHADER];
 
 /**
  * @typedef {object} Opened
@@ -25,7 +29,8 @@ let gpu;
  */
 
 /**
- * The device, or never returns: runs the process again on SwiftShader, or exits saying why there is none.
+ * The device, or never returns: runs the process again with an ICD file of FALLBACKS, or exits saying why
+ * there is none.
  * @param {{ timestamps: boolean }} o @returns {Promise<Opened>}
  */
 export async function openDevice(o) {
@@ -34,7 +39,8 @@ export async function openDevice(o) {
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   const icd = process.env.VK_ICD_FILENAMES;
   if (!adapter) {
-    if (!icd && existsSync(SWIFTSHADER)) rerunWith(SWIFTSHADER);
+    const fallback = icd ? undefined : FALLBACKS.find((f) => existsSync(f));
+    if (fallback) rerunWith(fallback);
     console.error(`bench:node: Dawn found no WebGPU adapter (VK_ICD_FILENAMES ${icd ?? 'unset'})`);
     process.exit(1);
   }

@@ -5,7 +5,7 @@
 // it has seen, whose outputs a late error poisons); one scope around each batch of calls in a row (blame on the
 // batch); and a scope per call, its pop awaited (blame before the call resolves).
 
-import { msg, shared } from './context.mjs';
+import { msg } from './log.mjs';
 import { createBuffer } from './gpu-probe.mjs';
 import { STORAGE } from './systems/limits.mjs';
 import { inARow, repeat, unavailable, variant } from './call-variants.mjs';
@@ -17,11 +17,12 @@ import { inARow, repeat, unavailable, variant } from './call-variants.mjs';
 
 /**
  * The bare calls, then the same inside error scopes. They copy what a split of `x` with copies copies: from the
- * input's chunk to the output's place, in buffers of the output buffers' sizes, read from one such split.
+ * input's chunk to the output's place, in buffers of the output buffers' sizes, read from one such split. An error
+ * a scope catches (none should) goes to `errors`, the run's GPU errors.
  * @param {SplitEngine} engine @param {GpuTensor} x @param {Options} options @param {readonly number[]} outer
- * @returns {Promise<Variant[]>}
+ * @param {string[]} errors @returns {Promise<Variant[]>}
  */
-export async function bareVariants(engine, x, options, outer) {
+export async function bareVariants(engine, x, options, outer, errors) {
   const device = /** @type {GPUDevice} */ (engine.device);
   /** @type {How} */
   const how = { fn: 'bare', variant: 'bare', label: 'bare calls', aligned: true, owner: 'engine' };
@@ -44,7 +45,7 @@ export async function bareVariants(engine, x, options, outer) {
   const label = `bare calls: 1 encoder, ${copies.length} copyBufferToBuffer, finish, submit`;
   const bare = make({ ...how, label }, repeat(copy), copy);
   const scoped = SCOPES.map(([scope, id, words]) => {
-    const calls = scopedCalls(device, copy, scope, words);
+    const calls = scopedCalls(device, copy, scope, words, errors);
     const v = make({ ...how, fn: 'scoped', variant: id, label: `${label}, ${words}` }, calls, () => calls(1));
     v.row.scope = scope;
     return v;
@@ -64,13 +65,13 @@ const SCOPES = [
 
 /**
  * n bare calls in a row inside validation scopes, one per call or one per batch; an error a scope catches (none
- * should) goes to the page's GPU errors, so the run reports it.
+ * should) goes to `errors`, so the run reports it.
  * @param {GPUDevice} device @param {() => void} copy @param {NonNullable<CallCostRow['scope']>} scope
- * @param {string} words @returns {(n: number) => Promise<void> | void}
+ * @param {string} words @param {string[]} errors @returns {(n: number) => Promise<void> | void}
  */
-function scopedCalls(device, copy, scope, words) {
+function scopedCalls(device, copy, scope, words, errors) {
   const caught = (/** @type {GPUError | null} */ e) => {
-    if (e) shared().errors.push(`bare calls ${words}: ${e.message}`);
+    if (e) errors.push(`bare calls ${words}: ${e.message}`);
   };
   const lost = () => {};
   const push = () => device.pushErrorScope('validation');

@@ -1,9 +1,10 @@
 // The per-call section's variants (calls.mjs times them), each as a caller writes it: one call, and `n` calls in a
 // row on the clock with the GPU drained off it. engine.split; engine.encodeSplit with its encoder and submit; a
 // prepared split (engine.prepare: its split, and its encode into the caller's own buffers), n/a on an engine that
-// has no prepare. The bare calls and their error scopes are bare-calls.mjs's.
+// has no prepare. The bare calls and their error scopes are bare-calls.mjs's. Runs in the page and in Node alike
+// (bench/node/calls.mjs): nothing here reads the page's shared state.
 
-import { msg, now } from './context.mjs';
+import { msg, now } from './log.mjs';
 
 /** @import { GpuTensor, SplitEngine } from '/dist/cleave.js' */
 /** @import { CallCostRow } from '../types.js' */

@@ -9,10 +9,12 @@
 // every variant `callsInARow` times in a row, timed as a whole (the release of the outputs included), the GPU
 // drained off the clock, the variants in an order shuffled each round. A variant's figures: µs per call by round;
 // its ratio over the bare calls' µs in the same round, median over the rounds; and its fastest round over the bare
-// calls' fastest round (the least disturbed rounds, on a machine that runs the GPU's work beside the page).
+// calls' fastest round (the least disturbed rounds, on a machine that runs the GPU's work beside the page). It runs
+// on the device and engine it is given, in the page (main.mjs gives it the page's shared ones) and in Node
+// (bench/node/calls.mjs, on Dawn): nothing here imports the page's context.
 
 import { equalParts } from '/dist/cleave.js';
-import { msg, now, progress, shared } from './context.mjs';
+import { msg, now, progress } from './log.mjs';
 import { compare, makeHost, readTensors, referenceSplit } from './data.mjs';
 import { countCalls, createBuffer } from './gpu-probe.mjs';
 import { xorshift32 } from './random.mjs';
@@ -27,12 +29,17 @@ import { encodeVariant, preparedVariant, splitVariant } from './call-variants.mj
 /** @import { How, Variant } from './call-variants.mjs' */
 
 /**
- * @param {CallCostSpec} spec @param {Settings} settings
+ * Where the section runs: the device, Cleave's engine on it (calibrated, as a long-lived application has it) and
+ * the device's uncaptured errors, which the run empties first and reports.
+ * @typedef {{ device: GPUDevice, engine: SplitEngine, errors: string[] }} CallContext
+ */
+
+/**
+ * @param {CallCostSpec} spec @param {Settings} settings @param {CallContext} s
  * @returns {Promise<CallCostResult>}
  */
-export async function runCallCost(spec, settings) {
+export async function runCallCost(spec, settings, s) {
   const t0 = now();
-  const s = shared();
   s.errors.length = 0;
   const n = spec.callsInARow;
   const host = makeHost(spec.dtype, spec.shape, 11);
@@ -41,10 +48,10 @@ export async function runCallCost(spec, settings) {
   const sizes = equalParts(/** @type {number} */ (spec.shape[axis]), spec.parts);
   const ref = referenceSplit(input, spec.dtype, spec.shape, axis, sizes);
   const x = callersBuffers(s.engine, s.device, spec, input, axis, sizes);
-  const variants = await variantsOf(s.engine, x, spec, axis);
+  const variants = await variantsOf(s.engine, x, spec, axis, s.errors);
   for (const v of variants) {
     progress(`${spec.id}: warm-up and check, ${v.row.label}`);
-    await check(v, ref, 2 * n, settings.probes);
+    await check(s, v, ref, 2 * n, settings.probes);
   }
   const live = variants.filter((v) => !v.row.error && !v.row.skip);
   const next = xorshift32(settings.callRounds);
@@ -116,12 +123,12 @@ const VARIANTS = [
 /**
  * The bare calls (first) and their scoped forms, then VARIANTS.
  * @param {SplitEngine} engine @param {ReturnType<typeof callersBuffers>} x @param {CallCostSpec} spec
- * @param {number} axis @returns {Promise<Variant[]>}
+ * @param {number} axis @param {string[]} errors @returns {Promise<Variant[]>}
  */
-async function variantsOf(engine, x, spec, axis) {
+async function variantsOf(engine, x, spec, axis, errors) {
   const options = { axis: spec.axis, parts: spec.parts };
   const copies = { ...options, alias: /** @type {const} */ ('none') };
-  const bare = await bareVariants(engine, x.owned, copies, spec.shape.slice(0, axis));
+  const bare = await bareVariants(engine, x.owned, copies, spec.shape.slice(0, axis), errors);
   const out = [...bare];
   for (const [fn, id, label, at, alias] of VARIANTS) {
     const owner = at.startsWith('owned') ? 'engine' : 'caller';
@@ -199,10 +206,11 @@ function callersBuffers(engine, device, spec, input, axis, sizes) {
 /**
  * Warms the variant up (the pool then holds its buffers, as in a decoder's steady state), then makes one
  * call (with `count`, its GPU calls counted) and compares its outputs with the reference.
- * @param {Variant} v @param {readonly Uint8Array[]} ref @param {number} warmup @param {boolean} count
+ * @param {CallContext} s @param {Variant} v @param {readonly Uint8Array[]} ref @param {number} warmup
+ * @param {boolean} count
  */
-async function check(v, ref, warmup, count) {
-  const { engine, device } = shared();
+async function check(s, v, ref, warmup, count) {
+  const { engine, device } = s;
   if (v.row.error || v.row.skip) return;
   try {
     await v.block(warmup);

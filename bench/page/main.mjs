@@ -2,11 +2,18 @@
 // Web's), driven from bench/run.mjs through `window.bench`: split cases, ORT -> Cleave -> ORT
 // pipelines, and the per-call cost of split and encodeSplit.
 
-import { finish, init } from './context.mjs';
+import { finish, init, shared } from './context.mjs';
 import { runCase } from './case.mjs';
 import { runCallCost } from './calls.mjs';
 import { runPipeline } from './pipeline.mjs';
 import { runDecode } from './decode.mjs';
 
-window.bench = { init, runCase, runPipeline, runCallCost, runDecode, finish };
+window.bench = {
+  init,
+  runCase,
+  runPipeline,
+  runCallCost: (spec, settings) => runCallCost(spec, settings, shared()),
+  runDecode,
+  finish,
+};
 window.benchReady = true;

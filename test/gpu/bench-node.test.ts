@@ -1,7 +1,8 @@
 // The Node bench (bench/node) end to end on one tiny case, wall time only (the path of an adapter
 // without timestamp queries): it exits 0, its JSON (results format 2) holds verified outputs and figures
-// for every system that applies, and it renders its HTML report beside it. Runs the built dist/ in a child process, as `npm run bench:node` does.
-// Figures are read for presence, never compared with a time.
+// for every system that applies, and it renders its HTML report beside it. Then its per-call section
+// (--calls), two rounds: every variant verified and timed in each. Runs the built dist/ in a child process,
+// as `npm run bench:node` does. Figures are read for presence, never compared with a time.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -72,4 +73,83 @@ test('bench:node runs a tiny case in wall time only, every output verified', () 
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+});
+
+interface CallRow {
+  readonly fn: string;
+  readonly variant: string;
+  readonly calls: number;
+  readonly skip?: string;
+  readonly error?: string;
+  readonly us?: Summary & { readonly min: number };
+  readonly overBare?: Summary;
+  readonly fastestOverBare?: number;
+  readonly gpuCalls?: { readonly submits: number; readonly copies: number; readonly errorScopes: number };
+}
+
+test('bench:node --calls runs the per-call section, every variant verified and timed in each round', () => {
+  expect(existsSync('dist/cleave.js'), 'dist/ is built (npm run build)').toBe(true);
+  const out = mkdtempSync(join(tmpdir(), 'bench-node-calls-'));
+  try {
+    const args = ['bench/node/run.mjs', '--calls', '--call-rounds', '2', '--probes', '--out', out];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 90_000 });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^adapter: \S+ \/ \S* \/ .+ \(VK_ICD_FILENAMES .+\)$/m);
+    expect(r.stdout).toMatch(/Per-call cost of calls-decode-f32-1x1x12288: µs per call over 2 rounds/);
+    expect(r.stdout).toMatch(/What keeping blame costs/);
+    const files = readdirSync(out).filter((f) => /^node-calls-.*\.json$/.test(f));
+    expect(files).toHaveLength(1);
+    const report = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));
+    expect(report.format).toBe(2);
+    expect(report.cases).toEqual([]);
+    expect(report.settings).toEqual({ callRounds: 2, probes: true });
+    expect(readFileSync(join(out, 'node-calls-report.html'), 'utf8')).toContain('<h2>Per-call cost</h2>');
+    expect(report.callCosts).toHaveLength(1);
+    const record = report.callCosts[0];
+    expect(record.spec).toMatchObject({ id: 'calls-decode-f32-1x1x12288', dtype: 'float32', shape: [1, 1, 12288] });
+    expect(record.gpuErrors).toEqual([]);
+    const rows: CallRow[] = record.rows;
+    expect(rows.map((x) => x.variant)).toEqual([
+      'bare',
+      'bare-scope-call',
+      'bare-scope-batch',
+      'bare-scope-awaited',
+      'split-upload-copies',
+      'split-caller-seen',
+      'encode-upload',
+      'split-upload-views',
+      'split-upload-at4',
+      'split-caller-at4',
+      'encode-caller-at4',
+      'prepared-encode-into',
+      'prepared-split-copies',
+      'prepared-split-caller-seen',
+    ]);
+    for (const x of rows) {
+      expect(x.error, x.variant).toBeUndefined();
+      expect(x.skip, x.variant).toBeUndefined();
+      expect(x.calls, x.variant).toBe(200);
+      expect(x.us?.n, x.variant).toBe(2);
+      expect(x.us!.min, x.variant).toBeGreaterThan(0);
+      if (x.fn === 'bare') continue;
+      expect(x.overBare?.n, x.variant).toBe(2);
+      expect(x.fastestOverBare, x.variant).toBeGreaterThan(0);
+    }
+    const bare = rows[0]!;
+    expect(bare.gpuCalls).toMatchObject({ submits: 1, copies: 3, errorScopes: 0 });
+    for (const x of rows.filter((y) => y.fn === 'scoped')) expect(x.gpuCalls?.errorScopes, x.variant).toBe(1);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('bench:node --calls refuses the options of the cases, and --call-rounds without --calls', () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, ['bench/node/run.mjs', ...args], { encoding: 'utf8' });
+  const both = run('--calls', '--cases', 'tiny');
+  expect(both.status).toBe(2);
+  expect(both.stderr).toMatch(/--calls runs the per-call section alone: no --cases/);
+  const alone = run('--call-rounds', '3');
+  expect(alone.status).toBe(2);
+  expect(alone.stderr).toMatch(/--call-rounds only with --calls/);
+  expect(run('--calls', '--call-rounds', '0').stderr).toMatch(/--call-rounds needs a whole number above 0/);
 });

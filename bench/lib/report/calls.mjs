@@ -21,7 +21,10 @@ function skipNotes(records) {
   return [...by].map(([why, ids]) => `n/a: ${ids.join(', ')}: ${why}.`);
 }
 
-/** Each variant but the scoped bare calls, against the bare calls. @param {Report} report */
+/**
+ * Each variant but the scoped bare calls, against the bare calls (a page run's, or bench:node --calls').
+ * @param {Pick<Report, 'callCosts' | 'settings'>} report
+ */
 export function renderCallCosts(report) {
   const all = callCostRows(report.callCosts).filter(({ row }) => row.fn !== 'scoped');
   if (all.length === 0) return '';
@@ -54,7 +57,7 @@ export function renderCallCosts(report) {
   ].join('\n');
 }
 
-/** What keeping blame costs: the bare calls inside error scopes. @param {Report} report */
+/** What keeping blame costs: the bare calls inside error scopes. @param {Pick<Report, 'callCosts'>} report */
 export function renderScopeStudy(report) {
   const rows = report.callCosts.flatMap((r) =>
     scopeStudy(r).map(({ row: x, words, addedUs }) => [
@@ -86,7 +89,7 @@ export function renderScopeStudy(report) {
   );
 }
 
-/** The scope study in one line per record, fastest rounds. @param {Report} report */
+/** The scope study in one line per record, fastest rounds. @param {Pick<Report, 'callCosts'>} report */
 export function scopeFindings(report) {
   return report.callCosts.flatMap((r) => {
     const [bare, ...scoped] = scopeStudy(r);

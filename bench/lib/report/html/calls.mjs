@@ -175,7 +175,7 @@ function scopeFigure(charts, r) {
   );
 }
 
-/** @param {Charts} charts @param {Report} report */
+/** @param {Charts} charts @param {Pick<Report, 'callCosts'>} report (a page run's, or bench:node --calls') */
 export function callsSection(charts, report) {
   if (report.callCosts.length === 0) return '';
   const intro =

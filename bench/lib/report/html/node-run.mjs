@@ -1,8 +1,9 @@
 // `npm run bench:node`'s results as an HTML page: the header, the cases where Cleave does GPU work (its default plan
 // beside each strategy forced, GB/s, and per case every system over the copy limit), the cases where its outputs are
-// views apart, and whatever went wrong.
+// views apart, the per-call section (--calls: the page's own section), and whatever went wrong.
 
 import { bytesText } from '../format.mjs';
+import { callsSection } from './calls.mjs';
 import { caseFigure } from './cases.mjs';
 import { deviceDetails, nodeHeader } from './header.mjs';
 import { Charts, para } from './markup.mjs';
@@ -79,6 +80,7 @@ export function nodeRun(report) {
       plans(charts, apart),
       ...apart.map((r) => caseFigure(charts, viewOf(r))),
     );
+  out.push(callsSection(charts, { callCosts: report.callCosts ?? [] }));
   out.push(deviceDetails(report.features, report.limits, report.settings));
   return { title: `Cleave bench:node ${report.started}`, body: out.join('\n'), charts: charts.specs };
 }

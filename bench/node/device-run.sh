@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# bench/node/device-run.sh: ONE command for a lent GPU machine with no Node and no network, run from the repository
+# root beside .kit/ (built here by `bash /work/shared/gpu-kit/pack.sh /work/main`). It unpacks the kit as the kit's
+# run.sh does (Node, the project with its built dist/ and node_modules closure, the Vulkan loader if the machine has
+# none), finds the GPU's Vulkan ICD, then runs these steps, each under its own timeout, all within KIT_BUDGET_S:
+#   calls  the per-call section (bench:node --calls --probes), KIT_CALL_RUNS runs (default 5) within 90 s; the
+#          first with VK_ICD_FILENAMES unset (bench:node finds the driver itself), again with it set if that
+#          opened no adapter
+#   gpu    the GPU tier, `vitest run test/gpu` (KIT_GPU_FILES: other files; 300 s)
+#   bench  bench:node --quick (120 s)
+# The per-call section goes first: it is the shortest, and the per-call targets need it. KIT_STEPS picks and
+# orders the steps ("calls gpu bench"). Writes to $OUT (default /tmp/kit-out) no more than 8 files, none deeper:
+# summary.txt (a line per step, also printed), env.txt (the GPU, driver, ICD files, Vulkan loader), calls.txt,
+# gpu-tier.txt, bench-node.txt (each step's output) and results.tar.gz (every JSON and HTML page the runs
+# wrote: `tar -xzf results.tar.gz`, then `npm run bench:report -- FILE`). Exit code: 0 when every step passed.
+#
+#   bash bench/node/device-run.sh
+#   KIT_STEPS="calls gpu" KIT_GPU_FILES=test/gpu/prepared.test.ts bash bench/node/device-run.sh   # a short dry run
+set -u
+ROOT=$(pwd)
+K=${KIT_DIR:-$ROOT/.kit}
+OUT=${OUT:-/tmp/kit-out}
+T=${KIT_UNPACK:-/tmp/kit}
+BUDGET=${KIT_BUDGET_S:-570}
+STEPS=${KIT_STEPS:-calls gpu bench}
+start=$(date +%s)
+mkdir -p "$OUT"
+S="$OUT/summary.txt"
+: >"$S"
+say() { echo "$*" | tee -a "$S"; }
+left() { echo $((BUDGET - ($(date +%s) - start))); }
+# A step's timeout: what it asks for, or what the budget has left (less 5 s), whichever is less.
+cap() { local l=$(($(left) - 5)); echo $(($1 < l ? $1 : l)); }
+
+[ -f "$K/project.tar.xz" ] && [ -f "$K/node.xz" ] || {
+  say "no kit at $K: build it with bash /work/shared/gpu-kit/pack.sh CHECKOUT, and carry .kit"
+  exit 2
+}
+
+# ---- unpack (as the kit's run.sh) -------------------------------------------------------------------------------
+rm -rf "$T" && mkdir -p "$T/bin"
+if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1'; then
+  for f in "$K"/*.deb; do [ -f "$f" ] && dpkg -x "$f" /; done
+  ldconfig 2>/dev/null || true
+  loader="the kit's ($(ls "$K"/*.deb 2>/dev/null | xargs -n1 basename 2>/dev/null | tr '\n' ' '))"
+else
+  loader="the machine's"
+fi
+xz -dc "$K/node.xz" >"$T/bin/node" && chmod +x "$T/bin/node" && export PATH="$T/bin:$PATH"
+tar -xJf "$K/project.tar.xz" -C "$T" || { say "could not unpack $K/project.tar.xz"; exit 2; }
+P="$T/project"
+export CI=true XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-/tmp}
+
+# The ICD the steps are given: the caller's VK_ICD_FILENAMES, else NVIDIA's where the machine has it.
+given=${VK_ICD_FILENAMES:-}
+ICD=$given
+if [ -z "$ICD" ]; then
+  for f in /usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json /usr/share/vulkan/icd.d/nvidia_icd.json \
+    /etc/vulkan/icd.d/nvidia_icd.json; do
+    [ -f "$f" ] && { ICD=$f; break; }
+  done
+fi
+{
+  echo "date: $(date -u +%FT%TZ); $(uname -srm); $(nproc) cores; node $(node --version)"
+  echo "VK_ICD_FILENAMES given: ${given:-unset}; found: ${ICD:-none}; Vulkan loader: $loader"
+  (nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader) 2>&1
+  echo "--- ICD files"
+  ls -l /usr/local/nvidia/share/vulkan/icd.d /usr/share/vulkan/icd.d /etc/vulkan/icd.d 2>&1
+  [ -n "$ICD" ] && cat "$ICD" 2>&1
+  echo "--- loader and driver libraries"
+  ldconfig -p 2>/dev/null | grep -E 'libvulkan|libGLX_nvidia|libnvidia-glcore' || echo 'none found by ldconfig'
+  env | grep -E '^(NVIDIA_|VK_|CUDA_VISIBLE)' || true
+} >"$OUT/env.txt" 2>&1
+say "unpacked in $(($(date +%s) - start)) s; node $(node --version); VK_ICD_FILENAMES ${ICD:-unset}; $(nvidia-smi -L 2>/dev/null | head -1 || true)"
+[ -n "$ICD" ] && export VK_ICD_FILENAMES=$ICD VK_DRIVER_FILES=$ICD
+cd "$P" || exit 2
+R="$T/results"
+mkdir -p "$R"
+failed=0
+pack() { (cd "$R" && tar -czf "$OUT/results.tar.gz" .) 2>/dev/null || true; }
+
+# ---- the steps ---------------------------------------------------------------------------------------------------
+calls() {
+  local runs=${KIT_CALL_RUNS:-5} end=$(($(date +%s) + $(cap "${KIT_CALLS_TIMEOUT:-90}"))) i rc files=()
+  : >"$OUT/calls.txt"
+  for ((i = 1; i <= runs; i++)); do
+    local t=$((end - $(date +%s)))
+    [ "$t" -ge 15 ] || { say "calls: time left for $((i - 1)) of $runs runs"; break; }
+    local o="$R/calls-$i" t0=$(date +%s)
+    mkdir -p "$o"
+    echo "=== per-call run $i" >>"$OUT/calls.txt"
+    if [ "$i" = 1 ] && [ -z "$given" ]; then
+      # VK_ICD_FILENAMES unset, as a user runs it: bench:node looks for the driver itself.
+      env -u VK_ICD_FILENAMES -u VK_DRIVER_FILES timeout "$t" node bench/node/run.mjs --calls --probes --out "$o" \
+        >>"$OUT/calls.txt" 2>&1
+      rc=$?
+      # No adapter, or a software one, while the machine has NVIDIA's ICD: said, and run again with it set.
+      local got
+      got=$(grep -m1 '^adapter: ' "$OUT/calls.txt")
+      t=$((end - $(date +%s)))
+      if [ -n "$ICD" ] && [ "$t" -ge 5 ] && { [ -z "$got" ] || echo "$got" | grep -qiE 'swiftshader|llvmpipe'; }; then
+        say "calls: with VK_ICD_FILENAMES unset, ${got:-no adapter} (rc $rc); again with VK_ICD_FILENAMES=$ICD"
+        rm -f "$o"/node-calls-*
+        timeout "$t" node bench/node/run.mjs --calls --probes --out "$o" >>"$OUT/calls.txt" 2>&1
+        rc=$?
+      fi
+    else
+      timeout "$t" node bench/node/run.mjs --calls --probes --out "$o" >>"$OUT/calls.txt" 2>&1
+      rc=$?
+    fi
+    [ "$rc" = 0 ] || failed=1
+    say "calls run $i (rc $rc) in $(($(date +%s) - t0)) s"
+    files+=("$o"/node-calls-*.json)
+    pack
+  done
+  local found=()
+  for f in "${files[@]}"; do [ -f "$f" ] && found+=("$f"); done
+  if [ "${#found[@]}" -gt 0 ]; then
+    node bench/node/device-summary.mjs calls "${found[@]}" | tee -a "$S"
+  else
+    say "calls: no results (see calls.txt)"
+    failed=1
+  fi
+}
+
+gpu() {
+  local t0=$(date +%s) rc
+  # shellcheck disable=SC2086
+  timeout "$(cap "${KIT_GPU_TIMEOUT:-300}")" node node_modules/vitest/vitest.mjs run ${KIT_GPU_FILES:-test/gpu} \
+    >"$OUT/gpu-tier.txt" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] || failed=1
+  local line
+  line=$(sed 's/\x1b\[[0-9;]*m//g' "$OUT/gpu-tier.txt" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | tail -1)
+  say "gpu tier ${KIT_GPU_FILES:-test/gpu} (rc $rc$([ "$rc" = 124 ] && echo ': timed out')) in $(($(date +%s) - t0)) s: ${line:-no summary line}"
+}
+
+bench() {
+  local t0=$(date +%s) rc o="$R/bench-node"
+  mkdir -p "$o"
+  timeout "$(cap "${KIT_BENCH_TIMEOUT:-120}")" node bench/node/run.mjs --quick --out "$o" >"$OUT/bench-node.txt" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] || failed=1
+  say "bench:node --quick (rc $rc$([ "$rc" = 124 ] && echo ': timed out')) in $(($(date +%s) - t0)) s"
+  local f
+  f=$(ls "$o"/node-*.json 2>/dev/null | head -1)
+  [ -n "$f" ] && node bench/node/device-summary.mjs cases "$f" | tee -a "$S"
+  pack
+}
+
+for step in $STEPS; do
+  if [ "$(left)" -lt 20 ]; then
+    say "$step: skipped, the budget (KIT_BUDGET_S=$BUDGET) is spent"
+    failed=1
+    continue
+  fi
+  case "$step" in
+    calls | gpu | bench) "$step" ;;
+    *) say "unknown step $step (calls, gpu, bench)" && failed=1 ;;
+  esac
+done
+pack
+say "done in $(($(date +%s) - start)) s$([ "$failed" = 0 ] && echo ', every step passed' || echo ', SOME STEP FAILED')"
+exit "$failed"

@@ -1,0 +1,120 @@
+// One line per results file of bench:node, for device-run.sh's summary: a per-call run (--calls) gives its
+// adapter and, per variant, its fastest round over the bare calls' fastest (a view split: its µs); several such
+// runs add the median over the runs, the statistic the per-call targets hold for. A run of the cases gives how
+// many ran, the default plan over the copy limit (median over the cases) and what failed. Reads JSON, no GPU.
+//
+//   node bench/node/device-summary.mjs calls FILE...
+//   node bench/node/device-summary.mjs cases FILE
+
+import { readFileSync } from 'node:fs';
+
+/** @import { CallCostRow, NodeReport } from '../types.js' */
+
+/** The variants of the summary line, in the issue's order: [variant, short name]. */
+const KEY_VARIANTS = [
+  ['prepared-encode-into', 'prepared encode'],
+  ['prepared-split-copies', 'prepared split'],
+  ['prepared-split-caller-seen', 'prepared split, caller seen'],
+  ['split-upload-copies', 'split'],
+  ['split-caller-seen', 'split, caller seen'],
+  ['encode-upload', 'encodeSplit'],
+  ['split-upload-views', 'views'],
+];
+
+/** @param {number | undefined} v */
+const x = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)}x`);
+/** @param {number | undefined} v */
+const us = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} µs`);
+
+/** @param {readonly number[]} v */
+function median(v) {
+  const s = [...v].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0
+    ? undefined
+    : s.length % 2
+      ? s[m]
+      : /** @type {number} */ (s[m - 1] + /** @type {number} */ (s[m])) / 2;
+}
+
+/** @param {string} file @returns {NodeReport} */
+const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
+
+/** @param {NodeReport} r */
+const adapterOf = (r) =>
+  `${r.adapter.vendor}/${r.adapter.architecture}/${r.adapter.description || r.adapter.device} (ICD ${r.icd})`;
+
+/** A row's figure: views by their µs, the rest fastest over fastest. @param {CallCostRow | undefined} row */
+function figure(row) {
+  if (!row) return undefined;
+  if (row.skip || row.error) return undefined;
+  return row.variant === 'split-upload-views' ? row.us?.min : row.fastestOverBare;
+}
+
+/** @param {CallCostRow | undefined} row @param {number | undefined} v */
+const shown = (row, v) =>
+  row?.skip ? 'n/a' : row?.error ? 'ERR' : row?.variant === 'split-upload-views' ? us(v) : x(v);
+
+/** @param {readonly string[]} files */
+function calls(files) {
+  /** Each adapter's runs: figures by variant (runs on another adapter are never pooled). */
+  /** @type {Map<string, { runs: number, figures: Map<string, number[]> }>} */
+  const by = new Map();
+  files.forEach((file, i) => {
+    const r = read(file);
+    const adapter = adapterOf(r);
+    const group = by.get(adapter) ?? { runs: 0, figures: new Map() };
+    by.set(adapter, group);
+    group.runs++;
+    const all = group.figures;
+    for (const rec of r.callCosts ?? []) {
+      const rows = new Map(rec.rows.map((row) => [row.variant, row]));
+      const bare = rows.get('bare');
+      const parts = KEY_VARIANTS.map(([id, name]) => {
+        const row = rows.get(id);
+        const v = figure(row);
+        if (v !== undefined) all.set(id, [...(all.get(id) ?? []), v]);
+        return `${name} ${shown(row, v)}`;
+      });
+      const errors = rec.rows.filter((row) => row.error).length + (rec.gpuErrors?.length ?? 0);
+      console.log(
+        `per-call run ${i + 1}: ${adapter}; bare calls ${us(bare?.us?.min)} fastest, ${us(bare?.us?.median)} ` +
+          `median; fastest / bare fastest: ${parts.join(', ')}${errors ? `; ${errors} ERRORS` : ''}`,
+      );
+    }
+  });
+  for (const [adapter, { runs, figures }] of by) {
+    if (runs < 2) continue;
+    const parts = KEY_VARIANTS.map(([id, name]) => {
+      const v = median(figures.get(id) ?? []);
+      return `${name} ${id === 'split-upload-views' ? us(v) : x(v)}`;
+    });
+    const on = by.size > 1 ? ` on ${adapter}` : '';
+    console.log(`per-call, median over ${runs} runs${on} of the fastest-round ratios: ${parts.join(', ')}`);
+  }
+}
+
+/** @param {string} file */
+function cases(file) {
+  const r = read(file);
+  const failed = r.cases.filter((c) => c.gpuErrors.length || Object.values(c.systems).some((s) => s?.error));
+  const over = (/** @type {'wall' | 'gpu'} */ k) =>
+    x(median(r.cases.flatMap((c) => (c.ratios[k].copyLimit === undefined ? [] : [c.ratios[k].copyLimit]))));
+  console.log(
+    `bench:node: ${adapterOf(r)}; ${r.cases.length} cases; the default plan over the copy limit, median over the ` +
+      `cases: wall ${over('wall')}, GPU ${over('gpu')}; failed: ${failed.map((c) => c.case.id).join(', ') || 'none'}`,
+  );
+}
+
+const [kind, ...files] = process.argv.slice(2);
+try {
+  if (kind === 'calls' && files.length) calls(files);
+  else if (kind === 'cases' && files.length === 1) cases(/** @type {string} */ (files[0]));
+  else {
+    console.error('usage: node bench/node/device-summary.mjs calls FILE... | cases FILE');
+    process.exitCode = 2;
+  }
+} catch (e) {
+  console.log(`no summary: ${e instanceof Error ? e.message : String(e)}`);
+  process.exitCode = 1;
+}
