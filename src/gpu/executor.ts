@@ -29,6 +29,9 @@ export const SCOPES = {
   none: [],
 } as const satisfies Record<string, readonly GPUErrorFilter[]>;
 
+/** Cleave's encoders, labelled so that a GPU error names them, with one descriptor for every submit. */
+const ENCODER: GPUCommandEncoderDescriptor = { label: 'cleave' };
+
 /** What a submit inside no scope reports. */
 const NO_ERROR: Promise<string | undefined> = Promise.resolve(undefined);
 
@@ -78,7 +81,6 @@ export class GpuExecutor {
    * Anything a WebGPU call throws becomes a SplitError.
    */
   submit<T>(
-    what: string,
     record: (enc: GPUCommandEncoder) => T,
     scopes: readonly GPUErrorFilter[] = SCOPES.both,
   ): { value: T; error: Promise<string | undefined> } {
@@ -88,12 +90,17 @@ export class GpuExecutor {
     const pop = () =>
       scopes.length === 0
         ? NO_ERROR
-        : Promise.all(scopes.map(() => device.popErrorScope())).then(
-            (errors) => errors.find((e) => e)?.message,
-            () => undefined,
-          );
+        : scopes.length === 1 // a split of buffers seen before: one scope, popped on every call
+          ? device.popErrorScope().then(
+              (e) => e?.message,
+              () => undefined,
+            )
+          : Promise.all(scopes.map(() => device.popErrorScope())).then(
+              (errors) => errors.find((e) => e)?.message,
+              () => undefined,
+            );
     try {
-      const enc = device.createCommandEncoder({ label: `cleave-${what}` });
+      const enc = device.createCommandEncoder(ENCODER);
       const value = record(enc);
       device.queue.submit([enc.finish()]);
       return { value, error: pop() };
@@ -146,7 +153,7 @@ export class GpuExecutor {
     const size = align4(x.byteOffset + x.byteLength - from);
     const staging = this.pool.take(size, STAGING_USAGE);
     const fate = fateOf(x, 'download');
-    const { error } = this.submit('download', (enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
+    const { error } = this.submit((enc) => enc.copyBufferToBuffer(x.buffer, from, staging, 0, size));
     const part = { byteOffset: x.byteOffset - from, byteLength: x.byteLength };
     const form = { dtype: x.dtype, array };
     const [bytes] = await this.readBack(staging, [part], form, [x.shape], error, 'download');

@@ -136,9 +136,14 @@ export function fateOf(v: Live, what: string): Promise<SplitError | undefined> |
 
 /** The outputs' bytes depend on a split whose GPU errors are unknown: an error `fate` brings poisons them. */
 export function settle(outputs: readonly GpuTensor[], fate: Promise<SplitError | undefined>): void {
-  for (const lease of new Set(outputs.map((t) => (t as unknown as LeasedTensor)[LEASE])))
-    if (lease.settling !== fate)
-      lease.settling = (lease.settling?.then((e) => e ?? fate) ?? fate).then((e) => (lease.failed ??= e));
+  // Each lease once (outputs share few), in a plain array: this runs on every split of a caller's buffer.
+  const done: Lease[] = [];
+  for (const t of outputs) {
+    const lease = (t as unknown as LeasedTensor)[LEASE];
+    if (done.includes(lease) || lease.settling === fate) continue;
+    done.push(lease);
+    lease.settling = (lease.settling?.then((e) => e ?? fate) ?? fate).then((e) => (lease.failed ??= e));
+  }
 }
 
 /**

@@ -159,7 +159,7 @@ export class GpuSplit {
     let seen = true;
     for (const t of theirs) seen &&= gpu.seen.has(t);
     const { scopes, early } = scopesFor(theirs.length, seen, gpu.pool.has(p.gp.buffers, TENSOR_USAGE));
-    const { value: targets, error } = gpu.submit(what, (enc) => this.record(gpu, enc, p, src, srcBase, w), scopes);
+    const { value: targets, error } = gpu.submit((enc) => this.record(gpu, enc, p, src, srcBase, w), scopes);
     // Nothing of the caller's and nothing allocated: these commands cannot fail.
     if (scopes.length === 0) return done(targets, gpu.pool);
     const forget = () => theirs.forEach((t) => gpu.seen.delete(t));
@@ -260,7 +260,7 @@ export class GpuSplit {
     const gp = p.gp;
     const staging = gpu.pool.take(gp.bufferBytes, STAGING_USAGE);
     const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
-    const { value, error } = gpu.submit(what, (enc) => {
+    const { value, error } = gpu.submit((enc) => {
       writePadded(gpu.device.queue, input, x.bytes);
       const at = { src: input, srcBase: 0, bases: NOWHERE.bases };
       if (gp.strategy === 'copy') return this.encodeWork(gpu, enc, p, { ...at, targets: [staging] });
