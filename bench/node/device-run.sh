@@ -59,6 +59,15 @@ if [ -z "$ICD" ]; then
     /etc/vulkan/icd.d/nvidia_icd.json; do
     [ -f "$f" ] && { ICD=$f; break; }
   done
+  # NVIDIA's ICD names libGLX_nvidia.so.0, which in a headless container answers no vkCreateInstance (seen on the
+  # H100 machine: "Could not get 'vkCreateInstance' via 'vk_icdGetInstanceProcAddr'"); the same driver through
+  # libEGL_nvidia.so.0 opens. Use that where the library is there.
+  if [ -n "$ICD" ] && ldconfig -p 2>/dev/null | grep -q 'libEGL_nvidia\.so\.0'; then
+    api=$(sed -n 's/.*"api_version" *: *"\([^"]*\)".*/\1/p' "$ICD" | head -1)
+    printf '{"file_format_version":"1.0.1","ICD":{"library_path":"libEGL_nvidia.so.0","api_version":"%s"}}\n' \
+      "${api:-1.3.0}" >/tmp/nvidia_egl_icd.json
+    ICD=/tmp/nvidia_egl_icd.json given=$ICD
+  fi
 fi
 {
   echo "date: $(date -u +%FT%TZ); $(uname -srm); $(nproc) cores; node $(node --version)"

@@ -12,7 +12,7 @@ import {
   planSplit,
 } from '../../src/index.js';
 import * as core from '../../src/core.js';
-import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import { DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { calibrate, costsOf } from '../../src/gpu/calibrate.js';
 import { gpuEntry } from '../../src/gpu/device.js';
@@ -102,7 +102,11 @@ describe('strategies', () => {
     expect(aliased.every((o) => o.buffer === gx.buffer)).toBe(true);
     expectSplitOf(await downloadAll(e, aliased), x, 0, [256, 256, 256, 256]);
     const copied = await e.split(x, { axis: 0, sizes: [1, 1023] });
-    expect(e.stats).toMatchObject({ strategy: 'copy', dispatches: 0, copies: 2 });
+    // Two copy commands or one dispatch, as the device's measured costs choose (SwiftShader: copies; a GPU may gather).
+    const copies = copyCheaper(costsOf(g.device), 2, 1024 * 64 * 4);
+    expect(e.stats).toMatchObject(
+      copies ? { strategy: 'copy', dispatches: 0, copies: 2 } : { strategy: 'gather', dispatches: 1, copies: 0 },
+    );
     expectSplitOf(copied, x, 0, [1, 1023]);
     // The input's buffer lives on until its aliases are released too.
     e.release(gx);

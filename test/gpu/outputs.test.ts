@@ -19,7 +19,9 @@ function callerTensor(g: GpuFixture, x: HostTensor<'float32'>): GpuTensor<'float
 const read = async (e: SplitEngine, outs: readonly GpuTensor[]) => downloadAll(e, outs);
 
 describe('alias policy', () => {
-  // 1024 x 64 float32 along axis 0 into 4: every chunk is one contiguous, 256-byte aligned run.
+  // 1024 x 64 float32 along axis 0 into 4: every chunk is one contiguous, 256-byte aligned run. Not viewed, it is
+  // written: by copies, or by the gather where the device's measured costs make it cheaper (a real GPU's may).
+  const WRITTEN = ['copy', 'gather'];
   const x = randomTensor('float32', [1024, 64], rng(3)) as HostTensor<'float32'>;
 
   gpuTest("default: an engine's own input is viewed, a caller's buffer is copied", async (g) => {
@@ -30,7 +32,7 @@ describe('alias policy', () => {
     expect(views.every((o) => o.buffer === own.buffer)).toBe(true);
     const theirs = callerTensor(g, x);
     const copies = await e.split(theirs, { axis: 0, parts: 4 });
-    expect(e.stats.strategy).toBe('copy');
+    expect(WRITTEN).toContain(e.stats.strategy);
     expect(copies.every((o) => o.buffer !== theirs.buffer)).toBe(true);
     // The caller rewrites its buffer: the copies keep the split of what was there.
     g.device.queue.writeBuffer(theirs.buffer, 0, new Float32Array(1024 * 64));
@@ -46,7 +48,7 @@ describe('alias policy', () => {
     expect(e.stats.strategy).toBe('alias');
     expect(views.map((o) => o.byteOffset)).toEqual([0, 65536, 131072, 196608]);
     const copies = await e.split(e.upload(x), { axis: 0, parts: 4, alias: 'none' });
-    expect(e.stats.strategy).toBe('copy');
+    expect(WRITTEN).toContain(e.stats.strategy);
     expectSplitOf(await read(e, copies), x, 0, [256, 256, 256, 256]);
     for (const v of views) e.release(v); // views of a caller's buffer are released like any output
     await expect(e.download(views[0]!)).rejects.toMatchObject({ code: 'RELEASED' });
