@@ -114,7 +114,7 @@ export class Engine implements Runner {
     }
     const o = readOptions(options, 'prepare', SPLIT_KEYS);
     const p = programOf(this, v, o, 'prepare');
-    p.into = p.destinations(o.into, v, 'prepare');
+    p.prepareInto(o.into, v);
     this.collected.register(p, p.onGpu.placed);
     return p;
   }

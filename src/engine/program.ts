@@ -17,7 +17,7 @@ import { sameList } from '../shape.js';
 import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
 import { type Done, GpuSplit } from '../gpu/split.js';
-import { checkLive } from '../gpu/leases.js';
+import { checkLive, mayEnd } from '../gpu/leases.js';
 import { USAGE, missingUsage } from '../usage.js';
 
 /** What a program needs of its engine. */
@@ -41,7 +41,12 @@ export class Program {
   /** What it does on the GPU. */
   readonly onGpu: GpuSplit;
   /** The destinations it was prepared with (`engine.prepare` with `into`). */
-  into: Destinations | undefined;
+  private into: Destinations | undefined;
+  /**
+   * Which of them a call checks again: those whose bytes may stop being theirs (a tensor Cleave handed out, or one in
+   * a buffer of Cleave's). A tensor of yours in your buffer stays yours.
+   */
+  private mayEnd: number[] = [];
 
   constructor(
     private readonly engine: Runner,
@@ -106,6 +111,13 @@ export class Program {
     return readInto(into, v, this.shapes, this.plan.outputShapes, this.plan.axis, what, checkLive);
   }
 
+  /** Keeps the destinations `prepare` was given, for every call that gives none. */
+  prepareInto(into: unknown, v: TensorView): void {
+    this.into = this.destinations(into, v, 'prepare');
+    this.mayEnd = [];
+    this.into?.live.forEach((l, i) => l && mayEnd(l) && this.mayEnd.push(i));
+  }
+
   /** Runs on a view read at the call, with its destinations: where the input lives decides the path. */
   run(x: TensorView, dests: Destinations | undefined, what: string, encoder?: GPUCommandEncoder): Done | Promise<Done> {
     const gpu = this.engine.gpu;
@@ -134,17 +146,17 @@ export class Program {
   private destinationsAt(into: unknown, v: TensorView, what: string): Destinations | undefined {
     const kept = this.into;
     if (into === undefined) {
-      kept?.live.forEach((l, i) => {
-        if (!l) return;
-        checkLive(l, what, `option:into[${i}]`);
-        check(
-          l.buffer !== (v as GpuView).buffer,
+      if (!kept) return kept;
+      for (const i of this.mayEnd) checkLive(kept.live[i]!, what, `option:into[${i}]`);
+      const input = kept.buffers.indexOf((v as GpuView).buffer);
+      if (input >= 0) {
+        const i = kept.places.findIndex((d) => d?.target === input + 1);
+        throw new SplitError(
           'BAD_INPUT',
-          () =>
-            `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
+          `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
           `option:into[${i}].buffer`,
         );
-      });
+      }
       return kept;
     }
     const d = this.destinations(into, v, what);
