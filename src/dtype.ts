@@ -115,18 +115,14 @@ export function isDType(x: unknown): x is DType {
 // Other libraries' names (C's double, OpenVINO's boolean), case-folded, short prefixes spelled out (f16, fp16, i64,
 // u8, bf16). A name of several meanings maps to each, all named: 'int' is 32 bits in C but 64 in NumPy, 'float' is
 // ONNX's float32 but a JavaScript number's float64, and Cleave never guesses between them.
-const ALIASES: Readonly<Record<string, readonly DType[]>> = {
-  half: ['float16'],
-  double: ['float64'],
-  boolean: ['bool'],
-  str: ['string'],
-  float8e4m3: ['float8e4m3fn'],
-  float: ['float32', 'float64'],
-  int: ['int32', 'int64'],
-  uint: ['uint32', 'uint64'],
-  complex: ['complex64', 'complex128'],
-  float8: ['float8e4m3fn', 'float8e5m2', 'float8e8m0'],
-};
+const ALIASES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  (
+    'half:float16 double:float64 boolean:bool str:string float8e4m3:float8e4m3fn float:float32,float64 int:int32,int64 ' +
+    'uint:uint32,uint64 complex:complex64,complex128 float8:float8e4m3fn,float8e5m2,float8e8m0'
+  )
+    .split(' ')
+    .map((e) => [e.split(':')[0]!, e.split(':')[1]!.split(',')]),
+);
 const PREFIXES: Readonly<Record<string, string>> = { f: 'float', fp: 'float', bf: 'bfloat', u: 'uint', i: 'int' };
 
 /** Refuses anything but a dtype (`BAD_DTYPE`), naming the dtypes it may mean and where the full list is. */

@@ -13,7 +13,8 @@ import type { GpuPlan, Strategy } from '../planner/types.js';
 import { GpuExecutor } from '../gpu/executor.js';
 import { type Done, GpuSplit } from '../gpu/split.js';
 import { checkLive, release } from '../gpu/leases.js';
-import { calibrate, costsOf } from '../gpu/calibrate.js';
+import { calibrate } from '../gpu/calibrate.js';
+import { costsOf } from '../gpu/device.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
 import { type Fields, Program, type Runner, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
@@ -171,12 +172,7 @@ export class Engine implements Runner {
   /** Throws when the engine was destroyed or its device lost. */
   alive(what: string): void {
     check(!this.destroyed, 'RELEASED', () => `${what}: this engine was destroyed`, 'engine:engine');
-    check(
-      this.lost === undefined,
-      'DEVICE_LOST',
-      () => `${what}: the GPU device was lost: ${this.lost}`,
-      'engine:device',
-    );
+    check(!this.lost, 'DEVICE_LOST', () => `${what}: the GPU device was lost: ${this.lost}`, 'engine:device');
   }
 
   /** The one check every call makes: the engine is alive and no late GPU error is unacknowledged. */

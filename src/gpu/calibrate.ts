@@ -13,30 +13,9 @@ import { planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
 import { type BindGroups, encodeCopies, encodeGather, makeTable } from './encode.js';
 import { BufferPool } from './pool.js';
+import { type DeviceCosts, costsRecord } from './device.js';
+import { inScopes } from './executor.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
-
-/**
- * A device's costs: DEFAULT_COSTS until measured, and the measurement once started. One record per
- * device, found once per engine (`costsRecord`): a split reads its costs as a plain property.
- */
-export interface DeviceCosts {
-  costs: CostModel;
-  running?: Promise<CostModel>;
-}
-
-const measured = new WeakMap<GPUDevice, DeviceCosts>();
-
-/** The device's record of costs, made on first use. */
-export function costsRecord(device: GPUDevice): DeviceCosts {
-  let r = measured.get(device);
-  if (!r) measured.set(device, (r = { costs: DEFAULT_COSTS }));
-  return r;
-}
-
-/** The device's measured costs; DEFAULT_COSTS before (or without) a measurement. */
-export function costsOf(device: GPUDevice): CostModel {
-  return costsRecord(device).costs;
-}
 
 /** Measures the device's costs, once: later and concurrent calls share the first run. */
 export function calibrate(device: GPUDevice): Promise<CostModel> {
@@ -69,7 +48,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
   let querySet: GPUQuerySet | undefined;
   try {
     // Every GPU call below runs inside its own scopes (setup, then each batch): an error fails the calibration only.
-    const { value: b, error } = scoped(device, () => ({
+    const { value: b, error } = inScopes(device, () => ({
       src: pool.take(BYTES, TENSOR_USAGE),
       dst: pool.take(BYTES, TENSOR_USAGE),
       read: pool.take(16, STAGING_USAGE),
@@ -96,7 +75,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         const t = performance.now();
         // The batch's splits back to back, each in a command buffer of its own, as a caller's are.
         errors.push(
-          scoped(device, () => {
+          inScopes(device, () => {
             for (const rec of [stamp(0), ...Array<Record>(k).fill(record), stamp(1)]) {
               const enc = device.createCommandEncoder();
               rec(enc);
@@ -133,21 +112,4 @@ function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPU
     const groups: BindGroups = [];
     return [table ? (enc) => encodeGather(device, enc, gp, table, b, groups) : (enc) => encodeCopies(enc, gp, b), k];
   });
-}
-
-/** Runs `record` inside both error scopes; `error` settles with the first error they caught. */
-function scoped<T>(device: GPUDevice, record: () => T): { value: T; error: Promise<unknown> } {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
-  const pop = () =>
-    Promise.all([device.popErrorScope(), device.popErrorScope()]).then(
-      ([a, b]) => a ?? b,
-      () => undefined,
-    );
-  try {
-    return { value: record(), error: pop() };
-  } catch (e) {
-    void pop();
-    throw e;
-  }
 }

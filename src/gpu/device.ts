@@ -1,4 +1,4 @@
-// Finding a WebGPU device: `navigator.gpu` in a browser; in Node the optional `webgpu` package
+// Finding a WebGPU device, and the device's numbers the planner needs (its limits, its costs once measured): `navigator.gpu` in a browser; in Node the optional `webgpu` package
 // (Dawn), imported by a computed name so browser bundles never contain it. The device asks the
 // adapter for the largest buffers and bindings it has, since the split of a large tensor needs
 // them. When there is none, the result says why, in words a user can act on. Nothing is written
@@ -6,7 +6,7 @@
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
 import type { GpuLimits } from '../planner/types.js';
-import { costsRecord } from './calibrate.js';
+import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
@@ -109,4 +109,27 @@ export function limitsOf(device: GPUDevice): GpuLimits {
       return record.costs;
     },
   };
+}
+
+/**
+ * A device's costs: DEFAULT_COSTS until measured, and the measurement once started. One record per
+ * device, found once per engine (`costsRecord`): a split reads its costs as a plain property.
+ */
+export interface DeviceCosts {
+  costs: CostModel;
+  running?: Promise<CostModel>;
+}
+
+const measured = new WeakMap<GPUDevice, DeviceCosts>();
+
+/** The device's record of costs, made on first use. */
+export function costsRecord(device: GPUDevice): DeviceCosts {
+  let r = measured.get(device);
+  if (!r) measured.set(device, (r = { costs: DEFAULT_COSTS }));
+  return r;
+}
+
+/** The device's measured costs; DEFAULT_COSTS before (or without) a measurement. */
+export function costsOf(device: GPUDevice): CostModel {
+  return costsRecord(device).costs;
 }

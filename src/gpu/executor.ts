@@ -14,8 +14,8 @@ import type { GpuLimits, OutputSlot } from '../planner/types.js';
 import { checkLive, endAll, fateOf, handOut, leaseFor, poisoned, trackBuffer } from './leases.js';
 import { pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { limitsOf } from './device.js';
-import { type DeviceCosts, costsRecord } from './calibrate.js';
+import { type DeviceCosts, costsRecord, limitsOf } from './device.js';
+
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 /**
@@ -84,30 +84,16 @@ export class GpuExecutor {
     record: (enc: GPUCommandEncoder) => T,
     scopes: readonly GPUErrorFilter[] = SCOPES.both,
   ): { value: T; error: Promise<string | undefined> } {
-    const device = this.device;
-    for (const f of scopes) device.pushErrorScope(f);
-    // Scopes popped on a lost device reject; the call then reports DEVICE_LOST on its own.
-    const pop = () =>
-      scopes.length === 0
-        ? NO_ERROR
-        : scopes.length === 1 // a split of buffers seen before: one scope, popped on every call
-          ? device.popErrorScope().then(
-              (e) => e?.message,
-              () => undefined,
-            )
-          : Promise.all(scopes.map(() => device.popErrorScope())).then(
-              (errors) => errors.find((e) => e)?.message,
-              () => undefined,
-            );
-    try {
-      const enc = device.createCommandEncoder(ENCODER);
-      const value = record(enc);
-      device.queue.submit([enc.finish()]);
-      return { value, error: pop() };
-    } catch (e) {
-      void pop();
-      throw e instanceof SplitError ? e : new SplitError('GPU_ERROR', `a WebGPU call threw: ${(e as Error)?.message}`);
-    }
+    return inScopes(
+      this.device,
+      (device) => {
+        const enc = device.createCommandEncoder(ENCODER);
+        const value = record(enc);
+        device.queue.submit([enc.finish()]);
+        return value;
+      },
+      scopes,
+    );
   }
 
   /**
@@ -213,6 +199,37 @@ export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Arra
     const tail = new Uint8Array(4);
     tail.set(bytes.subarray(body));
     queue.writeBuffer(buffer, body, tail);
+  }
+}
+
+/**
+ * Runs `record` inside `scopes` (outermost first; none may be asked); `error` settles with the first error they
+ * caught. Anything a WebGPU call throws becomes a SplitError. Scopes popped on a lost device reject; the call then
+ * reports DEVICE_LOST on its own.
+ */
+export function inScopes<T>(
+  device: GPUDevice,
+  record: (device: GPUDevice) => T,
+  scopes: readonly GPUErrorFilter[] = SCOPES.both,
+): { value: T; error: Promise<string | undefined> } {
+  for (const f of scopes) device.pushErrorScope(f);
+  const pop = () =>
+    scopes.length === 0
+      ? NO_ERROR
+      : scopes.length === 1 // a split of buffers seen before: one scope, popped on every call
+        ? device.popErrorScope().then(
+            (e) => e?.message,
+            () => undefined,
+          )
+        : Promise.all(scopes.map(() => device.popErrorScope())).then(
+            (errors) => errors.find((e) => e)?.message,
+            () => undefined,
+          );
+  try {
+    return { value: record(device), error: pop() };
+  } catch (e) {
+    void pop();
+    throw e instanceof SplitError ? e : new SplitError('GPU_ERROR', `a WebGPU call threw: ${(e as Error)?.message}`);
   }
 }
 

@@ -22,10 +22,7 @@ import { calibrateSoon } from './calibrate.js';
 import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
 
 /** A finished split: its outputs, and the GPU plan it ran (undefined on the CPU). */
-export interface Done {
-  readonly outputs: AnyTensor[];
-  readonly gp: GpuPlan | undefined;
-}
+export type Done = { readonly outputs: AnyTensor[]; readonly gp: GpuPlan | undefined };
 
 /** One placement of a split (see above): its GPU plan, and the GPU objects made for it. */
 interface Placed extends Placement {
@@ -40,13 +37,11 @@ interface Placed extends Placement {
 /** Placements a program keeps: a KV-cache slot's offsets within an alignment, an input in either kind of buffer. */
 const KEPT_PLACEMENTS = 4;
 
-/** Where a call's destinations put its outputs: their offsets within their buffers' bases, and those bases. */
-interface Where {
-  readonly dests: Destinations | undefined;
-  readonly into: Placement['into'];
-  /** Each target buffer's base: 0 for the engine's own, and its lowest destination's offset rounded down. */
-  readonly bases: readonly number[];
-}
+/**
+ * Where a call's destinations put its outputs: their offsets within their buffers' bases, and each target buffer's
+ * base (0 for the engine's own; for a destination buffer, its lowest destination's offset rounded down).
+ */
+type Where = { readonly dests?: Destinations; readonly into: Placement['into']; readonly bases: readonly number[] };
 
 const NOWHERE: Where = { dests: undefined, into: undefined, bases: [0] };
 

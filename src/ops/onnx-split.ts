@@ -53,23 +53,19 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
   ];
   checkDType(data, T[version], who, 'input', () => laterVersion('Split', data.dtype, version, T));
   const declared = declaredOutputs(n, who);
-  // Where the lengths came from is known once they are worked out (the planner reads it only on an error after).
-  const subjects: { -readonly [K in keyof PlanSubjects]: PlanSubjects[K] } = {
+  // Where the lengths come from, as an error names it (checkAttributes refused the attributes of other versions).
+  const from = splitInput
+    ? 'input:split'
+    : n.attrs.split !== undefined
+      ? 'attribute:split'
+      : n.attrs.num_outputs !== undefined
+        ? 'attribute:num_outputs'
+        : 'node:outputs';
+  const sizes = (dim: number) => lengths(n, version, who, data, splitInput, declared, dim)[0];
+  const plan = planSplit(data.dtype, data.shape, intAttribute(n, 'axis', who), sizes, who, {
     axis: 'attribute:axis',
-    sizes: 'node:outputs',
-  };
-  const plan = planSplit(
-    data.dtype,
-    data.shape,
-    intAttribute(n, 'axis', who),
-    (dim) => {
-      const [sizes, subject] = lengths(n, version, who, data, splitInput, declared, dim);
-      subjects.sizes = subject;
-      return sizes;
-    },
-    who,
-    subjects,
-  );
+    sizes: from,
+  });
   return { label: who, plan, outputShapes: plan.outputShapes, data };
 }
 
