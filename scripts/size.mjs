@@ -19,7 +19,7 @@ import { build } from 'vite';
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const JSON_FILE = join(ROOT, 'docs/size.json');
 const PAGE = join(ROOT, 'docs/size.md');
-const BEGIN = '<!-- The table is written by `node scripts/size.mjs`: edit the script, not the table. -->';
+const BEGIN = '<!-- The table is written by the size script of the source repository: edit it, not the table. -->';
 const END = '<!-- end of the table -->';
 
 /** How far a gzip figure may be from docs/size.json's (see the header). */

@@ -246,10 +246,8 @@ export interface CoreSplitEngine {
    * Reads a GPU tensor back into host memory, once the splits its bytes depend on are known to have run.
    *
    * @param x - A GPU tensor on this engine's device: Cleave's, or yours (its buffer with usage COPY_SRC).
-   * @param options - `array: 'Float16Array'`: a float16 tensor's values as a `Float16Array` (where the runtime has
-   *   one: browsers, Deno, Node 24+), not its bits.
    * @returns A host tensor with a copy of its bytes, in its dtype's {@link HostDataMap} array (float16 as bits, a
-   *   `Uint16Array`), or in `array`.
+   *   `Uint16Array`; the other form gives a float16 tensor's values as a `Float16Array`).
    * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine, or a `string` tensor; `BAD_INPUT`, `BAD_DTYPE`,
    *   `BAD_SHAPE`, `DATA_LENGTH`: `x` is not a GPU tensor Cleave can read (its buffer's usage included);
    *   `BAD_OPTIONS`: `array` for a dtype other than float16, or where the runtime has no `Float16Array`; `RELEASED`:
@@ -266,7 +264,8 @@ export interface CoreSplitEngine {
    */
   download<D extends string>(x: GpuInput<D>): Promise<HostTensor<D & FixedDType>>;
   /**
-   * Reads a float16 GPU tensor back as a `Float16Array` of its values (see the other form).
+   * Reads a float16 GPU tensor back as a `Float16Array` of its values, where the runtime has one (browsers, Deno,
+   * Node 24+); the other form gives its bits.
    *
    * @param x - A float16 GPU tensor on this engine's device.
    * @param options - `array: 'Float16Array'`.

@@ -79,10 +79,10 @@ export async function openEngine<E extends Engine>(
  *   reading an option threw.
  * @example
  * ```ts
- * import { createSplitEngine } from 'cleave-gpu/core';
+ * import { createSplitEngine, tensor } from 'cleave-gpu/core';
  *
  * const engine = await createSplitEngine();
- * const x = { dtype: 'int32', shape: [2, 3], data: new Int32Array([1, 2, 3, 4, 5, 6]) } as const;
+ * const x = tensor('int32', new Int32Array([1, 2, 3, 4, 5, 6]), [2, 3]);
  * const [a, b] = await engine.split(x, { axis: 1, sizes: [2, 1] });
  * console.log([...a!.data], [...b!.data]); // [1, 2, 4, 5] [3, 6]
  * engine.destroy();

@@ -14,8 +14,8 @@ import {
 import * as core from '../../src/core.js';
 import { DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
-import { calibrate, costsOf } from '../../src/gpu/calibrate.js';
-import { gpuEntry } from '../../src/gpu/device.js';
+import { calibrate } from '../../src/gpu/calibrate.js';
+import { costsOf, gpuEntry } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { downloadAll } from '../helpers/download.js';

@@ -14,11 +14,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const SOURCE_ONLY = 'CONTRIBUTING.md';
 /** Names the docs give that are no file of Cleave's: the reader's own, or another package's in a quoted notice. */
 const NOT_CLEAVES = ['tsconfig.json', 'build/postinstall.js'];
-/**
- * Known dead ends in files this check's authors may not edit, each to be dropped once its file is fixed: docs/size.md
- * names the script that writes its table.
- */
-const KNOWN: Record<string, readonly string[]> = { 'docs/size.md': ['scripts/size.mjs'] };
 
 let work: string;
 let pkg: string;
@@ -59,10 +54,7 @@ test('every file the README, docs/ and the examples name is in the tarball, CONT
   const named = docs.flatMap((from) => fileNames(pkg, from).map((name) => ({ from, name })));
   const deadEnds = named.filter(
     ({ from, name }) =>
-      resolveName(files, from, name) === undefined &&
-      name !== SOURCE_ONLY &&
-      !NOT_CLEAVES.includes(name) &&
-      !KNOWN[from]?.includes(name),
+      resolveName(files, from, name) === undefined && name !== SOURCE_ONLY && !NOT_CLEAVES.includes(name),
   );
   expect(deadEnds).toEqual([]);
   // The check sees the names it must: a control of each kind.
@@ -74,10 +66,6 @@ test('every file the README, docs/ and the examples name is in the tarball, CONT
       { from: 'examples/kv-cache-decode/README.md', name: 'examples/kv-cache-decode/serve.mjs' },
     ]),
   );
-  // No known dead end is left that the docs no longer give.
-  for (const [from, names] of Object.entries(KNOWN))
-    for (const name of names)
-      expect(fileNames(pkg, from), `${from} no longer names ${name}: drop it from KNOWN`).toContain(name);
 });
 
 test('every page address on localhost that the docs give opens a page of the tarball', () => {
