@@ -117,8 +117,8 @@ export function isDType(x: unknown): x is DType {
 // ONNX's float32 but a JavaScript number's float64, and Cleave never guesses between them.
 const ALIASES: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
   (
-    'half:float16 double:float64 boolean:bool str:string float8e4m3:float8e4m3fn float:float32,float64 int:int32,int64 ' +
-    'uint:uint32,uint64 complex:complex64,complex128 float8:float8e4m3fn,float8e5m2,float8e8m0'
+    'half:float16 double:float64 boolean:bool str:string float8e4m3:float8e4m3fn float:float32,float64 ' +
+    'int:int32,int64 uint:uint32,uint64 complex:complex64,complex128 float8:float8e4m3fn,float8e5m2,float8e8m0'
   )
     .split(' ')
     .map((e) => [e.split(':')[0]!, e.split(':')[1]!.split(',')]),

@@ -10,8 +10,8 @@
 // No Concat of the past and the new K and V, no cache copied per step: the split writes each token's k and
 // v straight into its slots, and B reads the same three buffers every step. The slots not written yet hold
 // zeros. The split is prepared once per step size (`engine.prepare`): each step gives its own slots, and the
-// split checks only them and the input before it records its copies. The models: scripts/lib/decode-models.mjs (attention without softmax, so that the reference is
-// exact).
+// split checks only them and the input before it records its copies. The models: scripts/lib/decode-models.mjs
+// (attention without softmax, so that the reference is exact).
 
 import * as ort from 'onnxruntime-web/webgpu';
 import { fromOrtTensor } from 'cleave-gpu/ort';

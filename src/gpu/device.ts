@@ -1,8 +1,8 @@
-// Finding a WebGPU device, and the device's numbers the planner needs (its limits, its costs once measured): `navigator.gpu` in a browser; in Node the optional `webgpu` package
-// (Dawn), imported by a computed name so browser bundles never contain it. The device asks the
-// adapter for the largest buffers and bindings it has, since the split of a large tensor needs
-// them. When there is none, the result says why, in words a user can act on. Nothing is written
-// onto globalThis: the package's classes go to webgpu-object.ts for its checks.
+// Finding a WebGPU device, and the device's numbers the planner needs (its limits, and its costs once measured):
+// `navigator.gpu` in a browser; in Node the optional `webgpu` package (Dawn), imported by a computed name so browser
+// bundles never contain it. The device asks the adapter for the largest buffers and bindings it has, since the split
+// of a large tensor needs them. When there is none, the result says why, in words a user can act on. Nothing is
+// written onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
 import type { GpuLimits } from '../planner/types.js';

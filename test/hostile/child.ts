@@ -249,16 +249,22 @@ function detachedCases(env: Env, f32: HostTensor<'float32'>): ChildCase[] {
 // ---------------------------------------------------------------------------------------------
 // Proxies and look-alikes of native GPU objects: refused before they reach Dawn.
 
-function nativeCases(env: Env): ChildCase[] {
-  const { e, device } = env;
+/** What the native cases build on: a host tensor, a real buffer holding it, a GPU tensor over any buffer. */
+function nativeFixtures(env: Env) {
   const host = randomTensor('float32', [2, 32], env.r) as HostTensor<'float32'>;
   const real = () => {
-    const b = device.createBuffer({ size: 256, usage: 0x80 | 0x4 | 0x8 });
-    device.queue.writeBuffer(b, 0, host.data);
+    const b = env.device.createBuffer({ size: 256, usage: 0x80 | 0x4 | 0x8 });
+    env.device.queue.writeBuffer(b, 0, host.data);
     return b;
   };
   const gt = (buffer: unknown) =>
     ({ dtype: 'float32', shape: [2, 32], buffer, byteOffset: 0, byteLength: 256 }) as unknown as GpuTensor<'float32'>;
+  return { host, real, gt };
+}
+
+function nativeCases(env: Env): ChildCase[] {
+  const { e, device } = env;
+  const { host, real, gt } = nativeFixtures(env);
   const forwarding = <T extends object>(x: T) => honestProxy(x);
   const plain = <T extends object>(x: T) => new Proxy(x, {});
   return [
@@ -313,14 +319,7 @@ function nativeCases(env: Env): ChildCase[] {
 /** The same look-alikes given to a prepared split (and to a destination, `into`, which split takes too). */
 function preparedNativeCases(env: Env): ChildCase[] {
   const { e, device } = env;
-  const host = randomTensor('float32', [2, 32], env.r) as HostTensor<'float32'>;
-  const real = () => {
-    const b = device.createBuffer({ size: 256, usage: 0x80 | 0x4 | 0x8 });
-    device.queue.writeBuffer(b, 0, host.data);
-    return b;
-  };
-  const gt = (buffer: unknown) =>
-    ({ dtype: 'float32', shape: [2, 32], buffer, byteOffset: 0, byteLength: 256 }) as unknown as GpuTensor<'float32'>;
+  const { host, real, gt } = nativeFixtures(env);
   const into = (buffer: unknown) => [undefined, { dtype: 'float32', shape: [2, 31], buffer, byteOffset: 0 } as never];
   const forwarding = <T extends object>(x: T) => honestProxy(x);
   const options = { axis: 1, sizes: [1, 31] };
