@@ -60,7 +60,10 @@ describe.each(BROWSER_NAMES)('%s', (browser) => {
       download: { array: 'Uint16Array', shape: [BITS.length], bits: BITS },
       // With `array: 'Float16Array'`, the values: the same bits, as a Float16Array.
       values: { array: 'Float16Array', shape: [BITS.length], bits: BITS },
-      refused: { code: 'BAD_OPTIONS', message: "download: array 'Float16Array' is for float16 tensors, not int16" },
+      refused: {
+        code: 'BAD_OPTIONS',
+        message: "SplitError: download: array 'Float16Array' is for float16 tensors, not int16",
+      },
     });
   });
 
