@@ -207,15 +207,23 @@ export class Engine implements Runner {
   /** The program a call asks for: one kept whose options equal these, or a new one, kept from now on. */
   protected kept(v: TensorView, o: Fields, make: () => Program, drops?: boolean): Program {
     const list = this.programs;
-    for (let k = list.length - 1; k >= 0; k--) {
-      const p = list[k]!;
-      if (!guardRead('split', () => p.matches(v, o, drops), 'option:sizes')) continue;
-      if (k !== list.length - 1) list.push(...list.splice(k, 1));
-      return p;
+    // The caller's lengths are read while comparing: a getter that throws is a SplitError, as any read of them.
+    const k = guardRead(
+      'split',
+      () => {
+        let i = list.length - 1;
+        while (i >= 0 && !list[i]!.matches(v, o, drops)) i--;
+        return i;
+      },
+      'option:sizes',
+    );
+    if (k >= 0) {
+      list.push(...list.splice(k, 1));
+      return list[list.length - 1]!;
     }
     const p = make();
-    list.push(p);
-    if (list.length > KEPT_PROGRAMS && this.gpu) GpuSplit.retire(this.gpu, list.shift()!.onGpu.placed);
+    const old = list.push(p) > KEPT_PROGRAMS ? list.shift() : undefined;
+    if (old && this.gpu) GpuSplit.retire(this.gpu, old.onGpu.placed);
     return p;
   }
 

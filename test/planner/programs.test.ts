@@ -2,7 +2,7 @@
 // input and outputs share a GPU plan. A placement's plan is made for offsets within one alignment of their buffers'
 // bases and recorded at any aligned base: checked here against a plan made at the real offsets, command by command.
 import { describe, expect, test } from 'vitest';
-import { SplitError, equalParts } from '../../src/index.js';
+import { SplitError, createSplitEngine, equalParts, tensor } from '../../src/index.js';
 import { type Fields, type Program, programOf } from '../../src/engine/program.js';
 import { GpuSplit } from '../../src/gpu/split.js';
 import { planSplit } from '../../src/planner/split.js';
@@ -91,6 +91,13 @@ describe('programs kept for repeated splits', () => {
     // -0 is 0: the same lengths.
     expect(p.matches(v, { axis: 1, sizes: [1, 2] })).toBe(true);
     expect(make(view('float32', [3]), { sizes: [3, 0] }).matches(view('float32', [3]), { sizes: [3, -0] })).toBe(true);
+  });
+
+  test('an engine keeps the programs of its last 16 splits, on the CPU too', async () => {
+    const cpu = await createSplitEngine({ backend: 'cpu' });
+    for (let n = 1; n <= 20; n++) await cpu.split(tensor('float32', new Float32Array(n), [n]), { parts: 1 });
+    const kept = (cpu as unknown as { programs: Program[] }).programs;
+    expect(kept.map((p) => p.plan.shape)).toEqual(Array.from({ length: 16 }, (_, i) => [i + 5]));
   });
 
   test('a host program refuses GPU options once, when it is made', () => {

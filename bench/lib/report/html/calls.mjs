@@ -74,18 +74,11 @@ function timeFigure(charts, record, rows) {
   const ran = rows.flatMap(({ row: x }, i) => (x.skip ? [] : [{ x, label: labels[i] ?? '' }]));
   const xs = ran.map((r) => r.x);
   return charts.figure(
-    {
-      labels: ran.map((r) => r.label),
-      series: both(
-        xs,
-        ['#4e79a7', '#a0cbe8'],
-        (x) => usOf(x, 'median'),
-        (x) => usOf(x, 'min'),
-      ),
-      unit: 'µs per call (log axis)',
-      format: 'µs',
-      log: true,
-    },
+    usChart(
+      ran.map((r) => r.label),
+      xs,
+      ['#4e79a7', '#a0cbe8'],
+    ),
     {
       title: `${record.id}: µs per call (${dtype} [${shape.join(', ')}] axis ${axis} into ${parts})`,
       caption:
@@ -135,24 +128,31 @@ function overBareFigure(charts, record, rows) {
   );
 }
 
+/**
+ * A chart of µs per call, median and fastest round, on a log axis.
+ * @param {string[]} labels @param {CallCostRow[]} xs @param {[string, string]} colors
+ */
+function usChart(labels, xs, colors) {
+  const series = both(
+    xs,
+    colors,
+    (x) => usOf(x, 'median'),
+    (x) => usOf(x, 'min'),
+  );
+  return { labels, series, unit: 'µs per call (log axis)', format: /** @type {const} */ ('µs'), log: true };
+}
+
 /** What keeping blame costs: the bare calls inside error scopes. @param {Charts} charts @param {CallCostRecord} r */
 function scopeFigure(charts, r) {
   const rows = scopeStudy(r);
   if (rows.length === 0) return '';
   const xs = rows.map(({ row }) => row);
   return charts.figure(
-    {
-      labels: rows.map((x) => x.words),
-      series: both(
-        xs,
-        ['#59a14f', '#8cd17d'],
-        (x) => usOf(x, 'median'),
-        (x) => usOf(x, 'min'),
-      ),
-      unit: 'µs per call (log axis)',
-      format: 'µs',
-      log: true,
-    },
+    usChart(
+      rows.map((x) => x.words),
+      xs,
+      ['#59a14f', '#8cd17d'],
+    ),
     {
       title: `${r.id}: what keeping blame costs`,
       caption:
