@@ -15,6 +15,7 @@ import { type Done, GpuSplit } from '../gpu/split.js';
 import { checkLive, release } from '../gpu/leases.js';
 import { calibrate } from '../gpu/calibrate.js';
 import { costsOf } from '../gpu/device.js';
+import { findKept, keep } from '../kept.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
 import { type Fields, Program, type Runner, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
@@ -208,21 +209,10 @@ export class Engine implements Runner {
   protected kept(v: TensorView, o: Fields, make: () => Program, drops?: boolean): Program {
     const list = this.programs;
     // The caller's lengths are read while comparing: a getter that throws is a SplitError, as any read of them.
-    const k = guardRead(
-      'split',
-      () => {
-        let i = list.length - 1;
-        while (i >= 0 && !list[i]!.matches(v, o, drops)) i--;
-        return i;
-      },
-      'option:sizes',
-    );
-    if (k >= 0) {
-      list.push(...list.splice(k, 1));
-      return list[list.length - 1]!;
-    }
+    const found = guardRead('split', () => findKept(list, (p) => p.matches(v, o, drops)), 'option:sizes');
+    if (found) return found;
     const p = make();
-    const old = list.push(p) > KEPT_PROGRAMS ? list.shift() : undefined;
+    const old = keep(list, p, KEPT_PROGRAMS);
     if (old && this.gpu) GpuSplit.retire(this.gpu, old.onGpu.placed);
     return p;
   }

@@ -10,6 +10,7 @@ import { BINDING, LAYOUT, encodeParams, encodeTile } from './layout.js';
 import { gatherBindGroupLayout, pipelineFor } from './pipelines.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from '../usage.js';
+import { findKept, keep } from '../kept.js';
 
 /** A gather's tile table: dispatch i's params at byte i * slot, every tile from byte tilesAt. */
 export interface Table {
@@ -32,7 +33,7 @@ export interface Buffers {
   readonly bases: readonly number[];
 }
 
-/** Bind groups made for one plan, by the buffers they bind (most recently used first): a decode loop binds the same. */
+/** Bind groups made for one plan, by the buffers they bind (most recently used last): a decode loop binds the same. */
 export type BindGroups = { readonly at: Buffers; readonly groups: GPUBindGroup[] }[];
 
 /** Bind group sets a plan keeps (a split whose outputs alternate between a few pooled buffers reuses them). */
@@ -74,12 +75,8 @@ function bindGroups(
   b: Buffers,
   kept: BindGroups,
 ): GPUBindGroup[] {
-  for (let k = 0; k < kept.length; k++) {
-    const e = kept[k]!;
-    if (!sameBuffers(e.at, b)) continue;
-    if (k > 0) kept.unshift(...kept.splice(k, 1));
-    return e.groups;
-  }
+  const found = findKept(kept, (e) => sameBuffers(e.at, b));
+  if (found) return found.groups;
   const layout = gatherBindGroupLayout(device);
   const groups = dispatches.map((d, i) =>
     device.createBindGroup({
@@ -102,8 +99,7 @@ function bindGroups(
       ],
     }),
   );
-  kept.unshift({ at: b, groups });
-  if (kept.length > KEPT_GROUPS) kept.pop();
+  keep(kept, { at: b, groups }, KEPT_GROUPS);
   return groups;
 }
 

@@ -36,7 +36,7 @@ const ENCODER: GPUCommandEncoderDescriptor = { label: 'cleave' };
 const NO_ERROR: Promise<string | undefined> = Promise.resolve(undefined);
 
 /** What host outputs are: their dtype, and the class of their arrays (the dtype's, or a host input's). */
-export interface HostForm {
+interface HostForm {
   readonly dtype: FixedDType;
   readonly array: string;
 }

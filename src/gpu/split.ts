@@ -20,6 +20,7 @@ import { type GpuExecutor, SCOPES, lateError, throwIfFailed, writePadded } from 
 import { type Lease, checkLive, handOut, leaseFor, leaseOn, settle } from './leases.js';
 import { calibrateSoon } from './calibrate.js';
 import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
+import { findKept, keep } from '../kept.js';
 
 /** A finished split: its outputs, and the GPU plan it ran (undefined on the CPU). */
 export type Done = { readonly outputs: AnyTensor[]; readonly gp: GpuPlan | undefined };
@@ -70,20 +71,15 @@ export class GpuSplit {
     const srcAt = srcByteOffset % gpu.limits.alignment;
     const costs = gpu.limits.costs;
     const list = this.placed;
-    let k = list.length - 1;
-    for (; k >= 0; k--) {
-      const p = list[k]!;
-      if (p.srcByteOffset === srcAt && p.allowAlias === allowAlias && p.costs === costs && sameInto(p.into, w.into))
-        break;
-    }
-    let p = list[k];
-    if (p) {
-      if (k !== list.length - 1) list.push(...list.splice(k, 1));
-    } else {
+    let p = findKept(
+      list,
+      (q) => q.srcByteOffset === srcAt && q.allowAlias === allowAlias && q.costs === costs && sameInto(q.into, w.into),
+    );
+    if (!p) {
       const at = { srcByteOffset: srcAt, allowAlias, strategy: this.strategy, into: w.into };
       const gp = planGpu(this.plan, gpu.limits, { ...at, separate: this.layout === 'separate' });
-      list.push((p = { ...at, costs, gp, groups: [], handedOver: false }));
-      if (list.length > KEPT_PLACEMENTS) GpuSplit.retire(gpu, list.splice(0, 1));
+      const old = keep(list, (p = { ...at, costs, gp, groups: [], handedOver: false }), KEPT_PLACEMENTS);
+      if (old) GpuSplit.retire(gpu, [old]);
     }
     return { p, srcBase: srcByteOffset - srcAt };
   }
