@@ -1,6 +1,7 @@
 // The report as one self-contained HTML file: the stylesheet (a desktop and a 390 px phone: tables scroll inside
-// their own box, long texts wrap, charts take the width they are given), the body, and at its end Chart.js's built
-// file from node_modules with its licence, the chart specs as JSON and the call that draws them. No network.
+// their own box, their first column wrapped and held in place on a phone; long texts wrap; charts take the width they
+// are given), the body, and at its end Chart.js's built file from node_modules with its licence, the chart specs as
+// JSON and the call that draws them. No network.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -32,6 +33,8 @@ th,td{border-bottom:1px solid #eaeef2;padding:4px 8px;text-align:left;vertical-a
 th{background:#f6f8fa;font-weight:600}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.id{font-family:ui-monospace,monospace;font-size:12px}
+@media (max-width:560px){td.id{white-space:normal;overflow-wrap:break-word;min-width:10em;max-width:12em}
+  td.id,th:first-child{position:sticky;left:0;z-index:1;box-shadow:1px 0 0 #d0d7de}td.id{background:#fff}}
 .err{color:#cf222e}.warn{color:#9a6700}
 ul.notes{font-size:13px;padding-left:18px}ul.notes li{margin:2px 0}
 ul.findings li{margin:4px 0}

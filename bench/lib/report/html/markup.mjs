@@ -14,7 +14,8 @@ export const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${/** @t
  */
 
 /**
- * A table in a box that scrolls sideways on a narrow screen; columns from `num` on hold figures (right-aligned).
+ * A table in a box that scrolls sideways on a narrow screen, its first column held in place; columns from `num` on
+ * hold figures (right-aligned).
  * @param {readonly string[]} head @param {readonly (readonly Cell[])[]} rows @param {number} [num]
  */
 export function table(head, rows, num = 1) {
