@@ -22,7 +22,7 @@ export const CASES = [
   { id: 'f32-1024x1024-a0-4', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 4 },
   { id: 'f32-1024x1024-a0-16', dtype: 'float32', shape: [1024, 1024], axis: 0, parts: 16 },
   { id: 'f32-1024x1024-a1-2', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 2 },
-  { id: 'f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, quick: true },
+  { id: 'f32-1024x1024-a1-4', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 4, quick: true, nodeQuick: true },
   { id: 'f32-1024x1024-a1-16', dtype: 'float32', shape: [1024, 1024], axis: 1, parts: 16 },
   { id: 'f32-64x4096-a1-64', dtype: 'float32', shape: [64, 4096], axis: 1, parts: 64 },
   {

@@ -37,6 +37,8 @@ export interface CallCounts {
   errorScopes: number;
   /** Error-scope pops still unsettled when the call resolved: it did not wait for them. */
   scopesPending: number;
+  /** ORT's session.run calls, where the bench counts them (bench:node's peers, pipelines and decode loops). */
+  sessionRuns?: number | undefined;
 }
 
 /** Cleave's engine.stats after one split, with the pipelines its engine had compiled. */
@@ -55,7 +57,10 @@ export interface SystemResult {
   error?: string | undefined;
   skip?: string | undefined;
   webgpuError?: string | undefined;
-  fallback?: 'cpu-ep' | undefined;
+  /** 'cpu-ep': ORT ran on its CPU EP (its WebGPU EP refused); 'cpu': a peer did no GPU work (TF.js's CPU path). */
+  fallback?: 'cpu-ep' | 'cpu' | undefined;
+  /** bench:node's peers: where it ran, in ORT's own log's words, or TF.js's dispatches counted in one split. */
+  placement?: string | undefined;
   /** ms per split (or inference, or sequence). */
   wall?: Summary | undefined;
   /** ms of GPU time per split (timestamp queries). */
@@ -81,6 +86,8 @@ export interface ScopeCost {
 /** How an item's run went, beside its figures. */
 export interface RunOutcome {
   id: string;
+  /** bench:node: where ORT placed each model's nodes, by model ('whole', 'a', 'b'; 'whole-1': of steps of 1). */
+  placement?: Record<string, string> | undefined;
   reps?: number;
   crashed?: string;
   gpuErrors?: string[];
@@ -231,17 +238,61 @@ export interface ClockRatios {
   shaderLimit?: number | undefined;
   bestForced?: number | undefined;
   bestForcedStrategy?: string | undefined;
+  /** bench:node: ORT's time over the default plan's (where both ran and verified). */
+  ort?: number | undefined;
+  /** bench:node: TF.js's time over the default plan's. */
+  tfjs?: number | undefined;
 }
 
-/** bench:node's systems: the default plan, each strategy forced, the two limits. */
-export type NodeSystemKey = 'cleave' | 'forced-alias' | 'forced-copy' | 'forced-gather' | 'copy-limit' | 'shader-limit';
+/**
+ * bench:node's systems: the default plan, each strategy forced, the default plan with layout 'separate', the peers
+ * (ONNX Runtime Web's WebGPU EP, TF.js's tf.split, GPU-resident on the same device), the two limits.
+ */
+export type NodeSystemKey =
+  | 'cleave'
+  | 'forced-alias'
+  | 'forced-copy'
+  | 'forced-gather'
+  | 'separate'
+  | 'ort'
+  | 'tfjs'
+  | 'copy-limit'
+  | 'shader-limit';
 
 export interface NodeCaseRecord {
   case: Pick<BenchCase, 'id' | 'dtype' | 'shape' | 'axis' | 'sizes' | 'bytes' | 'strategy'>;
   systems: Partial<Record<NodeSystemKey, SystemResult>>;
+  /** Why no system ran: the device cannot hold the input (the limit named). */
+  skipped?: string | undefined;
   gpuErrors: string[];
   seconds: number;
   ratios: { wall: ClockRatios; gpu: ClockRatios };
+}
+
+/** A peer of bench:node: its version and how long loading and its first run took (off the clock), or why not. */
+export interface PeerLoad {
+  version?: string | undefined;
+  /** Loading and the first run, s; ORT: of which its first run (V8 compiling its wasm meanwhile), s. */
+  warmUpS?: number | undefined;
+  firstRunS?: number | undefined;
+  error?: string | undefined;
+}
+export interface PeerInfo {
+  ort?: PeerLoad | undefined;
+  tfjs?: PeerLoad | undefined;
+}
+
+/** One run merged into a campaign's file (bench/node/merge.mjs): what it was and where its figures came from. */
+export interface NodePart {
+  name: string;
+  args: string[];
+  started: string;
+  finished: string;
+  settings: Settings;
+  cases: number;
+  pipelines: number;
+  decodes: number;
+  callCosts: number;
 }
 
 /** `npm run bench:node`'s results file. */
@@ -263,8 +314,17 @@ export interface NodeReport {
   settings: Settings;
   /** The cases (none in a per-call run, `--calls`). */
   cases: NodeCaseRecord[];
+  /** The peers loaded, or why not (absent: a per-call run, or a file from before the peers). */
+  peers?: PeerInfo | undefined;
+  /** The page bench's pipelines and decode loops, run in Node (they need ORT). */
+  pipelines?: PipelineRecord[] | undefined;
+  decodes?: DecodeRecord[] | undefined;
+  /** What the run could not do, in words (no models, no ORT for the pipelines). */
+  notes?: string[] | undefined;
   /** `--calls`: the per-call section, as the page's (its settings: callRounds, probes). */
   callCosts?: CallCostRecord[] | undefined;
+  /** A campaign's file (bench/node/merge.mjs): the runs it holds, in order; figures compare within a run only. */
+  parts?: NodePart[] | undefined;
 }
 
 export interface BenchApi {

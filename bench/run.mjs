@@ -67,13 +67,13 @@ function parseArgs(argv) {
 
 /**
  * The timing (lib/cli.mjs) and the page's own settings: cold reps, error-scope loops (--probes), per-call
- * rounds (--call-rounds), pipeline and decode reps.
+ * rounds (--call-rounds).
  * @param {ReturnType<typeof parseArgs>} a @returns {Settings}
  */
 function settingsFor(a) {
   const own = a.quick
-    ? { coldReps: 2, scopeLoops: 100, scopeReps: 5, callRounds: 7, pipelineMinReps: 5 }
-    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, callRounds: 21, pipelineMinReps: 21 };
+    ? { coldReps: 2, scopeLoops: 100, scopeReps: 5, callRounds: 7 }
+    : { coldReps: 5, scopeLoops: 400, scopeReps: 11, callRounds: 21 };
   return { ...timingFor(a.quick, a.budget), ...own, callRounds: a.callRounds ?? own.callRounds, probes: a.probes };
 }
 

@@ -39,7 +39,8 @@ export function parseOptions(argv, spec, usage, name) {
 
 /**
  * Timing shared by both commands: warm-up, batches of about batchMs per submit-and-wait, reps within
- * budgetMs per system (bench/page/timing.mjs), at most maxLiveBytes of outputs alive.
+ * budgetMs per system (bench/page/timing.mjs), at most maxLiveBytes of outputs alive; pipelines and decode loops
+ * at least pipelineMinReps reps.
  * @param {boolean} quick @param {number | undefined} budget
  */
 export function timingFor(quick, budget) {
@@ -54,6 +55,7 @@ export function timingFor(quick, budget) {
         warmupMs: 20,
         warmupIters: 2,
         maxBatch: 200,
+        pipelineMinReps: 5,
       }
     : {
         ...common,
@@ -64,6 +66,7 @@ export function timingFor(quick, budget) {
         warmupMs: 150,
         warmupIters: 3,
         maxBatch: 400,
+        pipelineMinReps: 21,
       };
 }
 

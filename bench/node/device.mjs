@@ -26,6 +26,7 @@ const FALLBACKS = ['/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json', SWIFT
  * @property {Record<string, number>} limits  the device's
  * @property {boolean} timestamps  GPU time is measured
  * @property {string[]} errors  uncaptured GPU errors so far (the caller empties it per case)
+ * @property {() => string | undefined} lost  why the device was lost, once it is
  */
 
 /**
@@ -36,6 +37,11 @@ const FALLBACKS = ['/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json', SWIFT
 export async function openDevice(o) {
   Object.assign(globalThis, globals);
   gpu = create([]);
+  // Node has no navigator: the peers look for WebGPU there (ONNX Runtime asks it for an adapter even when it is
+  // handed a device; TF.js's WebGPU backend registers itself only if navigator.gpu exists when it loads).
+  const open = { writable: true, configurable: true };
+  if (!globalThis.navigator) Object.defineProperty(globalThis, 'navigator', { value: {}, ...open });
+  Object.defineProperty(globalThis.navigator, 'gpu', { value: gpu, ...open });
   const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
   const icd = process.env.VK_ICD_FILENAMES;
   if (!adapter) {
@@ -58,7 +64,12 @@ export async function openDevice(o) {
   device.addEventListener('uncapturederror', (e) =>
     errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message),
   );
-  void device.lost.then((l) => errors.push(`device lost: ${l.reason} ${l.message}`));
+  /** @type {string | undefined} */
+  let lost;
+  void device.lost.then((l) => {
+    lost = `${l.reason}: ${l.message}`;
+    errors.push(`device lost: ${lost}`);
+  });
   const info = adapter.info;
   /** @type {Record<string, number>} */
   const limits = {};
@@ -76,6 +87,7 @@ export async function openDevice(o) {
     limits,
     timestamps: device.features.has('timestamp-query'),
     errors,
+    lost: () => lost,
   };
 }
 

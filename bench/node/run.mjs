@@ -1,12 +1,15 @@
-// `npm run bench:node`: Cleave's kernels in Node, through Dawn on whatever adapter it finds (no
-// browser): per case, the default plan and each strategy forced against one copyBufferToBuffer and
-// a vec4 copy kernel of the same bytes on the same device, every output verified first. Prints the
-// tables, writes bench/results/node-<timestamp>.json and renders it as bench/results/node-report.html
-// (where Chart.js is installed; else it says how to render it later). Imports only dist/, `webgpu` and
-// bench modules that run in Node and the browser alike (Chart.js's file is read, not imported). With --calls, the
-// page bench's per-call section instead (calls.mjs): node-calls-<timestamp>.json and node-calls-report.html.
+// `npm run bench:node`: Cleave in Node, through Dawn on whatever adapter it finds (no browser), beside its peers
+// on the same device: per case, the default plan and each strategy forced, ONNX Runtime Web's WebGPU EP and
+// TF.js's tf.split GPU-resident (bench/node/peers.mjs loads them; --no-peers leaves them out), one
+// copyBufferToBuffer and a vec4 copy kernel of the same bytes, every output verified first; then the page
+// bench's pipelines and decode loops (models.mjs). Prints the tables, writes bench/results/node-<timestamp>.json
+// and renders it as bench/results/node-report.html (where Chart.js is installed; else it says how to render it
+// later). Imports only dist/, `webgpu`, the peers' packages and bench modules that run in Node and the browser
+// alike (Chart.js's file is read, not imported). With --calls, the page bench's per-call section instead
+// (calls.mjs): node-calls-<timestamp>.json and node-calls-report.html.
 //
-//   node bench/node/run.mjs [--quick] [--cases REGEX] [--wall-only] [--budget MS] [--out DIR]
+//   node bench/node/run.mjs [--quick] [--cases REGEX] [--exclude REGEX] [--no-peers] [--wall-only] [--budget MS]
+//                           [--probes] [--list] [--out DIR]
 //   node bench/node/run.mjs --calls [--quick] [--call-rounds N] [--probes] [--out DIR]
 
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -14,24 +17,28 @@ import { existsSync } from 'node:fs';
 import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CASES } from '../cases.mjs';
 import { log, parseOptions, status, timingFor } from '../lib/cli.mjs';
 import { writeHtml } from '../lib/report/html.mjs';
 import { RESULTS_FORMAT } from '../lib/results-file.mjs';
 import { callRoundsFor, runCalls } from './calls.mjs';
 import { openDevice } from './device.mjs';
+import { idsOf, selectWork } from './select.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 
 const USAGE = `usage: node bench/node/run.mjs [options]   (npm run bench:node -- [options])
-  --quick          the cases marked nodeQuick, shorter timing: under a minute
-  --cases REGEX    only the cases whose id matches REGEX (ids in bench/cases.mjs; cold cases never run here)
+  --quick          the cases marked nodeQuick (no pipeline or decode loop), shorter timing
+  --cases REGEX    only the cases, pipelines and decode loops whose id matches REGEX (ids in bench/cases.mjs;
+                   cold cases never run here; '128MiB': the large splits; '^(pipe|decode)-': the models)
+  --exclude REGEX  leave out the ids that match REGEX
+  --no-peers       without ONNX Runtime Web and TF.js (and so without pipelines and decode loops)
   --wall-only      no timestamp queries: wall time only, as on an adapter without 'timestamp-query'
   --budget MS      timing per system per case (default 1500, quick 150)
+  --list           print the ids the run would take, one a line, and exit (no GPU)
   --calls          the per-call section instead of the cases: a decode step's split per call against the bare
                    WebGPU calls its copies need (as the page bench's); JSON node-calls-<timestamp>.json
   --call-rounds N  rounds of the per-call section (default 21, quick 7)
-  --probes         per-call section: GPU calls counted in one call of each variant (its error scopes too)
+  --probes         GPU calls counted in one split of every system (of each variant, with --calls)
   --out DIR        where the JSON and its HTML page go (default bench/results)`;
 
 /** @param {string} m @returns {never} */
@@ -42,13 +49,17 @@ function fail(m) {
 
 /** @param {readonly string[]} argv */
 function parseArgs(argv) {
+  const regex = (/** @type {string} */ v) => new RegExp(v);
   const o = parseOptions(
     argv,
     {
       '--quick': 'flag',
-      '--cases': (v) => new RegExp(v),
+      '--cases': regex,
+      '--exclude': regex,
+      '--no-peers': 'flag',
       '--wall-only': 'flag',
       '--budget': Number,
+      '--list': 'flag',
       '--calls': 'flag',
       '--call-rounds': Number,
       '--probes': 'flag',
@@ -60,8 +71,11 @@ function parseArgs(argv) {
   const a = {
     quick: !!o['quick'],
     filter: /** @type {RegExp | undefined} */ (o['cases']),
+    exclude: /** @type {RegExp | undefined} */ (o['exclude']),
+    peers: !o['no-peers'],
     wallOnly: !!o['wall-only'],
     budget: /** @type {number | undefined} */ (o['budget']),
+    list: !!o['list'],
     calls: !!o['calls'],
     callRounds: /** @type {number | undefined} */ (o['call-rounds']),
     probes: !!o['probes'],
@@ -69,31 +83,33 @@ function parseArgs(argv) {
   };
   if (a.callRounds !== undefined && !(Number.isInteger(a.callRounds) && a.callRounds > 0))
     fail('--call-rounds needs a whole number above 0');
-  const casesOnly = ['cases', 'wall-only', 'budget'].filter((k) => k in o);
+  const casesOnly = ['cases', 'exclude', 'no-peers', 'wall-only', 'budget', 'list'].filter((k) => k in o);
   if (a.calls && casesOnly.length) fail(`--calls runs the per-call section alone: no --${casesOnly.join(', --')}`);
-  const callsOnly = ['call-rounds', 'probes'].filter((k) => k in o);
-  if (!a.calls && callsOnly.length) fail(`--${callsOnly.join(', --')} only with --calls`);
+  if (!a.calls && 'call-rounds' in o) fail('--call-rounds only with --calls');
   return a;
 }
 
 /** @typedef {ReturnType<typeof parseArgs>} Args */
 
 /** @param {Args} a */
-function selectCases(a) {
-  if (a.calls) return [];
-  const cases = CASES.filter((c) => !c.cold && (a.filter ? a.filter.test(c.id) : !a.quick || c.nodeQuick));
-  if (cases.length === 0) fail('no case matches');
-  return cases;
+function selected(a) {
+  if (a.calls) return { cases: [], pipelines: [], decodes: [] };
+  const work = selectWork(a);
+  if (idsOf(work).length === 0) fail('no case matches');
+  return work;
 }
 
-// The page modules import the library as '/dist/cleave.js' (the page's server path): here, the repository's dist/.
+// The page modules import the library as '/dist/…' (the page's server path) and ONNX Runtime Web from its file
+// under /node_modules/: here, the repository's dist/ and ORT's WebGPU entry (what the example's bare import gets).
 const hook = `export async function resolve(s, c, next) {
+  if (s === '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs') return next('onnxruntime-web/webgpu', c);
   return next(s.startsWith('/dist/') ? ${JSON.stringify(ROOT.href)} + s.slice(1) : s, c);
 }`;
 
 /**
- * The device and what runs on it: Cleave's engine, calibrated as a long-lived application has it,
- * the copy kernel and the GPU timer. The page modules load here, once the WebGPU globals exist.
+ * The device and what runs on it: the peers (loaded and run once first: ORT's first run waits for V8 to compile
+ * its wasm, and Dawn resolves no pipeline until then), Cleave's engine, calibrated as a long-lived application
+ * has it, the copy kernel and the GPU timer. The page modules load here, once the WebGPU globals exist.
  * @param {Args} args
  */
 async function setup(args) {
@@ -111,6 +127,9 @@ async function setup(args) {
   const why = args.wallOnly ? '--wall-only' : "the adapter has no 'timestamp-query'";
   if (args.calls) log('GPU time: not measured (per-call section: the calls on the clock, the GPU drained off it)');
   else log(opened.timestamps ? 'GPU time: timestamp queries' : `GPU time: none (${why}): wall time only`);
+  const { loadPeers } = await import('./peers.mjs');
+  const want = /** @type {('ort' | 'tfjs')[]} */ (args.peers && !args.calls ? ['ort', 'tfjs'] : []);
+  const peers = await loadPeers(device, want, log);
   const engine = await createSplitEngine({ device, backend: 'webgpu' });
   status('calibrating the planner');
   await engine.calibrate();
@@ -120,31 +139,76 @@ async function setup(args) {
       .map(([k, v]) => `${k} ${fmt(v)}`)
       .join(', ')}`,
   );
-  const shared = { device, engine, copyPipeline: makeCopyPipeline(device), timer: new GpuTimer(device) };
-  return { opened, costs, shared: { ...shared, errors: opened.errors } };
+  const shared = { device, engine, copyPipeline: makeCopyPipeline(device), timer: new GpuTimer(device), peers };
+  return { opened, costs, shared: { ...shared, errors: opened.errors, lost: opened.lost } };
+}
+
+/**
+ * The ONNX models the run needs (each case's, each pipeline's and decode loop's), in memory; none without ORT,
+ * and none, with the reason, where they cannot be built (no onnx-proto).
+ * @param {ReturnType<typeof selected>} work @param {boolean} ort
+ */
+async function modelsFor(work, ort) {
+  const empty = { models: new Map(), pipelines: [], decodes: [], note: undefined };
+  if (!ort) return empty;
+  try {
+    const { buildModels, resolveCase } = await import('../lib/resolve-cases.mjs');
+    return { ...(await buildModels(work.cases.map(resolveCase), work.pipelines, work.decodes)), note: undefined };
+  } catch (e) {
+    return {
+      ...empty,
+      note: `no ONNX models (${e instanceof Error ? e.message : e}): ORT, pipelines and decode loops n/a`,
+    };
+  }
 }
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  const work = selected(args);
+  if (args.list) {
+    for (const id of idsOf(work)) console.log(id);
+    return;
+  }
   if (!existsSync(new URL('dist/cleave.js', ROOT))) fail('dist/cleave.js is missing: run `npm run build`');
-  const cases = selectCases(args);
   const callRounds = callRoundsFor(args.quick, args.callRounds);
   // The per-call section's rounds are its own: the cases' timing settings play no part in it.
   const settings = /** @type {import('../types.js').Settings} */ (
-    args.calls ? { callRounds, probes: args.probes } : timingFor(args.quick, args.budget)
+    args.calls ? { callRounds, probes: args.probes } : { ...timingFor(args.quick, args.budget), probes: args.probes }
   );
   const { opened, costs, shared } = await setup(args);
+  const built = await modelsFor(work, !!shared.peers.ort);
+  const notes = [...(built.note ? [built.note] : [])];
+  if (!shared.peers.ort && work.pipelines.length + work.decodes.length)
+    notes.push('pipelines and decode loops: not run, they need ONNX Runtime Web (not loaded)');
+  for (const n of notes) log(n);
+  const peers = built.note
+    ? { ...shared.peers, ort: undefined, info: { ...shared.peers.info, ort: { error: built.note } } }
+    : shared.peers;
+  const s = { ...shared, peers, models: built.models };
   const started = new Date();
-  const { records, failed } = await runCases(cases, settings, shared);
+  const { records, failed } = await runCases(work.cases, settings, s);
+  const { runModels } = await import('./models.mjs');
+  const models = await runModels(built.pipelines, built.decodes, settings, s);
   const calls = args.calls ? await runCalls(shared, settings, args.quick) : undefined;
   const { adapter, icd, features, limits, timestamps } = opened;
   const run = { started: started.toISOString(), finished: new Date().toISOString(), node: process.version };
-  const device = { adapter, icd, features, limits, timestamps, costs };
+  const device = { adapter, icd, features, limits, timestamps, costs, peers: peers.info };
   /** @type {import('../types.js').NodeReport} */
   const report = { format: RESULTS_FORMAT, ...run, args: process.argv.slice(2), ...device, settings, cases: records };
+  if (models.pipelines.length + models.decodes.length) Object.assign(report, models);
+  if (notes.length) report.notes = notes;
   if (calls) report.callCosts = calls.records;
+  await finish(report, args, [...failed, ...(await modelsReport(report)), ...(calls?.failed ?? [])]);
+  shared.engine.destroy();
+}
+
+/**
+ * Writes the JSON and its HTML page, and says what failed (exit code 1).
+ * @param {import('../types.js').NodeReport} report @param {Args} args @param {string[]} failed
+ */
+async function finish(report, args, failed) {
   const name = args.calls ? 'node-calls' : 'node';
-  const file = join(args.out, `${name}-${run.started.replace(/[:.]/g, '-')}.json`);
+  const file = join(args.out, `${name}-${report.started.replace(/[:.]/g, '-')}.json`);
   await mkdir(args.out, { recursive: true });
   await writeFile(file, JSON.stringify(report, null, 1));
   log(`\nwrote ${file}`);
@@ -153,10 +217,8 @@ async function main() {
     () => log(`wrote ${html}`),
     (e) => log(`no HTML report (${e instanceof Error ? e.message : e}): npm run bench:report -- ${file}`),
   );
-  shared.engine.destroy();
-  const all = [...failed, ...(calls?.failed ?? [])];
-  if (all.length) {
-    log(`FAILED: ${all.join(', ')}`);
+  if (failed.length) {
+    log(`FAILED: ${failed.join(', ')}`);
     process.exitCode = 1;
   }
 }
@@ -165,7 +227,7 @@ async function main() {
  * Each case in turn, its table printed, then the summary; `failed`: the cases with an output that differs, a
  * system that failed or a GPU error. None (the per-call section's run): nothing printed.
  * @param {import('../types.js').CaseSpec[]} cases @param {import('../types.js').Settings} settings
- * @param {Awaited<ReturnType<typeof setup>>['shared']} shared
+ * @param {import('./case.mjs').Shared} shared
  */
 async function runCases(cases, settings, shared) {
   if (cases.length === 0) return { records: [], failed: [] };
@@ -175,13 +237,29 @@ async function runCases(cases, settings, shared) {
   for (const spec of cases) {
     const r = await runCase(spec, settings, shared);
     log(`\n${r.case.id} (${spec.dtype} [${spec.shape}], ${size(r.case.bytes)}, ${fmt(r.seconds)} s)`);
-    log(renderCase(r));
+    log(r.skipped ? `  skipped: ${r.skipped}` : renderCase(r));
     for (const e of r.gpuErrors) log(`  GPU error: ${e}`);
     records.push({ ...r, ratios: ratiosOf(r) });
   }
-  log(`\nmedian ms per split, wall (GPU); ratios of the default plan, wall (GPU)\n${renderSummary(records)}`);
-  const failed = records.filter((r) => r.gpuErrors.length || Object.values(r.systems).some((s) => s.error));
+  log(`\n${renderSummary(records)}`);
+  // A peer that refuses a case is reported with its reason, and fails nothing: Cleave, the limits and the device do.
+  const own = (/** @type {string} */ k) => k !== 'ort' && k !== 'tfjs';
+  const failed = records.filter(
+    (r) => r.gpuErrors.length || Object.entries(r.systems).some(([k, s]) => own(k) && s?.error),
+  );
   return { records, failed: failed.map((r) => r.case.id) };
+}
+
+/**
+ * The pipelines' and decode loops' tables and findings, printed; returns the ids that failed (a decode loop
+ * through Cleave that does not match its reference, a pipeline through Cleave that failed, a GPU error).
+ * @param {import('../types.js').NodeReport} report
+ */
+async function modelsReport(report) {
+  if (!report.pipelines?.length && !report.decodes?.length) return [];
+  const { renderModels, modelFailures } = await import('./report.mjs');
+  log(`\n${renderModels(report)}`);
+  return modelFailures(report);
 }
 
 await main();

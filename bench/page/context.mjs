@@ -1,6 +1,8 @@
 // The page's shared state: ONE device (ONNX Runtime Web's, so every system runs on the same one),
 // the engines, the copy kernel and the GPU timer every case uses, and the errors the device
 // reports. `init` builds it once per page load; `finish` reads what the whole run left behind.
+// The Node bench (bench/node) runs the same pipelines and decode loops on its own device: `provide`
+// hands this module that state and the models, in memory (there is no server in Node).
 
 import { createSplitEngine } from '/dist/cleave.js';
 import * as ort from '/node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs';
@@ -20,7 +22,8 @@ export { msg, now, progress } from './log.mjs';
  * @property {GPUAdapter | undefined} adapter
  * @property {SplitEngine} engine  Cleave on the shared device
  * @property {SplitEngine} cpu  Cleave's CPU backend
- * @property {import('onnxruntime-web').InferenceSession} keepAlive  ORT destroys its device with its last session
+ * @property {import('onnxruntime-web').InferenceSession} [keepAlive]  ORT destroys its device with its last session
+ * @property {GPUDevice} [ortDevice]  handed to every ORT session; absent: ORT's own (the page's `device`)
  * @property {GPUComputePipeline} copyPipeline  the shader-copy limit's kernel
  * @property {GpuTimer} timer
  * @property {string[]} errors  uncaptured errors on the shared device since the case began
@@ -36,8 +39,25 @@ export function shared() {
   return state;
 }
 
+/** @type {ReadonlyMap<string, Uint8Array> | undefined} */
+let inMemory;
+
+/**
+ * The Node bench's state and models, in place of `init` and the server's /model/ (the model's name is its key).
+ * @param {Shared} s @param {ReadonlyMap<string, Uint8Array>} models
+ */
+export function provide(s, models) {
+  state = s;
+  inMemory = models;
+}
+
 /** @param {string} name */
 export async function fetchModel(name) {
+  if (inMemory) {
+    const m = inMemory.get(name);
+    if (!m) throw new Error(`model ${name}: not built`);
+    return m;
+  }
   const r = await fetch(`/model/${name}`);
   if (!r.ok) throw new Error(`model ${name}: HTTP ${r.status}`);
   return new Uint8Array(await r.arrayBuffer());

@@ -55,7 +55,7 @@ export async function runDecode(p, settings) {
   for (const key of CLEAVE_KEYS) systems.push(await cleaveSystem(loop, key, js));
   /** @type {Slot<DecodeKey>[]} */
   const slots = [];
-  for (const sys of systems) slots.push(await verify(sys, p.id));
+  for (const sys of systems) slots.push(await verify(sys, p.id, settings.probes));
   // The checking sequences are not Cleave's cost in a loop: only the timed ones count.
   for (const x of js.values()) [x.sync.length, x.call.length] = [0, 0];
   const minReps = Math.max(settings.minReps, settings.pipelineMinReps);

@@ -52,6 +52,18 @@ const COUNTED = /** @type {const} */ ([
   [GPUBuffer.prototype, 'mapAsync', 'mapAsyncs'],
 ]);
 
+/** Calls counted beside the WebGPU ones: a peer's own entry points (ORT's session.run), added by countAlso. */
+/** @type {[object, string, 'sessionRuns'][]} */
+const ALSO = [];
+
+/**
+ * Counts the calls of `proto[key]` too (once per prototype and key) under `counter`.
+ * @param {object} proto @param {string} key @param {'sessionRuns'} counter
+ */
+export function countAlso(proto, key, counter) {
+  if (!ALSO.some(([p, k]) => p === proto && k === key)) ALSO.push([proto, key, counter]);
+}
+
 /**
  * Runs `fn` and returns [its result, the GPU calls it made]; `scopesPending` counts the error-scope
  * pops still unsettled when it resolved (it did not wait for them).
@@ -60,10 +72,11 @@ const COUNTED = /** @type {const} */ ([
  * @returns {Promise<[T, CallCounts]>}
  */
 export async function countCalls(fn) {
-  const names = [...COUNTED.map((x) => x[2]), 'commandBuffers', 'bytesCopied', 'scopesPending'];
-  const c = /** @type {CallCounts} */ (/** @type {unknown} */ (Object.fromEntries(names.map((k) => [k, 0]))));
+  const counted = [...COUNTED, ...ALSO];
+  const names = [...counted.map((x) => x[2]), 'commandBuffers', 'bytesCopied', 'scopesPending'];
+  const c = /** @type {Required<CallCounts>} */ (/** @type {unknown} */ (Object.fromEntries(names.map((k) => [k, 0]))));
   const pending = new Set();
-  const undo = COUNTED.map(([proto, key, counter]) =>
+  const undo = counted.map(([proto, key, counter]) =>
     around(proto, key, (_, a) => {
       c[counter]++;
       if (key === 'submit') c.commandBuffers += [.../** @type {Iterable<unknown>} */ (a[0])].length;

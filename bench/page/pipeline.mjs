@@ -58,7 +58,7 @@ export async function runPipeline(p, settings) {
   const systems = [await wholeGpu(whole, inputs), await viaCleave(p, a, b, inputs), await wholeCpu(whole, inputs)];
   /** @type {Slot<PipelineKey>[]} */
   const slots = [];
-  for (const sys of systems) slots.push(await verify(sys, p.id));
+  for (const sys of systems) slots.push(await verify(sys, p.id, settings.probes));
   const reps = await measureAll(
     slots,
     { ...settings, minReps: Math.max(settings.minReps, settings.pipelineMinReps) },
@@ -134,7 +134,7 @@ function ortRunner(key, sessions, iter, inputs, gpu, extra = {}) {
  * @param {Uint8Array} model @param {Inputs} inputs @returns {Promise<System<PipelineKey>>}
  */
 async function wholeGpu(model, inputs) {
-  const opened = await openSession(model, {}, true);
+  const opened = await openSession(model, { ortDevice: shared().ortDevice }, true);
   if (!opened.session)
     return { key: 'ort-whole', gpuTimed: true, outputBytes: 0, error: opened.error, webgpuError: opened.webgpuError };
   const session = opened.session;
@@ -171,9 +171,9 @@ async function wholeCpu(model, inputs) {
  * @returns {Promise<System<PipelineKey>>}
  */
 async function viaCleave(p, modelA, modelB, inputs) {
-  const { engine } = shared();
-  const a = await openSession(modelA, {}, true);
-  const b = a.session && (await openSession(modelB, {}, true));
+  const { engine, ortDevice } = shared();
+  const a = await openSession(modelA, { ortDevice }, true);
+  const b = a.session && (await openSession(modelB, { ortDevice }, true));
   if (!a.session || !b?.session) {
     await a.session?.release();
     return {

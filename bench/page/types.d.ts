@@ -59,7 +59,10 @@ export interface System<K extends string = SystemKey> {
   skip?: string | undefined;
   error?: string | undefined;
   webgpuError?: string | undefined;
-  fallback?: 'cpu-ep' | undefined;
+  /** 'cpu-ep': ORT ran on its CPU EP (its WebGPU EP refused); 'cpu': a peer did no GPU work (TF.js's CPU path). */
+  fallback?: 'cpu-ep' | 'cpu' | undefined;
+  /** Where a peer ran, in its own words (ORT's log of its nodes' placement) or as counted (TF.js's dispatches). */
+  placement?: string | undefined;
 }
 
 /** A system through one case: its verification, calibration and timings. */

@@ -50,6 +50,7 @@ export function resultOf(slot) {
     skip: sys.skip,
     webgpuError: sys.webgpuError,
     fallback: sys.fallback,
+    placement: sys.placement,
     wall: summary(slot.wall),
     gpu: summary(slot.gpu),
     batch: slot.cal?.k,

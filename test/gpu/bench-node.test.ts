@@ -1,6 +1,7 @@
 // The Node bench (bench/node) end to end on one tiny case, wall time only (the path of an adapter
-// without timestamp queries): it exits 0, its JSON (results format 2) holds verified outputs and figures
-// for every system that applies, and it renders its HTML report beside it. Then its per-call section
+// without timestamp queries) and without its peers (--no-peers: loading ONNX Runtime Web costs tens of seconds of
+// CPU, and no test depends on a peer): it exits 0, its JSON (results format 2) holds verified outputs and figures
+// for every system that applies, the peers n/a with the reason, and it renders its HTML report beside it. Then its per-call section
 // (--calls), two rounds: every variant verified and timed in each. Runs the built dist/ in a child process,
 // as `npm run bench:node` does. Figures are read for presence, never compared with a time.
 
@@ -27,7 +28,8 @@ test('bench:node runs a tiny case in wall time only, every output verified', () 
   expect(existsSync('dist/cleave.js'), 'dist/ is built (npm run build)').toBe(true);
   const out = mkdtempSync(join(tmpdir(), 'bench-node-'));
   try {
-    const args = ['bench/node/run.mjs', '--quick', '--cases', '^tiny-f32-6-a0-3$', '--wall-only', '--out', out];
+    const args = ['bench/node/run.mjs', '--quick', '--cases', '^tiny-f32-6-a0-3$', '--wall-only', '--no-peers'];
+    args.push('--out', out);
     const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 90_000 });
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/GPU time: none \(--wall-only\): wall time only/);
@@ -47,9 +49,15 @@ test('bench:node runs a tiny case in wall time only, every output verified', () 
       'forced-copy',
       'forced-gather',
       'separate',
+      'ort',
+      'tfjs',
       'copy-limit',
       'shader-limit',
     ]);
+    expect(systems['ort']).toMatchObject({ skip: 'n/a: --no-peers', verified: false });
+    expect(systems['tfjs']).toMatchObject({ skip: 'n/a: --no-peers', verified: false });
+    expect(systems['ort']!.wall, 'a peer that did not run has no time').toBeUndefined();
+    expect(report.peers).toEqual({});
     const ran = Object.entries(systems).filter(([, s]) => !s.skip);
     // [6] into 3 cannot be views (outputs start at 256-byte offsets): alias is the one that does not apply.
     expect(ran.map(([k]) => k)).toEqual([

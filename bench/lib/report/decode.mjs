@@ -45,7 +45,7 @@ export function decodeFailures(r) {
   });
 }
 
-/** The decode loops in words. @param {Report} report */
+/** The decode loops in words. @param {Pick<Report, 'decodes'>} report */
 export function decodeFindings(report) {
   return decodeRows(report.decodes).map(({ r, systems }) => {
     const [, ...cleave] = systems;
@@ -60,7 +60,7 @@ export function decodeFindings(report) {
   });
 }
 
-/** @param {Report} report */
+/** @param {Pick<Report, 'decodes'>} report */
 export function renderDecodes(report) {
   const rows = decodeRows(report.decodes).map(({ r, systems }) => [
     r.id,

@@ -10,12 +10,14 @@ import { renderCallCosts, renderScopeStudy, scopeFindings } from './calls.mjs';
 
 export { callCostLine } from './calls.mjs';
 
-/** @import { CaseRecord, PipelineResult, Report } from '../../types.js' */
+/** @import { CallCounts, CaseRecord, PipelineResult, Report } from '../../types.js' */
 
 /** Every part of the report, in order; the empty ones left out. @param {Report} report */
 export function renderReport(report) {
   const parts = [renderFindings, renderCases, renderLimits, renderThroughput, renderPipelines, renderDecodes];
-  return [...parts, renderCallCosts, renderScopeStudy, renderCounts].map((f) => f(report)).filter(Boolean);
+  return [...parts, renderCallCosts, renderScopeStudy, renderCounts, renderModelCounts]
+    .map((f) => f(report))
+    .filter(Boolean);
 }
 
 /** @param {Report} report */
@@ -65,8 +67,11 @@ function waitText(report) {
   return [`A wait for the GPU (an empty submit, then onSubmittedWorkDone) takes ${ms(w)} ms here.${firefox}`];
 }
 
-/** @param {Report} report @param {(typeof PEERS)[number]} peer */
-function versusText(report, peer) {
+/**
+ * Cleave against one peer in words (bench:node gives its cases in the page's form, bench/node/report.mjs).
+ * @param {Pick<Report, 'results'>} report @param {(typeof PEERS)[number]} peer
+ */
+export function versusText(report, peer) {
   const v = versusPeer(report.results, peer.key);
   const list = (/** @type {{ id: string, ratio: number }[]} */ xs) =>
     xs.map((x) => `${x.id} ${times(x.ratio)}`).join(', ');
@@ -80,8 +85,8 @@ function versusText(report, peer) {
   return head + views + cpu;
 }
 
-/** The default plan's ratios over the cases, as ranges. @param {Report} report */
-function limitsText(report) {
+/** The default plan's ratios over the cases, as ranges. @param {Pick<Report, 'results'>} report */
+export function limitsText(report) {
   const rows = limitRows(report.results);
   const range = (/** @type {(x: (typeof rows)[number]) => number | undefined} */ f) => {
     const xs = rows.map(f).filter((x) => x !== undefined);
@@ -96,7 +101,7 @@ function limitsText(report) {
 }
 
 /** @param {ReturnType<typeof pipelineRows>[number]} x */
-function pipelineText(x) {
+export function pipelineText(x) {
   const { r } = x;
   if (x.viaError) return `${r.id}: the pipeline through Cleave failed: ${x.viaError}`;
   if (x.wholeError) return `${r.id}: ORT's whole graph failed on WebGPU ("${x.wholeError.trim()}"); the pipeline ran.`;
@@ -138,8 +143,8 @@ function renderCases(report) {
   );
 }
 
-/** The default plan against the limits and the strategies forced. @param {Report} report */
-function renderLimits(report) {
+/** The default plan against the limits and the strategies forced. @param {Pick<Report, 'results'>} report */
+export function renderLimits(report) {
   const rows = limitRows(report.results);
   if (rows.length === 0) return '';
   const head = [
@@ -187,8 +192,8 @@ function renderThroughput(report) {
   );
 }
 
-/** @param {Report} report */
-function renderPipelines(report) {
+/** @param {Pick<Report, 'pipelines'>} report */
+export function renderPipelines(report) {
   const rows = pipelineRows(report.pipelines).map(({ r, ratio }) => [
     r.id,
     `${r.pipeline.parts} parts, ${planText(r.systems['cleave-pipeline']?.stats)}`,
@@ -223,6 +228,47 @@ function renderCounts(report) {
         'copyBufferToBuffer calls; buffers: buffers created.\n\n' +
         table([[...head, ...tail], ...rows])
     : '';
+}
+
+/**
+ * The calls of pipelines and decode loops (counted in one inference or sequence: --probes, and always in bench:node),
+ * per inference and per step: ORT's session.run where counted, submits, dispatches, copies.
+ * @param {Pick<Report, 'pipelines' | 'decodes'>} report
+ */
+export function renderModelCounts(report) {
+  const n = (/** @type {number | undefined} */ v, /** @type {number} */ per) =>
+    v === undefined ? '-' : Number.isInteger(v / per) ? String(v / per) : (v / per).toFixed(2);
+  /** @param {string} id @param {string} key @param {CallCounts} c @param {number} per */
+  const row = (id, key, c, per) => [
+    id,
+    key,
+    ...[
+      c.sessionRuns,
+      c.submits,
+      c.passes,
+      c.dispatches,
+      c.copies,
+      c.bytesCopied,
+      c.buffersCreated,
+      c.writeBuffers,
+    ].map((v) => n(v, per)),
+  ];
+  const rows = [
+    ...report.pipelines.flatMap((r) =>
+      Object.entries(r.systems).flatMap(([k, s]) => (s?.calls ? [row(r.id, k, s.calls, 1)] : [])),
+    ),
+    ...report.decodes.flatMap((r) =>
+      Object.entries(r.systems).flatMap(([k, s]) => (s?.calls ? [row(r.id, k, s.calls, r.decode.steps.length)] : [])),
+    ),
+  ];
+  if (rows.length === 0) return '';
+  const head = ['item', 'system', 'session.run', 'submits', 'passes', 'dispatches', 'copies', 'bytes copied'];
+  return (
+    'Calls per inference (pipelines) and per step (decode loops: one sequence over its steps), counted in one\n' +
+    "run after a first: ORT's session.run, GPU submits, compute passes, dispatches, copies and their bytes,\n" +
+    'buffers created, writeBuffer calls.\n\n' +
+    table([[...head, 'buffers', 'writes'], ...rows])
+  );
 }
 
 /** @param {string} item @param {string} who @param {import('../../types.js').CallCounts} c */

@@ -12,15 +12,16 @@ import { checkOutputs, readBuffers } from '../data.mjs';
 /** @import { Env, Prepared, Runner, System } from '../../types.js' */
 /** @typedef {import('@tensorflow/tfjs-core').Tensor} Tensor */
 /**
- * The UMD bundles' namespace (page/index.html loads them): tfjs-core, with the WebGPU backend's class.
+ * TF.js's namespace at globalThis.tf: in the page the UMD bundles' (page/index.html loads them), in Node the
+ * packages' (bench/node/peers.mjs puts it there): tfjs-core, with the WebGPU backend's class.
  * @typedef {typeof import('@tensorflow/tfjs-core')
  *   & { WebGPUBackend: typeof import('@tensorflow/tfjs-backend-webgpu').WebGPUBackend }} Tf
  */
 
 /** @returns {Tf} */
 export function tfjs() {
-  const tf = /** @type {{ tf?: Tf }} */ (/** @type {unknown} */ (window)).tf;
-  if (!tf?.WebGPUBackend) throw new Error('TF.js (tf-core, tf-backend-webgpu) is not loaded on the page');
+  const tf = /** @type {{ tf?: Tf }} */ (/** @type {unknown} */ (globalThis)).tf;
+  if (!tf?.WebGPUBackend) throw new Error('TF.js (tf-core, tf-backend-webgpu) is not loaded');
   return tf;
 }
 

@@ -30,6 +30,8 @@ export function statusOf(s) {
   if (!s) return { word: 'not run', cls: 'muted', why: undefined };
   if (s.skip) return { word: 'n/a', cls: 'muted', why: `n/a: ${s.skip.replace(/^n\/a: /, '')}` };
   if (!s.ok) return { word: 'failed', cls: 'err', why: `failed: ${s.error ?? 'no reason given'}` };
+  if (s.fallback === 'cpu')
+    return { word: 'ran on its CPU path', cls: 'warn', why: `ran on its CPU path: ${s.webgpuError}` };
   if (s.fallback)
     return {
       word: 'ran on ORT CPU EP',
@@ -71,7 +73,7 @@ export function gbpsOf(moved, s) {
 /** @param {string} name @param {SystemResult | undefined} s */
 const labelOf = (name, s) => {
   const { word } = statusOf(s);
-  return s?.ok ? (s.fallback ? `${name} (CPU EP)` : name) : `${name} (${word})`;
+  return s?.ok ? (s.fallback ? `${name} (${s.fallback === 'cpu' ? 'CPU' : 'CPU EP'})` : name) : `${name} (${word})`;
 };
 
 /** A case's figure: each system over the copy limit. @param {Charts} charts @param {CaseView} v */

@@ -63,16 +63,35 @@ export function nodeHeader(r) {
   const name = [a.vendor, a.architecture].filter(Boolean).join('/') || 'unknown adapter';
   const software = /swiftshader/i.test(`${a.architecture} ${a.description} ${a.device} ${r.icd}`);
   const costs = Object.entries(r.costs ?? {}).map(([k, v]) => `${k} ${ms(v)}`);
+  const command = r.parts ? `${r.parts.length} runs merged` : ['node bench/node/run.mjs', ...r.args].join(' ');
   return `<h1>Cleave bench in Node</h1>
-<p class="meta">${esc(r.started)} · <code>${esc(['node bench/node/run.mjs', ...r.args].join(' '))}</code></p>
+<p class="meta">${esc(r.started)} · <code>${esc(command)}</code></p>
 ${facts([
   ['Adapter', `${name}${a.description || a.device ? ` (${a.description || a.device})` : ''}`],
   ['Runtime', `Node ${r.node}, Dawn (the webgpu package); VK_ICD_FILENAMES ${r.icd}`],
   ['Timestamp queries', r.timestamps ? 'yes: GPU time measured' : 'no: wall time only'],
   ['Cost model (calibrated)', costs.join(', ') || '-'],
+  ...(r.peers ? [/** @type {[string, string]} */ (['Peers', peersText(r.peers)])] : []),
+  ...(r.parts ?? []).map((p) => /** @type {[string, string]} */ ([`Run "${p.name}"`, partText(p)])),
 ])}
 ${caveat(software, false)}`;
 }
+
+/** The peers loaded and their warm-up, or why not. @param {import('../../../types.js').PeerInfo} peers */
+function peersText(peers) {
+  const one = (/** @type {string} */ name, /** @type {import('../../../types.js').PeerLoad | undefined} */ p) =>
+    !p
+      ? `${name}: not asked for (--no-peers)`
+      : p.error
+        ? `${name}: not loaded (${p.error})`
+        : `${name} ${p.version}, loaded and run once off the clock in ${ms(p.warmUpS)} s`;
+  return `${one('ONNX Runtime Web (WebGPU EP)', peers.ort)}; ${one('TF.js (WebGPU backend)', peers.tfjs)}`;
+}
+
+/** One run of a campaign's file. @param {import('../../../types.js').NodePart} p */
+const partText = (p) =>
+  `${p.args.join(' ') || '(no options)'}; ${p.started}; ${p.cases} cases, ${p.pipelines} pipelines, ` +
+  `${p.decodes} decode loops, ${p.callCosts} per-call records`;
 
 /**
  * The device's features and limits and the run's settings, folded away.

@@ -1,12 +1,19 @@
-// `npm run bench:node`'s results as an HTML page: the header, the cases where Cleave does GPU work (its default plan
-// beside each strategy forced, GB/s, and per case every system over the copy limit), the cases where its outputs are
-// views apart, the per-call section (--calls: the page's own section), and whatever went wrong.
+// `npm run bench:node`'s results as an HTML page: the header, what the run shows in words (Cleave against each peer,
+// the default plan against the limits: the page bench's findings on Node's figures), the cases where Cleave does GPU
+// work (its default plan beside each strategy forced, GB/s, and per case every system, the peers among them, over
+// the copy limit), the cases where its outputs are views apart, pipelines and decode loops, where the peers ran, the
+// per-call section (--calls: the page's own section), and whatever went wrong.
 
 import { bytesText } from '../format.mjs';
+import { limitsText, pipelineText, versusText } from '../text.mjs';
+import { decodeFindings } from '../decode.mjs';
+import { PEERS, pipelineRows } from '../../findings.mjs';
+import { pageView } from '../../node-view.mjs';
 import { callsSection } from './calls.mjs';
 import { caseFigure } from './cases.mjs';
 import { deviceDetails, nodeHeader } from './header.mjs';
-import { Charts, para } from './markup.mjs';
+import { Charts, esc, notes, para } from './markup.mjs';
+import { pipelinesSection } from './pipelines.mjs';
 import { gbpsFigure, plansFigure } from './plans.mjs';
 
 /** @import { NodeCaseRecord, NodeReport } from '../../../types.js' */
@@ -19,6 +26,8 @@ const DEFS = [
   { key: 'forced-copy', name: 'copy forced', color: '#e15759' },
   { key: 'forced-gather', name: 'gather forced', color: '#b07aa1' },
   { key: 'separate', name: "layout 'separate'", color: '#0a3069' },
+  { key: 'ort', name: 'ORT Web (WebGPU EP)', color: '#f28e2b' },
+  { key: 'tfjs', name: 'TF.js (WebGPU)', color: '#edc948' },
   { key: 'copy-limit', name: 'copy limit', color: '#6e7781' },
   { key: 'shader-limit', name: 'shader limit', color: '#24292f' },
 ];
@@ -54,7 +63,12 @@ export function nodeRun(report) {
   const views = (/** @type {NodeCaseRecord} */ r) => r.systems.cleave?.stats?.strategy === 'alias';
   const headline = report.cases.filter((r) => !views(r));
   const apart = report.cases.filter(views);
+  const lines = findings(report);
   const out = [nodeHeader(report)];
+  if (lines.length)
+    out.push(
+      `<h2>What this run shows</h2><ul class="findings">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+    );
   if (headline.length)
     out.push(
       '<h2>Where Cleave does GPU work</h2>',
@@ -80,7 +94,48 @@ export function nodeRun(report) {
       plans(charts, apart),
       ...apart.map((r) => caseFigure(charts, viewOf(r))),
     );
-  out.push(callsSection(charts, { callCosts: report.callCosts ?? [] }));
+  out.push(pipelinesSection(charts, { pipelines: report.pipelines ?? [], decodes: report.decodes ?? [] }));
+  out.push(placements(report), callsSection(charts, { callCosts: report.callCosts ?? [] }), problems(report));
   out.push(deviceDetails(report.features, report.limits, report.settings));
   return { title: `Cleave bench:node ${report.started}`, body: out.join('\n'), charts: charts.specs };
+}
+
+/**
+ * What the run shows in words: the page bench's findings on Node's cases, pipelines and decode loops.
+ * @param {NodeReport} r
+ */
+function findings(r) {
+  const view = { results: pageView(r.cases) };
+  const cases = view.results.length ? [...PEERS.map((peer) => versusText(view, peer)), limitsText(view)] : [];
+  const models = { pipelines: r.pipelines ?? [], decodes: r.decodes ?? [] };
+  return [...cases, ...pipelineRows(models.pipelines).map(pipelineText), ...decodeFindings(models)];
+}
+
+/** Where the peers ran: ORT's log of each model's placement, TF.js's dispatches per split. @param {NodeReport} r */
+function placements(r) {
+  const lines = [
+    ...r.cases.flatMap((c) =>
+      ['ort', 'tfjs'].flatMap((k) => {
+        const s = c.systems[/** @type {'ort' | 'tfjs'} */ (k)];
+        return s?.placement ? [`${c.case.id}, ${k === 'ort' ? 'ORT' : 'TF.js'}: ${s.placement}`] : [];
+      }),
+    ),
+    ...[...(r.pipelines ?? []), ...(r.decodes ?? [])].flatMap((x) =>
+      Object.entries(x.placement ?? {}).map(([m, where]) => `${x.id}, ORT model ${m}: ${where}`),
+    ),
+  ];
+  if (lines.length === 0) return '';
+  const intro =
+    "Where the peers ran: ORT's own verbose log of where it placed each model's nodes, and the WebGPU programs " +
+    'TF.js dispatched in one split (counted on the shared device).';
+  return `<h2>Where the peers ran</h2>${para(intro, 'muted')}${notes(lines)}`;
+}
+
+/** What the run could not do, and skipped cases. @param {NodeReport} r */
+function problems(r) {
+  const items = [
+    ...(r.notes ?? []),
+    ...r.cases.flatMap((c) => (c.skipped ? [`${c.case.id}: skipped, ${c.skipped}`] : [])),
+  ];
+  return items.length ? `<h2>What the run could not do</h2>${notes(items, 'warn')}` : '';
 }

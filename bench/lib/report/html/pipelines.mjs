@@ -31,7 +31,7 @@ const paired = (p) => (p ? `${near1(p.median)} [${near1(p.min)}–${near1(p.max)
 /** @param {string} name @param {Partial<Record<string, SystemResult>>} systems */
 const whyList = (name, systems) => Object.entries(systems).flatMap(([k, s]) => reasonOf(`${name} ${k}`, s));
 
-/** @param {Report} report */
+/** @param {Pick<Report, 'pipelines'>} report */
 function pipelineTable(report) {
   const rows = pipelineRows(report.pipelines).map(({ r, ratio }) => [
     r.id,
@@ -54,7 +54,7 @@ function pipelineTable(report) {
   return table(head, rows, 2) + notes(report.pipelines.flatMap((r) => whyList(r.id, r.systems)));
 }
 
-/** @param {Report} report */
+/** @param {Pick<Report, 'decodes'>} report */
 function decodeTable(report) {
   const rows = decodeRows(report.decodes).map(({ r, systems }) => [
     r.id,
@@ -80,7 +80,8 @@ function decodeTable(report) {
   return table([...head, 'match'], rows, 2) + notes(why);
 }
 
-/** Pipelines and decode loops against ORT's whole graph. @param {Charts} charts @param {Report} report */
+/** Pipelines and decode loops against ORT's whole graph. @param {Charts} charts
+ * @param {Pick<Report, 'pipelines' | 'decodes'>} report */
 export function pipelinesSection(charts, report) {
   if (report.pipelines.length + report.decodes.length === 0) return '';
   const pipes = pipelineRows(report.pipelines);
