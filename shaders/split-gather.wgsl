@@ -34,13 +34,16 @@ const WORKGROUP_SIZE = 256u;
 // tests it.
 override MSB_FIRST: bool = false;
 
+// Three bind groups, so that each is made once for what it binds: the dispatch's table (its params at a dynamic
+// offset, and the tiles), the source buffer and the destination buffer, each window at a dynamic offset. A split
+// whose buffers move (a KV-cache slot, a pooled output buffer) binds groups made before, at new offsets.
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> tiles: array<Tile>;
-@group(0) @binding(2) var<storage, read> src: array<Word>;
-@group(0) @binding(3) var<storage, read_write> dst: array<Word>;
+@group(1) @binding(0) var<storage, read> src: array<Word>;
+@group(2) @binding(0) var<storage, read_write> dst: array<Word>;
 // gather_bits sees the same two bindings as plain u32 words (entry points never share them).
-@group(0) @binding(2) var<storage, read> src_bits: array<u32>;
-@group(0) @binding(3) var<storage, read_write> dst_bits: array<u32>;
+@group(1) @binding(0) var<storage, read> src_bits: array<u32>;
+@group(2) @binding(0) var<storage, read_write> dst_bits: array<u32>;
 
 // Grids wider than 65535 workgroups are folded into 2-D by the host. Uniform across the workgroup.
 fn tile_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {

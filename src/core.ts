@@ -4,8 +4,8 @@
 // (docs/size.md). Everything else (nodes, the planner, the dtype table) is `cleave-gpu`'s.
 
 /**
- * The split engine without operator nodes (`run`): {@link createSplitEngine}, its error class, the types its calls
- * take, the tensor factories ({@link tensor}, {@link gpuTensor}) and the float16 / bfloat16 conversions. An
+ * The split engine without operator nodes (`run`): {@link createSplitEngine}, its error class, every type its calls
+ * take and give, the tensor factories ({@link tensor}, {@link gpuTensor}) and the float16 / bfloat16 conversions. An
  * application that only splits imports it from here for a smaller bundle.
  *
  * @module cleave-gpu/core
@@ -15,10 +15,19 @@ export { createSplitEngine } from './engine/open.js';
 export type { CoreSplitEngine, EngineStats, PreparedHostSplit, PreparedSplit, SplitStats } from './engine/api.js';
 export type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './engine/options.js';
 export { SplitError } from './errors.js';
-export type { SplitErrorCode, SplitSubject } from './errors.js';
+export type { SplitErrorCode, SplitSubject, SubjectKey } from './errors.js';
 export type { DType, FixedDType, PackedDType } from './dtype.js';
-export type { HostDataMap, TypedArray } from './host-data.js';
-export type { GpuTensor, HostTensor, Into } from './tensor.js';
+export type { Float16ArrayLike, Float16Data, HostData, HostDataMap, TypedArray } from './host-data.js';
+export type {
+  GpuInput,
+  GpuTensor,
+  GpuTensorOf,
+  HostInput,
+  HostOutput,
+  HostTensor,
+  HostTensorOf,
+  Into,
+} from './tensor.js';
 export { gpuTensor, tensor } from './make-tensor.js';
 export { bfloat16ToNumber, bfloat16sFrom, halfToNumber, halvesFrom, numberToBfloat16, numberToHalf } from './half.js';
 export { TENSOR_USAGE } from './usage.js';

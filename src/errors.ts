@@ -147,7 +147,12 @@ export function guardRead<T>(what: string, read: () => T, subject?: SubjectKey):
   try {
     return read();
   } catch (e) {
-    if (e instanceof SplitError) throw e;
-    throw new SplitError('BAD_INPUT', `${what}: reading it threw ${show((e as Error)?.message ?? e)}`, subject);
+    throw readFailure(e, what, subject);
   }
+}
+
+/** What a read of a caller's object threw, as a SplitError. */
+export function readFailure(e: unknown, what: string, subject?: SubjectKey): SplitError {
+  if (e instanceof SplitError) return e;
+  return new SplitError('BAD_INPUT', `${what}: reading it threw ${show((e as Error)?.message ?? e)}`, subject);
 }

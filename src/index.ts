@@ -21,7 +21,7 @@ export type {
 } from './engine/api.js';
 export type { Backend, Fixed, OutputOptions, SplitEngineOptions, SplitOptions } from './engine/options.js';
 export { SplitError } from './errors.js';
-export type { SplitErrorCode, SplitSubject } from './errors.js';
+export type { SplitErrorCode, SplitSubject, SubjectKey } from './errors.js';
 export { inferShapes, resolveNode } from './ops/index.js';
 export type { CheckedInput, CheckedNode, OpName, ResolvedNode, SplitNode, TensorLike } from './ops/index.js';
 export type { DType, FixedDType, PackedDType } from './dtype.js';

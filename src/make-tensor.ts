@@ -2,11 +2,10 @@
 // arguments: the dtype stays a literal without `as const`, and the data (or buffer) is checked against
 // it by the compiler and, through the one reader of tensors (read/tensor.ts), at the call.
 
-import { type DType, type FixedDType, byteLengthOf } from './dtype.js';
+import type { DType, FixedDType } from './dtype.js';
 import type { HostData } from './host-data.js';
 import type { GpuTensor, HostTensor } from './tensor.js';
-import { readGpuTensor, readTensor } from './read/tensor.js';
-import { product } from './shape.js';
+import { type GpuView, readTensor } from './read/tensor.js';
 
 /**
  * A host tensor of `dtype`, its `data` as given (not copied), checked now: every call that takes a host tensor takes
@@ -48,14 +47,15 @@ export function tensor<D extends DType, A extends HostData<D>>(
  * @param buffer - The buffer, on the engine's device: with usage STORAGE | COPY_SRC to be split, STORAGE | COPY_DST
  *   to be written (`TENSOR_USAGE` has both).
  * @param shape - The dimensions; `[]` for a scalar.
- * @param byteOffset - Where the first element lies in `buffer` (a multiple of 4 for a destination).
- * @param strides - A destination's element strides, one per dimension (row-major when absent), checked where it is
- *   used: a strided tensor is a view inside a larger one, and no call takes it as input.
+ * @param byteOffset - Where the first element lies in `buffer` (a multiple of 4 for a destination); 0 by default.
+ * @param strides - A destination's element strides, one per dimension (row-major when absent): a strided tensor is a
+ *   view inside a larger one, and no call takes it as input. Checked now, with the footprint they give.
  * @returns `{ dtype, shape, buffer, byteOffset, byteLength }` and the `strides` given, typed by the dtype: a
  *   {@link GpuTensor} and an {@link Into}.
  * @throws {@link SplitError} `BAD_DTYPE`, `BAD_SHAPE`, `TOO_LARGE` as {@link tensor}; `WRONG_BACKEND`: a string
- *   dtype; `BAD_INPUT`: `buffer` is not a GPUBuffer; `DATA_LENGTH`: the row-major tensor at `byteOffset` does not fit
- *   in `buffer`.
+ *   dtype; `BAD_INPUT`: `buffer` is not a GPUBuffer, or `byteOffset` not a non-negative integer (a multiple of 4 with
+ *   strides); `BAD_SHAPE`: strides that make elements meet; `DATA_LENGTH`: the tensor (with its strides) at
+ *   `byteOffset` runs past the end of `buffer` (the message says how far, and which dimension reaches furthest).
  * @example
  * ```ts
  * import { TENSOR_USAGE, createSplitEngine, gpuTensor, tensor } from 'cleave-gpu';
@@ -76,11 +76,14 @@ export function gpuTensor<D extends FixedDType>(
   byteOffset = 0,
   strides?: readonly number[],
 ): GpuTensor<D> {
-  // readTensor reads byteLength once it has found the dtype and the shape good: a getter works it out then, so
-  // that a bad dtype or shape (a bigint dimension) gets its own message.
-  const t = Object.defineProperty({ dtype, shape, buffer, byteOffset }, 'byteLength', {
-    get: () => byteLengthOf(dtype, product(shape)),
-  });
-  const { shape: s, byteOffset: at, byteLength } = readGpuTensor(t, 'gpuTensor', 'input:gpuTensor');
-  return { dtype, shape: s, buffer, byteOffset: at, byteLength, ...(strides && { strides }) };
+  const t = { dtype, shape, buffer, byteOffset, ...(strides && { strides }) };
+  const v = readTensor(t, 'gpuTensor', 'input:gpuTensor', strides !== undefined) as GpuView;
+  return {
+    dtype,
+    shape: v.shape,
+    buffer,
+    byteOffset: v.byteOffset,
+    byteLength: v.byteLength,
+    ...(strides && { strides }),
+  };
 }

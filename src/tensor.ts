@@ -1,9 +1,9 @@
-// The tensor types: a tensor in host memory, one in a GPU buffer, and a place in a GPU buffer to
-// write an output at (`Into`), public; and that place as the planner takes it (`Destination`),
-// which read/into.ts makes. A HostTensor's `data` type follows its `dtype`, so a mismatched pair
-// fails to compile; plain JavaScript callers get the same rules at run time (read/tensor.ts). The
-// calls take their tensors through HostInput and GpuInput, which report a dtype widened to
-// `string` as that, rather than as a mismatch with some one dtype.
+// The tensor types: a tensor in host memory, one in a GPU buffer as Cleave hands it out, and one in your GPU buffer as
+// a call takes it (an input, or a place to write an output at: `Into`), public; and a destination as read/into.ts
+// checks it (`Destination`). A HostTensor's `data` type follows its `dtype`, so a mismatched pair fails to compile;
+// plain JavaScript callers get the same rules at run time (read/tensor.ts). The calls take their tensors through
+// HostInput and GpuInput, which report a dtype widened to `string` as that, rather than as a mismatch with some one
+// dtype.
 
 import type { DType, FixedDType } from './dtype.js';
 import type { Float16ArrayLike, Float16Data, HostData, HostDataMap } from './host-data.js';
@@ -50,10 +50,11 @@ export type HostOutput<D extends DType, A> = HostTensor<
 >;
 
 /**
- * The GPU tensor a call takes, as the compiler reads its dtype `D`: a {@link GpuTensor} when `D` is a dtype that lives
- * on the GPU; a dtype widened to `string` is reported as that, as for {@link HostInput}.
+ * The GPU tensor a call takes, as the compiler reads its dtype `D`: an {@link Into} of `D` (a {@link GpuTensor}, or
+ * one you describe with `byteOffset` and `byteLength` left out) when `D` is a dtype that lives on the GPU; a dtype
+ * widened to `string` is reported as that, as for {@link HostInput}.
  */
-export type GpuInput<D extends string> = D extends FixedDType ? GpuTensor<D> : GpuTensorOf<FixedDType>;
+export type GpuInput<D extends string> = D extends FixedDType ? Into<D> : Into<FixedDType>;
 
 /**
  * A tensor in a GPU buffer: `byteLength` bytes at `byteOffset`, row-major, no padding between elements. Cleave's
@@ -85,30 +86,36 @@ export interface GpuTensorOf<D extends FixedDType> {
 export type AnyTensor = HostTensor | GpuTensor;
 
 /**
- * Where one output goes: a GPU tensor's place (`buffer`, `byteOffset`), with its element `strides`
- * if not row-major.
+ * A tensor in your GPU buffer, as every call takes one: a split's input, or where one output goes (`into`). Row-major
+ * unless `strides` are given (a destination only). `byteOffset` defaults to 0, and `byteLength` to that of a row-major
+ * tensor of this shape; every call reads and checks them the same way.
  */
 export interface Into<D extends FixedDType = FixedDType> {
-  /** The output's dtype, which is the input's. */
+  /** The element type. */
   readonly dtype: D;
-  /** The output's shape. */
+  /** The dimensions; `[]` for a scalar. */
   readonly shape: readonly number[];
-  /** Your buffer, on the engine's device, with usage STORAGE | COPY_DST; Cleave never frees it. */
+  /** Your buffer, on the engine's device: usage STORAGE | COPY_SRC to be split, STORAGE | COPY_DST to be written. */
   readonly buffer: GPUBuffer;
-  /** Where the output's first element goes: a multiple of 4. */
-  readonly byteOffset: number;
-  /** Element strides, one per dimension (row-major when absent); a dimension of size 1 may have any. */
-  readonly strides?: readonly number[];
-  /** Optional: when given, the output's byte length (that of a row-major tensor of this shape). */
+  /** Where the first element lies: 0 when absent; for a destination, a multiple of 4. */
+  readonly byteOffset?: number;
+  /** When given, the tensor's size in bytes: that of a row-major tensor of this shape. */
   readonly byteLength?: number;
+  /** A destination's element strides, one per dimension (row-major when absent); a dimension of size 1 may have any. */
+  readonly strides?: readonly number[];
 }
 
 /**
- * A caller's destination for one output (`into`): the `target` buffer (k > 0, the k-th distinct
- * one), its byte offset, and its strides in elements over the plan's output shape.
+ * A caller's destination for one output, as read/into.ts checked it: its buffer, where the output's first element
+ * goes, its element strides over the plan's output shape (a dimension a node drops has stride 0), the strides as given
+ * (what the output reports), its footprint in bytes from its first element's byte, and the caller's object (whose
+ * lease is checked at every call that uses it).
  */
 export interface Destination {
-  readonly target: number;
+  readonly buffer: GPUBuffer;
   readonly byteOffset: number;
   readonly strides: readonly number[];
+  readonly given: readonly number[] | undefined;
+  readonly bytes: number;
+  readonly source: object;
 }

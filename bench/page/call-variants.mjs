@@ -117,12 +117,14 @@ const NO_PREPARE = 'engine.prepare is not a function in this build of Cleave (di
 
 /**
  * A prepared split: `engine.prepare(x, options)` once, off the clock, then its split (`how.fn` 'prepared.split')
- * or its encode ('prepared.encode': into the destinations it was prepared with, which its outputs must be in).
+ * or its encode ('prepared.encode': into the destinations it was prepared with, which its outputs must be in); with
+ * `moving`, each call given the destinations `moving()` returns (a KV cache's next slot), which its outputs must be in.
  * n/a where the engine has no prepare; failed where prepare throws.
  * @param {SplitEngine} engine @param {How} how @param {GpuTensor} x @param {object} options
- * @param {readonly { buffer: GPUBuffer }[]} [into] @returns {Promise<Variant>}
+ * @param {readonly { buffer: GPUBuffer }[]} [into]
+ * @param {() => readonly { buffer: GPUBuffer, byteOffset: number }[]} [moving] @returns {Promise<Variant>}
  */
-export async function preparedVariant(engine, how, x, options, into) {
+export async function preparedVariant(engine, how, x, options, into, moving) {
   const prepare = /** @type {{ prepare?: unknown }} */ (engine).prepare;
   if (typeof prepare !== 'function') return unavailable(how, x, NO_PREPARE, true);
   /** @type {PreparedSplit} */
@@ -131,6 +133,16 @@ export async function preparedVariant(engine, how, x, options, into) {
     p = await prepare.call(engine, x, options);
   } catch (e) {
     return unavailable(how, x, `engine.prepare failed: ${msg(e)}`);
+  }
+  if (moving) {
+    /** @type {readonly { buffer: GPUBuffer, byteOffset: number }[]} */
+    let at = [];
+    const check = (/** @type {GpuTensor[]} */ outs) => {
+      if (outs.some((t, i) => t.buffer !== at[i]?.buffer || t.byteOffset !== at[i]?.byteOffset))
+        throw new Error('its outputs are not at the destinations the call gave');
+    };
+    if (how.fn === 'prepared.split') return splitVariant(engine, how, x, () => p.split(x, (at = moving())));
+    return encodeVariant(engine, how, x, (enc) => p.encode(enc, x, (at = moving())), check);
   }
   if (how.fn === 'prepared.split') return splitVariant(engine, how, x, () => p.split(x));
   const check = (/** @type {GpuTensor[]} */ outs) => {

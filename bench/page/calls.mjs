@@ -86,8 +86,10 @@ function summarize(variants, n) {
 
 /**
  * The variants of split, encodeSplit and engine.prepare: [function, id, label, input, alias 'none' (else the
- * default; 'into': the caller's three destinations, each output at byte 0 of its own buffer)].
- * @type {readonly [How['fn'], string, string, 'owned' | 'caller' | 'ownedAt4' | 'callerAt4', boolean | 'into'][]}
+ * default; 'into': the caller's three destinations, each output at byte 0 of its own buffer; 'moving': prepared with
+ * slot 0 of three caches, each call given the next slot's destinations, as a KV cache's decode step gives them)].
+ * @typedef {'owned' | 'caller' | 'ownedAt4' | 'callerAt4'} At
+ * @type {readonly [How['fn'], string, string, At, boolean | 'into' | 'moving'][]}
  */
 const VARIANTS = [
   ['split', 'split-upload-copies', "split of an engine upload, alias 'none'", 'owned', true],
@@ -110,7 +112,22 @@ const VARIANTS = [
     'owned',
     'into',
   ],
+  [
+    'prepared.encode',
+    'prepared-encode-moving',
+    'prepared encode into the next slot of three caches, given at the call + encoder, finish, submit',
+    'owned',
+    'moving',
+  ],
   ['prepared.split', 'prepared-split-copies', "prepared split of an engine upload, alias 'none'", 'owned', true],
+  ['prepared.split', 'prepared-split-into', "prepared split into the caller's three buffers", 'owned', 'into'],
+  [
+    'prepared.split',
+    'prepared-split-moving',
+    'prepared split into the next slot of three caches, given at the call',
+    'owned',
+    'moving',
+  ],
   [
     'prepared.split',
     'prepared-split-caller-seen',
@@ -135,10 +152,11 @@ async function variantsOf(engine, x, spec, axis, errors) {
     /** @type {How} */
     const how = { fn, variant: id, label, aligned: !at.endsWith('At4'), owner };
     const t = x[at];
-    const opts = alias === 'into' ? { ...options, into: x.into } : alias ? copies : options;
+    const into = alias === 'moving' ? x.slots[0] : x.into;
+    const opts = alias === 'into' || alias === 'moving' ? { ...options, into } : alias ? copies : options;
     if (fn === 'split') out.push(splitVariant(engine, how, t, () => engine.split(t, opts)));
     else if (fn === 'encodeSplit') out.push(encodeVariant(engine, how, t, (enc) => engine.encodeSplit(enc, t, opts)));
-    else out.push(await preparedVariant(engine, how, t, opts, x.into));
+    else out.push(await preparedVariant(engine, how, t, opts, into, alias === 'moving' ? x.nextSlot : undefined));
   }
   return out;
 }
@@ -156,10 +174,14 @@ async function timeBlock(v, n) {
   }
 }
 
+/** Slots of each cache the moving variants write in turn. */
+const SLOTS = 8;
+
 /**
  * The input four ways: an engine upload (aligned), an upload one float longer viewed from byte 4, and the same
- * two placements in buffers the caller (the bench) made; and the caller's destinations for `into`, a buffer of
- * its own per output, each output at byte 0.
+ * two placements in buffers the caller (the bench) made; the caller's destinations for `into`, a buffer of
+ * its own per output, each output at byte 0; and three caches of SLOTS slots an output long, with each slot's
+ * destinations (made before the clock, as a decoder makes them once per step whatever it calls).
  * @param {SplitEngine} engine @param {GPUDevice} device @param {CallCostSpec} spec @param {Uint8Array} input
  * @param {number} axis @param {readonly number[]} sizes
  */
@@ -181,6 +203,11 @@ function callersBuffers(engine, device, spec, input, axis, sizes) {
     });
     return { dtype: spec.dtype, shape, buffer, byteOffset: 0 };
   });
+  const caches = into.map((d) => createBuffer(device, { size: d.buffer.size * SLOTS, usage: STORAGE }));
+  const slots = Array.from({ length: SLOTS }, (_, k) =>
+    into.map((d, i) => ({ ...d, buffer: /** @type {GPUBuffer} */ (caches[i]), byteOffset: k * d.buffer.size })),
+  );
+  let step = 0;
   const owned = engine.upload({
     dtype: spec.dtype,
     shape: [...spec.shape],
@@ -195,10 +222,12 @@ function callersBuffers(engine, device, spec, input, axis, sizes) {
     caller: tensor(/** @type {GPUBuffer} */ (callers[0]), 0),
     callerAt4: tensor(/** @type {GPUBuffer} */ (callers[1]), 4),
     into,
+    slots,
+    nextSlot: () => /** @type {typeof into} */ (slots[++step % SLOTS]),
     free() {
       engine.release(owned);
       engine.release(upload4);
-      for (const b of [...callers, ...into.map((d) => d.buffer)]) b.destroy();
+      for (const b of [...callers, ...into.map((d) => d.buffer), ...caches]) b.destroy();
     },
   };
 }

@@ -42,7 +42,7 @@ export interface PreparedSplit<D extends FixedDType = FixedDType> {
    * @throws {@link SplitError} `BAD_DTYPE`, `BAD_SHAPE`: `x` is not of the prepared dtype and shape (the message names
    *   both); `BAD_OPTIONS`: a destination not placed as prepared; and the codes of `engine.split`.
    */
-  split(x: GpuTensor<D>, into?: readonly (Into<D> | undefined)[]): Promise<GpuTensor<D>[]>;
+  split(x: GpuInput<D>, into?: readonly (Into<D> | undefined)[]): Promise<GpuTensor<D>[]>;
   /**
    * Records the split of `x` into your encoder, as `engine.encodeSplit(encoder, x, options)` would: no submit, no
    * await; `alias` defaults to 'none'.
@@ -53,7 +53,7 @@ export interface PreparedSplit<D extends FixedDType = FixedDType> {
    * @returns The outputs, in order, valid once you submit the encoder.
    * @throws {@link SplitError} the codes of `split`, and of `engine.encodeSplit`.
    */
-  encode(encoder: GPUCommandEncoder, x: GpuTensor<D>, into?: readonly (Into<D> | undefined)[]): GpuTensor<D>[];
+  encode(encoder: GPUCommandEncoder, x: GpuInput<D>, into?: readonly (Into<D> | undefined)[]): GpuTensor<D>[];
 }
 
 /** A split of host tensors prepared once by {@link CoreSplitEngine.prepare}, on either backend. */

@@ -11,7 +11,7 @@ import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
 import { readChoice, readOptions } from '../read/options.js';
 import type { GpuPlan, Strategy } from '../planner/types.js';
 import { GpuExecutor } from '../gpu/executor.js';
-import { type Done, GpuSplit } from '../gpu/split.js';
+import { type Done, retire } from '../gpu/split.js';
 import { checkLive, release } from '../gpu/leases.js';
 import { calibrate } from '../gpu/calibrate.js';
 import { costsOf } from '../gpu/device.js';
@@ -33,8 +33,8 @@ export class Engine implements Runner {
   private last: GpuPlan | undefined;
   private readonly programs: Program[] = [];
   /** Frees the GPU objects of a prepared split that the caller let go of. */
-  private readonly collected = new FinalizationRegistry<GpuSplit['placed']>((placed) => {
-    if (this.gpu && !this.destroyed) GpuSplit.retire(this.gpu, placed);
+  private readonly collected = new FinalizationRegistry<Program['placements']>((placements) => {
+    if (this.gpu && !this.destroyed) retire(this.gpu, placements);
   });
 
   constructor(
@@ -90,18 +90,22 @@ export class Engine implements Runner {
     // microseconds in some browsers, more than the split's own calls), and a bad call still rejects.
     try {
       this.usable('split');
-      const [v, o, p] = this.arguments('split', x, options);
-      return finish(this, p.run(v, p.destinations(o.into, v, 'split'), 'split'));
+      const v = readInput(x, 'split');
+      if (v.kind === 'gpu') this.requireGpu('split');
+      const o = readOptions(options, 'split', SPLIT_KEYS);
+      return finish(this, this.callProgram(v, o, 'split'));
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
   }
 
   encodeSplit(encoder: unknown, x: unknown, options: unknown): AnyTensor[] {
+    this.usable('encodeSplit');
     this.requireGpu('encodeSplit');
     const enc = readEncoder(encoder, 'encodeSplit');
-    const [v, o, p] = this.arguments('encodeSplit', x, options);
-    const r = p.run(v, p.destinations(o.into, v, 'encodeSplit'), 'encodeSplit', enc) as Done;
+    const v = readInput(x, 'encodeSplit');
+    check(v.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
+    const r = this.callProgram(v, readOptions(options, 'encodeSplit', SPLIT_KEYS), 'encodeSplit', enc) as Done;
     this.ran(r.gp);
     return r.outputs;
   }
@@ -117,11 +121,12 @@ export class Engine implements Runner {
     const o = readOptions(options, 'prepare', SPLIT_KEYS);
     const p = programOf(this, v, o, 'prepare');
     p.prepareInto(o.into, v);
-    this.collected.register(p, p.onGpu.placed);
+    this.collected.register(p, p.placements);
     return p;
   }
 
   upload(x: unknown): GpuTensor {
+    this.usable('upload');
     const gpu = this.requireGpu('upload');
     const view = readTensor(x, 'upload');
     check(
@@ -136,6 +141,7 @@ export class Engine implements Runner {
   }
 
   async download(x: unknown, options?: unknown): Promise<HostTensor> {
+    this.usable('download');
     const gpu = this.requireGpu('download');
     const v = readGpuTensor(x, 'download');
     const o = readOptions(options, 'download', ['array']);
@@ -188,8 +194,8 @@ export class Engine implements Runner {
       );
   }
 
+  /** The engine's GPU, or WRONG_BACKEND on a CPU engine. */
   requireGpu(what: string): GpuExecutor {
-    this.usable(what);
     if (!this.gpu)
       throw new SplitError(
         'WRONG_BACKEND',
@@ -205,22 +211,33 @@ export class Engine implements Runner {
     this.last = gp;
   }
 
-  /** The program a call asks for: one kept whose options equal these, or a new one, kept from now on. */
-  protected kept(v: TensorView, o: Fields, make: () => Program, drops?: boolean): Program {
+  /**
+   * Calls the program a call asks for: one kept that `matches`, or one `make` makes, kept from now on once its first
+   * call went through (a refused call keeps nothing).
+   */
+  protected callWith(
+    what: string,
+    matches: (p: Program) => boolean,
+    make: () => Program,
+    call: (p: Program) => Done | Promise<Done>,
+  ): Done | Promise<Done> {
     const list = this.programs;
     // The caller's lengths are read while comparing: a getter that throws is a SplitError, as any read of them.
-    const found = guardRead('split', () => findKept(list, (p) => p.matches(v, o, drops)), 'option:sizes');
-    if (found) return found;
+    const found = guardRead(what, () => findKept(list, matches), 'option:sizes');
+    if (found) return call(found);
     const p = make();
-    const old = keep(list, p, KEPT_PROGRAMS);
-    if (old && this.gpu) GpuSplit.retire(this.gpu, old.onGpu.placed);
-    return p;
+    const r = call(p);
+    keep(list, p, KEPT_PROGRAMS)?.retire();
+    return r;
   }
 
-  /** A split call's input and options, read once, and its program. */
-  private arguments(what: string, x: unknown, options: unknown): [TensorView, Fields, Program] {
-    const v = readInput(x, what);
-    const o = readOptions(options, what, SPLIT_KEYS);
-    return [v, o, this.kept(v, o, () => programOf(this, v, o, what))];
+  /** A split call's program, found or made, called on the input and destinations it was given. */
+  private callProgram(v: TensorView, o: Fields, what: string, enc?: GPUCommandEncoder): Done | Promise<Done> {
+    return this.callWith(
+      what,
+      (p) => p.matches(v, o),
+      () => programOf(this, v, o, what),
+      (p) => p.call(v, p.destinations(o.into, v, what), what, enc),
+    );
   }
 }

@@ -1,11 +1,12 @@
 // The engine with operator nodes, and `cleave-gpu`'s createSplitEngine: `run` reads a node with its operator's
-// front-end (ops/), which checks its version's rules and plans it, and runs the plan like any split. Kept apart from
-// engine.ts so that the engine of `cleave-gpu/core`, which has no `run`, leaves the front-ends out of a bundle.
+// front-end (ops/), which checks its version's rules, finds the program of a node read alike before (or plans one),
+// and calls it like any split's. Kept apart from engine.ts so that the engine of `cleave-gpu/core`, which has no
+// `run`, leaves the front-ends out of a bundle.
 
 import { Engine } from './engine.js';
 import { readOptions } from '../read/options.js';
-import { Program, finish, readInput } from './program.js';
-import { type SplitNode, resolveRun } from '../ops/index.js';
+import { Program, checkUsage, finish } from './program.js';
+import { keyOf, readRun } from '../ops/index.js';
 import { openEngine } from './open.js';
 import type { AnyTensor } from '../tensor.js';
 import type { SplitEngine } from './api.js';
@@ -20,14 +21,21 @@ class NodeEngine extends Engine {
 
   async run(node: unknown, options?: unknown): Promise<AnyTensor[]> {
     this.usable('run');
-    const r = resolveRun(node as SplitNode<unknown>);
+    const r = readRun(node);
     const v = r.data;
-    if (v.kind === 'gpu') readInput(v.source, 'run');
+    checkUsage(v, 'run');
+    if (v.kind === 'gpu') this.requireGpu('run');
     const o = readOptions(options, 'run', ['layout', 'alias', 'into']);
-    const key = { ...o, axis: r.plan.axis, sizes: r.plan.sizes };
-    const drops = r.outputShapes !== r.plan.outputShapes;
-    const p = this.kept(v, key, () => new Program(this, r.plan, r.outputShapes, v.kind, key, 'run'), drops);
-    return finish(this, p.run(v, p.destinations(o.into, v, 'run'), 'run'));
+    const key = keyOf(r);
+    const make = () => {
+      const { plan, outputShapes } = r.plan();
+      return new Program(this, plan, outputShapes, v.kind, o, 'run', key ?? '');
+    };
+    const matches = (p: Program) => key !== undefined && p.node === key && p.placesAlike(o);
+    return finish(
+      this,
+      this.callWith('run', matches, make, (p) => p.call(v, p.destinations(o.into, v, 'run'), 'run')),
+    );
   }
 }
 

@@ -1,23 +1,26 @@
 // A split program: one split, made once and run on every call. It holds what never changes between calls: the options
-// as read and checked, the split's plan, the destinations it was prepared with, and its GPU plans (gpu/split.ts, one
-// per placement of its input and outputs, with their tables and bind groups). `engine.prepare` hands one to the
-// caller; `split`, `encodeSplit` and `run` find one the engine keeps (or make one) and run it. A call checks only what
-// can change between calls: the tensor and destinations it is given (read, compared with what was prepared, alive),
-// and that a caller's input buffer is not mapped; a GPU error its commands cause is blamed on it alone.
+// as read and checked, the split's plan, the destinations it was prepared with, and its GPU plans, one per placement
+// of its input and destinations within their alignment (gpu/split.ts), the last few kept. `engine.prepare` hands one
+// to the caller; `split`, `encodeSplit` and `run` find one the engine keeps (or make one) and call it. A call checks
+// only what can change between calls: the tensor and destinations it is given (read, compared with what was prepared,
+// alive), and that a caller's input buffer is not mapped; a GPU error its commands cause is blamed on it alone.
 
-import { SplitError, asInt, check, show } from '../errors.js';
-import type { AnyTensor } from '../tensor.js';
+import { SplitError, check, show } from '../errors.js';
+import type { AnyTensor, Destination } from '../tensor.js';
 import { type GpuView, type TensorView, readTensor } from '../read/tensor.js';
-import { type Destinations, readInto } from '../read/into.js';
+import { type Outputs, readInto } from '../read/into.js';
 import { isA } from '../read/webgpu-object.js';
 import { readChoice, readCount, readLengths } from '../read/options.js';
 import { type SplitPlan, equalParts, planSplit } from '../planner/split.js';
+import { fits, planGpu } from '../planner/gpu.js';
 import type { GpuPlan, Strategy } from '../planner/types.js';
 import { sameList } from '../shape.js';
 import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
-import { type Done, GpuSplit } from '../gpu/split.js';
+import { type Done, type Placement, checkUnmapped, host, resident, retire } from '../gpu/split.js';
+import { calibrateSoon } from '../gpu/calibrate.js';
 import { checkLive, mayEnd } from '../gpu/leases.js';
+import { findKept, keep } from '../kept.js';
 import { USAGE, missingUsage } from '../usage.js';
 
 /** What a program needs of its engine. */
@@ -25,8 +28,7 @@ export interface Runner {
   readonly strategy: 'auto' | Strategy;
   /** Throws when the engine cannot take a call: destroyed, its device lost, a late GPU error unacknowledged. */
   usable(what: string): void;
-  /** The engine's GPU, or WRONG_BACKEND on a CPU engine. */
-  requireGpu(what: string): GpuExecutor;
+  /** The engine's GPU: undefined on a CPU engine (every call that needs one has checked it has one). */
   readonly gpu: GpuExecutor | undefined;
   /** A split finished: the GPU plan it ran (undefined on the CPU) is what `engine.stats` reports. */
   ran(gp: GpuPlan | undefined): void;
@@ -37,16 +39,23 @@ export const SPLIT_KEYS = ['axis', 'sizes', 'parts', 'layout', 'alias', 'into'] 
 /** Options as read, each still to be checked. */
 export type Fields = { readonly [K in (typeof SPLIT_KEYS)[number]]?: unknown };
 
+/** GPU plans a program keeps: a KV-cache slot's offsets within an alignment, an input in either kind of buffer. */
+const KEPT_PLACEMENTS = 4;
+
 export class Program {
-  /** What it does on the GPU. */
-  readonly onGpu: GpuSplit;
+  /** Its GPU plans, one per placement, most recently used last. */
+  readonly placements: Placement[] = [];
   /** The destinations it was prepared with (`engine.prepare` with `into`). */
-  private into: Destinations | undefined;
+  private into: readonly (Destination | undefined)[] | undefined;
   /**
    * Which of them a call checks again: those whose bytes may stop being theirs (a tensor Cleave handed out, or one in
    * a buffer of Cleave's). A tensor of yours in your buffer stays yours.
    */
   private mayEnd: number[] = [];
+  private readonly separate: boolean;
+  private readonly alias: 'owned' | 'any' | 'none' | undefined;
+  /** What `into` is read against. */
+  private readonly out: Outputs;
 
   constructor(
     private readonly engine: Runner,
@@ -57,19 +66,22 @@ export class Program {
     /** The options as given, to be found again by them. */
     readonly asked: Fields,
     what: string,
+    /** For a node's program (`run`): the node as read, to be found again by it. */
+    readonly node?: string,
   ) {
     check(
-      kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined && asked.into === undefined),
+      kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
       'BAD_OPTIONS',
-      () => `${what}: layout, alias and into place GPU outputs; a host input gives host outputs`,
-      asked.into === undefined ? 'option:layout' : 'option:into',
+      () => `${what}: layout and alias place GPU outputs; a host input gives host outputs`,
+      'option:layout',
     );
-    const layout = readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout');
-    const alias =
+    this.separate =
+      readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout') !== 'shared';
+    this.alias =
       asked.alias === undefined
         ? undefined
         : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
-    this.onGpu = new GpuSplit(plan, shapes, layout, alias, engine.strategy);
+    this.out = { shapes, planShapes: plan.outputShapes, axis: plan.axis };
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);
@@ -79,7 +91,7 @@ export class Program {
   split(x: unknown, into?: unknown): Promise<AnyTensor[]> {
     try {
       const v = this.read(x, 'prepared split');
-      return finish(this.engine, this.run(v, this.destinationsAt(into, v, 'prepared split'), 'prepared split'));
+      return finish(this.engine, this.call(v, this.destinationsAt(into, v, 'prepared split'), 'prepared split'));
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
@@ -88,43 +100,118 @@ export class Program {
   /** A prepared split recorded into the caller's encoder: as `engine.encodeSplit`. */
   encode(encoder: unknown, x: unknown, into?: unknown): AnyTensor[] {
     const v = this.read(x, 'prepared encode');
+    check(v.kind === 'gpu', 'BAD_INPUT', () => 'prepared encode: the input must be a GPU tensor', 'input:input');
     const enc = readEncoder(encoder, 'prepared encode');
-    const r = this.run(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done;
+    const r = this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done;
     this.engine.ran(r.gp);
     return r.outputs;
   }
 
   /** Whether a call with these options (`sizes` is the caller's, read here once) would get this program. */
-  matches(v: TensorView, o: Fields, drops = false): boolean {
+  matches(v: TensorView, o: Fields): boolean {
     const a = this.asked;
     const p = this.plan;
-    if (v.kind !== this.kind || v.dtype !== p.dtype || !sameList(v.shape, p.shape)) return false;
-    if (o.axis !== a.axis || o.layout !== a.layout || o.alias !== a.alias || o.parts !== a.parts) return false;
-    if ((o.into === undefined) !== (a.into === undefined) || drops !== (this.shapes !== p.outputShapes)) return false;
+    if (this.node !== undefined || v.kind !== this.kind || v.dtype !== p.dtype || !sameList(v.shape, p.shape))
+      return false;
+    if (o.axis !== a.axis || o.parts !== a.parts || !this.placesAlike(o)) return false;
     return o.parts === undefined ? a.parts === undefined && sameList(o.sizes, p.sizes) : o.sizes === undefined;
   }
 
+  /** Whether a call with these output options would place its outputs as this program does. */
+  placesAlike(o: Pick<Fields, 'layout' | 'alias' | 'into'>): boolean {
+    const a = this.asked;
+    return o.layout === a.layout && o.alias === a.alias && (o.into === undefined) === (a.into === undefined);
+  }
+
   /** The caller's destinations for this split, checked against its outputs; undefined without any. */
-  destinations(into: unknown, v: TensorView, what: string): Destinations | undefined {
+  destinations(
+    into: unknown,
+    v: TensorView,
+    what: string,
+    prepared = this.into,
+  ): (Destination | undefined)[] | undefined {
     if (into === undefined) return undefined;
-    check(v.kind === 'gpu', 'BAD_OPTIONS', () => `${what}: into places GPU outputs; a host input gives host outputs`);
-    return readInto(into, v, this.shapes, this.plan.outputShapes, this.plan.axis, what, checkLive);
+    check(
+      v.kind === 'gpu',
+      'BAD_OPTIONS',
+      () => `${what}: into places GPU outputs; a host input gives host outputs`,
+      'option:into',
+    );
+    return readInto(into, v, this.out, what, checkLive, prepared);
   }
 
   /** Keeps the destinations `prepare` was given, for every call that gives none. */
   prepareInto(into: unknown, v: TensorView): void {
     this.into = this.destinations(into, v, 'prepare');
     this.mayEnd = [];
-    this.into?.live.forEach((l, i) => l && mayEnd(l) && this.mayEnd.push(i));
+    this.into?.forEach((d, i) => d && mayEnd(d) && this.mayEnd.push(i));
   }
 
-  /** Runs on a view read at the call, with its destinations: where the input lives decides the path. */
-  run(x: TensorView, dests: Destinations | undefined, what: string, encoder?: GPUCommandEncoder): Done | Promise<Done> {
+  /**
+   * Runs on a view read at the call, with its destinations: where the input lives decides the path. The engine's
+   * backend was checked for it by the call.
+   */
+  call(
+    x: TensorView,
+    dests: readonly (Destination | undefined)[] | undefined,
+    what: string,
+    encoder?: GPUCommandEncoder,
+  ) {
     const gpu = this.engine.gpu;
-    check(!encoder || x.kind === 'gpu', 'BAD_INPUT', () => `${what}: the input must be a GPU tensor`, 'input:input');
-    if (x.kind === 'gpu') return this.onGpu.resident(this.engine.requireGpu(what), x, dests, what, encoder);
-    if (gpu && !x.strings && !x.dtype.startsWith('complex')) return this.onGpu.host(gpu, x, what);
-    return { outputs: splitOnCpu(this.plan, x, this.shapes), gp: undefined };
+    if (x.kind === 'gpu') return this.resident(gpu!, x, dests, what, encoder);
+    if (!gpu || x.strings || x.dtype.startsWith('complex'))
+      return { outputs: splitOnCpu(this.plan, x, this.shapes), gp: undefined };
+    calibrateSoon(gpu.device, gpu.costs);
+    return host(gpu, this.placement(gpu, 0, false, undefined, []), x, this.shapes, what);
+  }
+
+  /** Its GPU objects are no longer needed: the engine let it go. */
+  retire(): void {
+    if (this.engine.gpu) retire(this.engine.gpu, this.placements);
+  }
+
+  private resident(
+    gpu: GpuExecutor,
+    x: GpuView,
+    dests: readonly (Destination | undefined)[] | undefined,
+    what: string,
+    encoder?: GPUCommandEncoder,
+  ): Done | Promise<Done> {
+    const lease = checkLive(x, what);
+    const ours = lease?.home === gpu.pool;
+    checkUnmapped(x, ours, what);
+    calibrateSoon(gpu.device, gpu.costs);
+    const alias = this.alias ?? (encoder ? 'none' : 'owned');
+    const allowAlias = !dests && !this.separate && (alias === 'any' || (alias === 'owned' && ours));
+    const bases: number[] = [];
+    const p = this.placement(gpu, x.byteOffset, allowAlias, dests, bases);
+    return resident(gpu, p, bases, x, lease, dests, this.shapes, what, encoder);
+  }
+
+  /** The kept placement these offsets fit (filling `bases`), or a new one, planned now and kept. */
+  private placement(
+    gpu: GpuExecutor,
+    srcByteOffset: number,
+    allowAlias: boolean,
+    into: readonly (Destination | undefined)[] | undefined,
+    bases: number[],
+  ): Placement {
+    const { alignment: a, costs } = gpu.limits;
+    const list = this.placements;
+    const found = findKept(list, (p) => fits(p.gp, srcByteOffset, allowAlias, costs, into, a, bases));
+    if (found) return found;
+    const at = {
+      srcByteOffset: srcByteOffset % a,
+      allowAlias,
+      strategy: this.engine.strategy,
+      into,
+      separate: this.separate,
+    };
+    const p: Placement = { gp: planGpu(this.plan, gpu.limits, at), handedOver: false };
+    fits(p.gp, srcByteOffset, allowAlias, costs, into, a, bases);
+    const old = keep(list, p, KEPT_PLACEMENTS);
+    if (old) retire(gpu, [old]);
+    return p;
   }
 
   /** The tensor of a prepared call: read, and of the prepared dtype and shape, where the prepared one lived. */
@@ -142,36 +229,20 @@ export class Program {
     );
   }
 
-  /** A prepared call's destinations: its own `into`, checked and with the prepared strides, or the prepared ones. */
-  private destinationsAt(into: unknown, v: TensorView, what: string): Destinations | undefined {
+  /** A prepared call's destinations: its own `into`, read against the prepared ones, or the prepared ones. */
+  private destinationsAt(into: unknown, v: TensorView, what: string) {
+    if (into !== undefined) return this.destinations(into, v, what);
     const kept = this.into;
-    if (into === undefined) {
-      if (!kept) return kept;
-      for (const i of this.mayEnd) checkLive(kept.live[i]!, what, `option:into[${i}]`);
-      const input = kept.buffers.indexOf((v as GpuView).buffer);
-      if (input >= 0) {
-        const i = kept.places.findIndex((d) => d?.target === input + 1);
-        throw new SplitError(
-          'BAD_INPUT',
-          `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
-          `option:into[${i}].buffer`,
-        );
-      }
-      return kept;
-    }
-    const d = this.destinations(into, v, what);
-    kept?.places.forEach((k, i) => {
-      const at = d!.places[i];
-      check(
-        (k === undefined) === (at === undefined) && (!k || sameList(k.strides, at!.strides)),
-        'BAD_OPTIONS',
-        () =>
-          `${what}: into[${i}] must be placed as prepared: ` +
-          (k ? `a destination with strides [${k.strides.join(', ')}]` : 'no destination (the engine places it)'),
-        `option:into[${i}]`,
-      );
-    });
-    return d;
+    if (!kept) return kept;
+    for (const i of this.mayEnd) checkLive(kept[i]!, what, `option:into[${i}]`);
+    const i = kept.findIndex((d) => d?.buffer === (v as GpuView).buffer);
+    check(
+      i < 0,
+      'BAD_INPUT',
+      () => `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
+      `option:into[${i}].buffer`,
+    );
+    return kept;
   }
 }
 
@@ -183,19 +254,12 @@ export function programOf(engine: Runner, v: TensorView, o: Fields, what: string
     () => `${what}: give exactly one of sizes and parts`,
     'option:sizes',
   );
-  const axis = o.axis === undefined ? undefined : asInt(o.axis);
-  check(
-    axis !== undefined || o.axis === undefined,
-    'AXIS_RANGE',
-    () => `${what}: axis must be an integer, got ${show(o.axis)}`,
-    'option:axis',
-  );
   const lengths =
     o.sizes !== undefined
       ? readLengths(o.sizes, what, 'option:sizes')
       : (dim: number) => equalParts(dim, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
   const subjects = { axis: 'option:axis', sizes: o.sizes !== undefined ? 'option:sizes' : 'option:parts' } as const;
-  const plan = planSplit(v.dtype, v.shape, axis, lengths, what, subjects);
+  const plan = planSplit(v.dtype, v.shape, o.axis, lengths, what, subjects);
   return new Program(engine, plan, plan.outputShapes, v.kind, o, what);
 }
 
@@ -206,6 +270,12 @@ export function programOf(engine: Runner, v: TensorView, o: Fields, what: string
  */
 export function readInput(x: unknown, what: string): TensorView {
   const v = readTensor(x, `${what}: input`);
+  checkUsage(v, what);
+  return v;
+}
+
+/** The usage every split's GPU input needs. */
+export function checkUsage(v: TensorView, what: string): void {
   if (v.kind === 'gpu' && (~v.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) !== 0)
     throw new SplitError(
       'BAD_INPUT',
@@ -214,7 +284,6 @@ export function readInput(x: unknown, what: string): TensorView {
         '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave-gpu)',
       'input:input.buffer',
     );
-  return v;
 }
 
 /** The caller's encoder. */

@@ -11,26 +11,26 @@ import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
 import { PROBES, type Timing, costsFrom } from '../planner/calibration.js';
 import { planGpu } from '../planner/gpu.js';
 import { planSplit } from '../planner/split.js';
-import { type BindGroups, encodeCopies, encodeGather, makeTable } from './encode.js';
+import { encodeCopies, encodeGather, makeTable } from './encode.js';
 import { BufferPool } from './pool.js';
-import { type DeviceCosts, costsRecord } from './device.js';
+import { type DeviceRecord, deviceRecord } from './device.js';
 import { inScopes } from './executor.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
 /** Measures the device's costs, once: later and concurrent calls share the first run. */
 export function calibrate(device: GPUDevice): Promise<CostModel> {
-  return start(costsRecord(device), () => measure(device));
+  return start(deviceRecord(device), () => measure(device));
 }
 
 /**
  * Starts the measurement, once, after the work the queue holds now: a split that calls this (before
  * its own submit) is never queued behind a probe.
  */
-export function calibrateSoon(device: GPUDevice, record: DeviceCosts): void {
+export function calibrateSoon(device: GPUDevice, record: DeviceRecord): void {
   if (!record.running) void start(record, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
 }
 
-function start(record: DeviceCosts, run: () => Promise<CostModel>): Promise<CostModel> {
+function start(record: DeviceRecord, run: () => Promise<CostModel>): Promise<CostModel> {
   return (record.running ??= run()
     .catch(() => DEFAULT_COSTS)
     .then((costs) => (record.costs = costs)));
@@ -41,7 +41,7 @@ function start(record: DeviceCosts, run: () => Promise<CostModel>): Promise<Cost
 const ROUNDS = 6;
 const BYTES = 1 << 20;
 
-type Record = (enc: GPUCommandEncoder) => void;
+type Recording = (enc: GPUCommandEncoder) => void;
 
 async function measure(device: GPUDevice): Promise<CostModel> {
   const pool = new BufferPool(device, () => undefined);
@@ -60,7 +60,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
     const errors = [error];
     // A timestamp before a batch's first split is recorded, and one after its last split's run, read back.
     const stamp =
-      (at: number): Record =>
+      (at: number): Recording =>
       (enc) => {
         if (!querySet) return;
         const index = at ? { endOfPassWriteIndex: 1 } : { beginningOfPassWriteIndex: 0 };
@@ -76,7 +76,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         // The batch's splits back to back, each in a command buffer of its own, as a caller's are.
         errors.push(
           inScopes(device, () => {
-            for (const rec of [stamp(0), ...Array<Record>(k).fill(record), stamp(1)]) {
+            for (const rec of [stamp(0), ...Array<Recording>(k).fill(record), stamp(1)]) {
               const enc = device.createCommandEncoder();
               rec(enc);
               device.queue.submit([enc.finish()]);
@@ -102,14 +102,13 @@ async function measure(device: GPUDevice): Promise<CostModel> {
 }
 
 /** Each probe's split, planned as the planner plans it with its strategy forced, and its batch's size. */
-function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPUBuffer): [Record, number][] {
+function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPUBuffer): [Recording, number][] {
   const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, costs: DEFAULT_COSTS };
   const b = { src, srcBase: 0, targets: [dst], bases: [0] };
   return PROBES.map(([copy, rows, parts, piece, k]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
     const gp = planGpu(plan, limits, { srcByteOffset: 0, allowAlias: false, strategy: copy ? 'copy' : 'gather' });
-    const table = gp.strategy === 'gather' ? makeTable(device, pool, gp.dispatches) : undefined;
-    const groups: BindGroups = [];
-    return [table ? (enc) => encodeGather(device, enc, gp, table, b, groups) : (enc) => encodeCopies(enc, gp, b), k];
+    const table = gp.strategy === 'gather' ? makeTable(device, pool, gp) : undefined;
+    return [table ? (enc) => encodeGather(device, enc, gp, table, b) : (enc) => encodeCopies(enc, gp, b), k];
   });
 }

@@ -1,12 +1,13 @@
-// Finding a WebGPU device, and the device's numbers the planner needs (its limits, and its costs once measured):
-// `navigator.gpu` in a browser; in Node the optional `webgpu` package (Dawn), imported by a computed name so browser
-// bundles never contain it. The device asks the adapter for the largest buffers and bindings it has, since the split
-// of a large tensor needs them. When there is none, the result says why, in words a user can act on. Nothing is
-// written onto globalThis: the package's classes go to webgpu-object.ts for its checks.
+// Finding a WebGPU device, the device's numbers the planner needs (its limits, and its costs once measured), and what
+// Cleave keeps per device. The device: `navigator.gpu` in a browser; in Node the optional `webgpu` package (Dawn),
+// imported by a computed name so browser bundles never contain it. The device asks the adapter for the largest buffers
+// and bindings it has, since the split of a large tensor needs them. When there is none, the result says why, in words
+// a user can act on. Nothing is written onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
 import type { GpuLimits } from '../planner/types.js';
 import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
+import type { GatherKit } from './pipelines.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
@@ -100,7 +101,7 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
 /** The device's numbers the planner needs: its limits, and its costs (DEFAULT_COSTS until measured). */
 export function limitsOf(device: GPUDevice): GpuLimits {
   const l = device.limits;
-  const record = costsRecord(device);
+  const record = deviceRecord(device);
   return {
     alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
     maxBindingBytes: l.maxStorageBufferBindingSize,
@@ -112,24 +113,26 @@ export function limitsOf(device: GPUDevice): GpuLimits {
 }
 
 /**
- * A device's costs: DEFAULT_COSTS until measured, and the measurement once started. One record per
- * device, found once per engine (`costsRecord`): a split reads its costs as a plain property.
+ * What Cleave keeps per device, made on first use and found once per engine: its costs (DEFAULT_COSTS until measured,
+ * and the measurement once started), which a split reads as a plain property, and the gather's bind group layouts
+ * and pipelines (pipelines.ts).
  */
-export interface DeviceCosts {
+export interface DeviceRecord {
   costs: CostModel;
   running?: Promise<CostModel>;
+  gather?: GatherKit;
 }
 
-const measured = new WeakMap<GPUDevice, DeviceCosts>();
+const records = new WeakMap<GPUDevice, DeviceRecord>();
 
-/** The device's record of costs, made on first use. */
-export function costsRecord(device: GPUDevice): DeviceCosts {
-  let r = measured.get(device);
-  if (!r) measured.set(device, (r = { costs: DEFAULT_COSTS }));
+/** The device's record, made on first use. */
+export function deviceRecord(device: GPUDevice): DeviceRecord {
+  let r = records.get(device);
+  if (!r) records.set(device, (r = { costs: DEFAULT_COSTS }));
   return r;
 }
 
 /** The device's measured costs; DEFAULT_COSTS before (or without) a measurement. */
 export function costsOf(device: GPUDevice): CostModel {
-  return costsRecord(device).costs;
+  return deviceRecord(device).costs;
 }

@@ -14,7 +14,7 @@ import type { GpuLimits, OutputSlot } from '../planner/types.js';
 import { checkLive, endAll, fateOf, handOut, leaseFor, poisoned, trackBuffer } from './leases.js';
 import { pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { type DeviceCosts, costsRecord, limitsOf } from './device.js';
+import { type DeviceRecord, deviceRecord, limitsOf } from './device.js';
 
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
@@ -45,7 +45,7 @@ export class GpuExecutor {
   readonly limits: GpuLimits;
   readonly pool: BufferPool;
   /** The device's costs, as the planner reads them (calibrate.ts). */
-  readonly costs: DeviceCosts;
+  readonly costs: DeviceRecord;
   /** The caller's buffers whose last split here settled with no GPU error: on this device, and not destroyed then. */
   readonly seen = new WeakSet<GPUBuffer>();
 
@@ -58,7 +58,7 @@ export class GpuExecutor {
     readonly alive: (what: string) => void,
     readonly onLate: (error: SplitError) => void,
   ) {
-    this.costs = costsRecord(device);
+    this.costs = deviceRecord(device);
     this.limits = limitsOf(device);
     this.pool = new BufferPool(device, trackBuffer);
   }

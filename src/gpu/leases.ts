@@ -10,8 +10,10 @@
 
 import { SplitError, type SubjectKey, check, guardRead } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
-import type { GpuTensor } from '../tensor.js';
-import type { Live } from '../read/into.js';
+import type { Destination, GpuTensor } from '../tensor.js';
+
+/** What a lease check reads of a tensor: the caller's object, and the buffer it named when it was read. */
+type Live = Pick<Destination, 'source' | 'buffer'>;
 
 export interface Lease {
   readonly buffer: GPUBuffer;

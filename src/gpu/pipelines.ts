@@ -1,15 +1,15 @@
-// Compute pipelines, cached per device on the only things that change them: the shader text (the
-// Word alias), the entry point and the bit order constant. Split sizes, offsets and counts are
-// data, never part of the key, so after warm-up a split compiles nothing: one pipeline per
-// variant, at most five per device (three word widths, two bit orders).
-// One explicit bind group layout serves every variant.
+// Compute pipelines, cached per device (in its record, device.ts) on the only things that change them: the shader text
+// (the Word alias), the entry point and the bit order constant. Split sizes, offsets and counts are data, never part
+// of the key, so after warm-up a split compiles nothing: one pipeline per variant, at most five per device (three word
+// widths, two bit orders). One explicit set of bind group layouts serves every variant.
 
 import type { UnitBits } from '../planner/types.js';
-import { bindGroupLayoutEntries } from './layout.js';
-import { entryPoint, shaderText } from './shader.js';
+import { GROUPS, bindGroupLayoutEntries, entryPoint, shaderText } from './shader.js';
+import { deviceRecord } from './device.js';
 
-interface Kit {
-  readonly layout: GPUBindGroupLayout;
+/** The gather's bind group layouts (one per group of the shader), its pipeline layout and its pipelines. */
+export interface GatherKit {
+  readonly layouts: readonly GPUBindGroupLayout[];
   readonly pipelineLayout: GPUPipelineLayout;
   readonly pipelines: Map<Variant, GPUComputePipeline | Promise<GPUComputePipeline>>;
 }
@@ -23,29 +23,18 @@ export const SHADER_VARIANTS = VARIANTS.length;
 
 const variantOf = (unit: UnitBits, msbFirst: boolean): Variant => (unit !== 1 ? unit : msbFirst ? 'bits-msb' : 'bits');
 
-const kits = new WeakMap<GPUDevice, Kit>();
-
-function kit(device: GPUDevice): Kit {
-  let k = kits.get(device);
-  if (!k) {
-    const layout = device.createBindGroupLayout({ label: 'cleave-gather', entries: bindGroupLayoutEntries() });
-    kits.set(
-      device,
-      (k = {
-        layout,
-        pipelineLayout: device.createPipelineLayout({ bindGroupLayouts: [layout] }),
-        pipelines: new Map(),
-      }),
-    );
-  }
-  return k;
+/** The device's kit, made on first use. */
+export function gatherKit(device: GPUDevice): GatherKit {
+  const record = deviceRecord(device);
+  if (record.gather) return record.gather;
+  const layouts = GROUPS.map((g) =>
+    device.createBindGroupLayout({ label: `cleave-gather-${g}`, entries: bindGroupLayoutEntries(g) }),
+  );
+  const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: layouts });
+  return (record.gather = { layouts, pipelineLayout, pipelines: new Map() });
 }
 
-export function gatherBindGroupLayout(device: GPUDevice): GPUBindGroupLayout {
-  return kit(device).layout;
-}
-
-function descriptor(k: Kit, device: GPUDevice, v: Variant): GPUComputePipelineDescriptor {
+function descriptor(k: GatherKit, device: GPUDevice, v: Variant): GPUComputePipelineDescriptor {
   const unit = typeof v === 'number' ? v : 1;
   const module = device.createShaderModule({ label: 'cleave-gather', code: shaderText(unit) });
   return {
@@ -60,7 +49,7 @@ function descriptor(k: Kit, device: GPUDevice, v: Variant): GPUComputePipelineDe
  * compiled is compiled synchronously (a browser returns at once and compiles in its GPU process).
  */
 export function pipelineFor(device: GPUDevice, unit: UnitBits, msbFirst: boolean): GPUComputePipeline {
-  const k = kit(device);
+  const k = gatherKit(device);
   const v = variantOf(unit, msbFirst);
   const p = k.pipelines.get(v);
   if (p && !(p instanceof Promise)) return p;
@@ -74,7 +63,7 @@ export function pipelineFor(device: GPUDevice, unit: UnitBits, msbFirst: boolean
  * The planner's costs are measured later, off the first split's path (calibrate.ts).
  */
 export async function warmUp(device: GPUDevice): Promise<void> {
-  const k = kit(device);
+  const k = gatherKit(device);
   await Promise.all(
     ([128, 32] as const).map(async (unit) => {
       if (k.pipelines.has(unit)) return;
@@ -91,5 +80,5 @@ export async function warmUp(device: GPUDevice): Promise<void> {
 
 /** How many pipelines Cleave has compiled on this device. */
 export function pipelinesCreated(device: GPUDevice): number {
-  return kits.get(device)?.pipelines.size ?? 0;
+  return deviceRecord(device).gather?.pipelines.size ?? 0;
 }

@@ -1,8 +1,69 @@
-// The gather shader's text per variant. Only the `alias Word` line changes between variants; the
-// bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1).
+// The gather shader as the host knows it: its text per variant, and what was reflected from the WGSL at build time
+// (shader.generated.ts): bind group entries typed from each variable's access, and struct encoding through one field
+// map per struct. Only the `alias Word` line changes between variants; the bit-level variants are the u32 text with
+// the gather_bits entry point (MSB_FIRST set for uint1). The compiler checks that every member the host fills exists
+// in the shader and that the shader has none the host leaves unfilled.
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';
-import type { UnitBits } from '../planner/types.js';
+import { SHADER_TILE_MEMBERS, type ShaderTile, type UnitBits } from '../planner/types.js';
+import { COMPUTE_STAGE } from '../usage.js';
+import { GATHER_SHADER } from './shader.generated.js';
+
+export const REFLECTED = GATHER_SHADER;
+
+export const PARAMS_MEMBERS = ['tile_base', 'tile_count', 'keep_tail'] as const;
+export type ShaderParams = { readonly [K in (typeof PARAMS_MEMBERS)[number]]: number };
+
+export type Role = 'params' | 'tiles' | 'src' | 'dst';
+
+/** `true` when two unions of names hold the same names, `false` otherwise (a compile-time check). */
+type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+// The build fails when the shader gains a member the host does not fill or lacks one it fills
+// (the generated file is checked against the WGSL by the build, and pinned in a test).
+true satisfies SameNames<keyof typeof REFLECTED.tile.members, (typeof SHADER_TILE_MEMBERS)[number]>;
+true satisfies SameNames<keyof typeof REFLECTED.params.members, (typeof PARAMS_MEMBERS)[number]>;
+true satisfies SameNames<(typeof REFLECTED.bindings)[number]['name'], Role>;
+
+/** Bind group and binding number of each role. */
+export const BINDING = Object.fromEntries(REFLECTED.bindings.map((b) => [b.name, b])) as unknown as Readonly<
+  Record<Role, { readonly group: number; readonly binding: number }>
+>;
+
+/** The bindings bound at a dynamic offset: every one but the tiles, whose table binds them whole. */
+const DYNAMIC: readonly Role[] = ['params', 'src', 'dst'];
+
+/** The entries of bind group `group`'s layout. */
+export function bindGroupLayoutEntries(group: number): GPUBindGroupLayoutEntry[] {
+  return REFLECTED.bindings
+    .filter((b) => b.group === group)
+    .map((b) => ({
+      binding: b.binding,
+      visibility: COMPUTE_STAGE,
+      buffer: { type: b.type, hasDynamicOffset: DYNAMIC.includes(b.name) },
+    }));
+}
+
+/** The bind groups the shader binds, in order. */
+export const GROUPS = [...new Set(REFLECTED.bindings.map((b) => b.group))];
+
+/** Writes a struct's members (little-endian u32) at byte `at`, every member from `values` by name. */
+export function encodeStruct<K extends string>(
+  view: DataView,
+  at: number,
+  members: Readonly<Record<K, number>>,
+  values: Readonly<Record<K, number>>,
+): void {
+  for (const name in members) view.setUint32(at + members[name], values[name], true);
+}
+
+export function encodeTile(view: DataView, at: number, t: ShaderTile): void {
+  encodeStruct(view, at, REFLECTED.tile.members, t);
+}
+
+export function encodeParams(view: DataView, at: number, p: ShaderParams): void {
+  encodeStruct(view, at, REFLECTED.params.members, p);
+}
 
 const WORD_TYPE: Readonly<Record<UnitBits, string>> = { 1: 'u32', 32: 'u32', 64: 'vec2<u32>', 128: 'vec4<u32>' };
 const ALIAS_LINE = /^alias Word = .*;$/m;

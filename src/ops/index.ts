@@ -4,13 +4,14 @@
 
 import type { DType } from '../dtype.js';
 import { guardRead } from '../errors.js';
-import type { CheckedNode, ResolvedNode, ResolvedRun, SplitNode, TensorLike } from './types.js';
+import type { TensorView } from '../read/tensor.js';
+import type { CheckedNode, ReadNode, ResolvedNode, SplitNode, TensorLike } from './types.js';
 import { readNode } from './node-rules.js';
 import { resolveSplit } from './onnx-split.js';
 import { resolveSplitToSequence } from './split-to-sequence.js';
 import { resolveVariadicSplit } from './variadic-split.js';
 
-export type { CheckedInput, CheckedNode, OpName, ResolvedNode, ResolvedRun, SplitNode, TensorLike } from './types.js';
+export type { CheckedInput, CheckedNode, OpName, ReadNode, ResolvedNode, SplitNode, TensorLike } from './types.js';
 
 const FRONT_ENDS = {
   Split: resolveSplit,
@@ -18,13 +19,41 @@ const FRONT_ENDS = {
   VariadicSplit: resolveVariadicSplit,
 };
 
-/** Validates a node and plans it, keeping its data input as read (what the engine runs). */
-export function resolveRun(node: SplitNode<unknown>): ResolvedRun {
+/** Reads a node and checks it against its version's rules, without planning it (what `engine.run` does first). */
+export function readRun(node: unknown): ReadNode {
   // A caller's getter or Proxy that throws anywhere in the node becomes a SplitError.
   return guardRead('node', () => {
     const n = readNode(node);
     return FRONT_ENDS[n.op](n);
   });
+}
+
+/**
+ * What a node's plan depends on, as one string: its version, its data input's kind, dtype and shape, and the values
+ * its front-end read (attributes, parameter tensors' bytes). Undefined when a value is of a kind no key holds (such a
+ * node is planned at every call).
+ */
+export function keyOf(r: ReadNode): string | undefined {
+  const parts: string[] = [r.label, r.data.kind, r.data.dtype, r.data.shape.join(',')];
+  for (const v of r.read) {
+    const k = keyPart(v);
+    if (k === undefined) return undefined;
+    parts.push(k);
+  }
+  return parts.join('|');
+}
+
+function keyPart(v: unknown): string | undefined {
+  if (v === undefined) return '-';
+  if (typeof v === 'number' || typeof v === 'bigint') return `${typeof v}:${v}`;
+  if (Array.isArray(v)) {
+    const all = v.map(keyPart);
+    return all.includes(undefined) ? undefined : `[${all.join(',')}]`;
+  }
+  const t = v as TensorView | null;
+  if (typeof t === 'object' && t?.kind === 'host' && !t.strings)
+    return `${t.dtype}[${t.shape.join(',')}]${t.bytes.join(',')}`;
+  return undefined;
 }
 
 /**
@@ -46,8 +75,7 @@ export function resolveRun(node: SplitNode<unknown>): ResolvedRun {
  * ```
  */
 export function resolveNode<N extends SplitNode<TensorLike>>(node: CheckedNode<N>): ResolvedNode {
-  const { label, plan, outputShapes } = resolveRun(node);
-  return { label, plan, outputShapes };
+  return readRun(node).plan();
 }
 
 /**
@@ -76,6 +104,6 @@ export function inferShapes<N extends SplitNode<TensorLike>>(
   /** The output's shape. */
   shape: number[];
 }[] {
-  const r = resolveRun(node);
+  const r = readRun(node).plan();
   return r.outputShapes.map((shape) => ({ dtype: r.plan.dtype, shape: [...shape] }));
 }

@@ -6,7 +6,7 @@ import { check, show } from '../errors.js';
 import { readCount, readLengths } from '../read/options.js';
 import { type PlanSubjects, equalParts, planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
-import type { ResolvedRun } from './types.js';
+import type { ReadNode } from './types.js';
 import {
   type NodeFields,
   checkAttributes,
@@ -43,7 +43,7 @@ const WHY = {
   keepdims: "'keepdims' belongs to SplitToSequence; Split always keeps the axis",
 };
 
-export function resolveSplit(n: NodeFields): ResolvedRun {
+export function resolveSplit(n: NodeFields): ReadNode {
   const version = pickVersion('Split', n.opset, VERSIONS) as Version;
   const who = `Split-${version}`;
   checkAttributes(n, who, ATTRIBUTES[version], WHY);
@@ -61,16 +61,32 @@ export function resolveSplit(n: NodeFields): ResolvedRun {
       : n.attrs.num_outputs !== undefined
         ? 'attribute:num_outputs'
         : 'node:outputs';
-  const sizes = (dim: number) => lengths(n, version, who, data, splitInput, declared, dim)[0];
-  const plan = planSplit(data.dtype, data.shape, intAttribute(n, 'axis', who), sizes, who, {
-    axis: 'attribute:axis',
-    sizes: from,
-  });
-  return { label: who, plan, outputShapes: plan.outputShapes, data };
+  const axis = intAttribute(n, 'axis', who);
+  const splitAttr = readSplitAttribute(n, who);
+  const sizes = (dim: number) => lengths(n, version, who, data, splitInput, splitAttr, declared, dim)[0];
+  const plan = () => {
+    const p = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: from });
+    return { label: who, plan: p, outputShapes: p.outputShapes };
+  };
+  return { label: who, data, read: [axis, splitAttr, splitInput, n.attrs.num_outputs, declared], plan };
 }
 
-type Lengths = [unknown[], PlanSubjects['sizes']];
-type Explicit = (sizes: unknown[], subject: PlanSubjects['sizes']) => Lengths;
+/** Lengths, and where they came from. */
+type Sourced = [unknown[], PlanSubjects['sizes']];
+type Explicit = (sizes: unknown[], subject: PlanSubjects['sizes']) => Sourced;
+
+/** The 'split' attribute (Split-1 to -11), copied: a list of integers, or undefined. */
+function readSplitAttribute(n: NodeFields, who: string): unknown[] | undefined {
+  const splitAttr =
+    n.attrs.split === undefined ? undefined : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
+  check(
+    !splitAttr?.some((v) => typeof v !== 'number'),
+    'BAD_ATTRIBUTE',
+    () => `${who}: attribute 'split' must be an array of integers (ONNX INTS), got ${show(splitAttr)}`,
+    'attribute:split',
+  );
+  return splitAttr;
+}
 
 /** Where this version takes its lengths from, checked against the declared output count. */
 function lengths(
@@ -79,9 +95,10 @@ function lengths(
   who: string,
   data: TensorView,
   splitInput: TensorView | undefined,
+  splitAttr: unknown[] | undefined,
   declared: number | undefined,
   dim: number,
-): Lengths {
+): Sourced {
   const explicit: Explicit = (sizes, subject) => {
     check(sizes.length > 0, 'BAD_SIZE', () => `${who}: 'split' is empty, but Split has at least one output`, subject);
     checkOutputCount(
@@ -98,7 +115,7 @@ function lengths(
       readParam(splitInput!, who, 'split', type, [1], 'a 1-D tensor with one length per output', 'BAD_SIZE').values,
       'input:split',
     );
-  if (version !== 18) return beforeNumOutputs(n, who, declared, dim, splitInput && fromInput, explicit);
+  if (version !== 18) return beforeNumOutputs(who, splitAttr, declared, dim, splitInput && fromInput, explicit);
   const numOutputs = n.attrs.num_outputs;
   check(
     (splitInput === undefined) !== (numOutputs === undefined),
@@ -120,21 +137,13 @@ function lengths(
  * both; without either, the axis cut into one equal part per declared output.
  */
 function beforeNumOutputs(
-  n: NodeFields,
   who: string,
+  splitAttr: unknown[] | undefined,
   declared: number | undefined,
   dim: number,
-  fromInput: (() => Lengths) | undefined,
+  fromInput: (() => Sourced) | undefined,
   explicit: Explicit,
-): Lengths {
-  const splitAttr =
-    n.attrs.split === undefined ? undefined : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
-  check(
-    !splitAttr?.some((v) => typeof v !== 'number'),
-    'BAD_ATTRIBUTE',
-    () => `${who}: attribute 'split' must be an array of integers (ONNX INTS), got ${show(splitAttr)}`,
-    'attribute:split',
-  );
+): Sourced {
   if (fromInput) {
     check(
       !splitAttr,

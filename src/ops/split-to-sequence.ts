@@ -8,7 +8,7 @@ import { ONNX_DTYPES } from '../dtype.js';
 import { planSplit } from '../planner/split.js';
 import { MAX_OUTPUTS } from '../shape.js';
 import type { TensorView } from '../read/tensor.js';
-import type { ResolvedRun } from './types.js';
+import type { ReadNode } from './types.js';
 import {
   type NodeFields,
   checkAttributes,
@@ -31,7 +31,7 @@ const WHY = {
   num_outputs: "'num_outputs' belongs to Split-18; SplitToSequence takes a scalar 'split' input for equal chunks",
 };
 
-export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
+export function resolveSplitToSequence(n: NodeFields): ReadNode {
   const version = pickVersion('SplitToSequence', n.opset, VERSIONS);
   const who = `SplitToSequence-${version}`;
   checkAttributes(n, who, ['axis', 'keepdims'], WHY);
@@ -49,23 +49,20 @@ export function resolveSplitToSequence(n: NodeFields): ResolvedRun {
     'attribute:keepdims',
   );
   const sizesFrom = split ? 'input:split' : 'input:input.shape';
-  const plan = planSplit(
-    data.dtype,
-    data.shape,
-    axis,
-    (dim, ax) => {
-      // keepdims is ignored whenever 'split' is given, as the spec says.
-      const sizes = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
-      if (declared !== undefined && declared !== 1)
-        checkOutputCount(declared, sizes.length, who, 'the sequence (declared as 1 output, or as its length)');
-      return sizes;
-    },
-    who,
-    { axis: 'attribute:axis', sizes: sizesFrom },
-  );
-  const outputShapes =
-    !split && keepdims === 0 ? plan.outputShapes.map((sh) => sh.filter((_, i) => i !== plan.axis)) : plan.outputShapes;
-  return { label: who, plan, outputShapes, data };
+  const sizes = (dim: number, ax: number) => {
+    // keepdims is ignored whenever 'split' is given, as the spec says.
+    const s = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
+    if (declared !== undefined && declared !== 1)
+      checkOutputCount(declared, s.length, who, 'the sequence (declared as 1 output, or as its length)');
+    return s;
+  };
+  const plan = () => {
+    const p = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: sizesFrom });
+    const outputShapes =
+      !split && keepdims === 0 ? p.outputShapes.map((sh) => sh.filter((_, i) => i !== p.axis)) : p.outputShapes;
+    return { label: who, plan: p, outputShapes };
+  };
+  return { label: who, data, read: [axis, keepdims, split, declared], plan };
 }
 
 /** A scalar 'split' (chunk length) or a 1-D 'split' (one length per chunk). */

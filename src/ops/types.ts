@@ -79,7 +79,13 @@ export interface ResolvedNode {
   readonly outputShapes: readonly (readonly number[])[];
 }
 
-/** A resolved node with its data input as read at the call (what the engine runs). */
-export interface ResolvedRun extends ResolvedNode {
+/**
+ * A node read and checked against its version's rules, not planned yet: its label, its data input as read, the values
+ * its plan depends on as read (`read`: attributes and parameter inputs), and `plan`, which plans it from those.
+ */
+export interface ReadNode {
+  readonly label: string;
   readonly data: TensorView;
+  readonly read: readonly unknown[];
+  plan(): ResolvedNode;
 }

@@ -5,7 +5,7 @@
 import { check } from '../errors.js';
 import { planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
-import type { ResolvedRun } from './types.js';
+import type { ReadNode } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
 import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';
 
@@ -15,7 +15,7 @@ const WHO = 'VariadicSplit-1';
 const T2: TypeParam = { name: 'type T2 (any integer type)', dtypes: INTEGER_DTYPES };
 const LENGTHS = 'input:split_lengths';
 
-export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
+export function resolveVariadicSplit(n: NodeFields): ReadNode {
   checkAttributes(n, WHO, [], {
     axis: "the axis is VariadicSplit's second input, a scalar or shape-[1] integer tensor",
     split: "the lengths are VariadicSplit's third input, 'split_lengths'",
@@ -37,8 +37,11 @@ export function resolveVariadicSplit(n: NodeFields): ResolvedRun {
     checkOutputCount(declared, sizes.length, WHO, count);
     return sizes;
   };
-  const plan = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: LENGTHS });
-  return { label: WHO, plan, outputShapes: plan.outputShapes, data: data! };
+  const plan = () => {
+    const p = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: LENGTHS });
+    return { label: WHO, plan: p, outputShapes: p.outputShapes };
+  };
+  return { label: WHO, data: data!, read: [axis[0], lengthsT, declared], plan };
 }
 
 /** Lengths >= 0, or one -1 for what the others leave of the axis. */

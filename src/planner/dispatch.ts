@@ -1,11 +1,11 @@
-// Gather dispatches: binding windows and runs of regions, in shader units, each run cut into tiles
+// Gather dispatches: binding windows and series of regions, in shader units, each series cut into tiles
 // (tiles.ts). One dispatch covers every output when the input and the outputs each fit one binding
-// window; beyond that, one dispatch per window-sized piece of a region. Outputs at a caller's
-// destinations take a group of dispatches per target buffer.
+// window; beyond that, one dispatch per window-sized piece of a region. Outputs in several target
+// buffers take a group of dispatches per target.
 
 import { check } from '../errors.js';
 import { tilesOf } from './tiles.js';
-import type { Dispatch, GpuLimits, OutputSlot, Region, Run, ShaderTile, UnitBits } from './types.js';
+import type { Dispatch, GpuLimits, OutputSlot, Region, Series, ShaderTile, Target, UnitBits } from './types.js';
 
 /** `x` rounded up to a multiple of `a`. */
 export const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -27,13 +27,12 @@ export function planDispatches(
   unit: UnitBits,
   limits: { readonly alignment: number; readonly maxBindingBytes: number },
   target = 0,
-  keepTail = false,
 ): Dispatch[] {
   const a = limits.alignment;
   const span = Math.floor(Math.min(limits.maxBindingBytes, unit === 1 ? 2 ** 28 : 2 ** 31) / a) * a;
   const [srcBase, dstBase] = [Math.floor(src[0] / a) * a, Math.floor(dst[0] / a) * a];
   if (align(src[1], 4) - srcBase <= span && align(dst[1], 4) - dstBase <= span) {
-    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target, keepTail)];
+    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target)];
   }
   // One dispatch per tile, each tile a block of rows (or of one row's bits) small enough that its
   // source and destination each fit one window.
@@ -43,7 +42,7 @@ export function planDispatches(
     for (const t of tileRegion(r, room, unit)) {
       const [sb, db] = [Math.floor(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];
       const [se, de] = [Math.ceil(endOf(t, t.src, t.srcStride) / 8), Math.ceil(endOf(t, t.dst, t.dstStride) / 8)];
-      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target, keepTail));
+      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target));
     }
   }
   return out;
@@ -91,16 +90,15 @@ function makeDispatch(
   dstEnd: number,
   unit: UnitBits,
   target: number,
-  keepTail: boolean,
 ): Dispatch {
-  const runs: Run[] = [];
+  const series: Series[] = [];
   const tiles: ShaderTile[] = [];
   for (let i = 0; i < regions.length;) {
     const r = regions[i]!;
-    const count = runLength(regions, i, unit);
+    const count = seriesLength(regions, i, unit);
     const next = regions[i + 1];
     const [srcStep, dstStep] = count > 1 ? [next!.src - r.src, next!.dst - r.dst] : [0, 0];
-    const run: Run = {
+    const ser: Series = {
       src: (r.src - srcBase * 8) / unit,
       dst: (r.dst - dstBase * 8) / unit,
       row_len: r.rowLen / unit,
@@ -111,26 +109,19 @@ function makeDispatch(
       src_step: srcStep / unit,
       dst_step: dstStep / unit,
     };
-    runs.push(run);
-    tilesOf(run, unit, tiles);
+    series.push(ser);
+    tilesOf(ser, unit, tiles);
     i += count;
   }
-  return {
-    target,
-    keepTail,
-    srcWindow: [srcBase, srcEnd - srcBase],
-    dstWindow: [dstBase, dstEnd - dstBase],
-    runs,
-    tiles,
-  };
+  return { target, srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], series, tiles };
 }
 
 /**
- * How many regions from `i` have the same form at the same distance (a run the shader walks as
- * one). The bit variant takes a run only of one-row regions whose destinations start words and
+ * How many regions from `i` have the same form at the same distance (a series the shader walks as
+ * one). The bit variant takes a series only of one-row regions whose destinations start words and
  * stay whole words apart: each row then owns its destination words.
  */
-function runLength(regions: readonly Region[], i: number, unit: UnitBits): number {
+function seriesLength(regions: readonly Region[], i: number, unit: UnitBits): number {
   const r = regions[i]!;
   const next = regions[i + 1];
   if (!next) return 1;
@@ -155,30 +146,28 @@ function runLength(regions: readonly Region[], i: number, unit: UnitBits): numbe
 }
 
 /**
- * A gather's dispatches when outputs go to target buffers (a caller's destinations, or with layout
- * 'separate' a buffer per output): one group per target buffer (the shader binds one output
- * buffer), each over the span its regions write. On the bit path a caller's strided destination's
- * rows must each start a 4-byte word: a word is then written by one thread only, and the bytes
- * between rows are kept. An output's own buffer is the engine's: its tail bits are zeroed.
+ * A gather's dispatches when outputs go to several target buffers (a caller's destinations, or with layout 'separate'
+ * a buffer per output): one group per target (the shader binds one output buffer), each over the span its regions
+ * write. On the bit path a caller's strided destination's rows must each start a 4-byte word: a word is then written
+ * by one thread only, and the bytes between rows are kept. An output's own buffer is the engine's: its tail bits are
+ * zeroed.
  */
 export function targetDispatches(
   regions: readonly Region[],
   owner: readonly number[],
   outputs: readonly OutputSlot[],
+  targets: readonly Target[],
   src: [number, number],
-  bufferBytes: number,
   unit: UnitBits,
   limits: GpuLimits,
 ): Dispatch[] {
-  // Each target's regions, and whether the buffer is the caller's (its bytes around the outputs kept).
-  const groups = new Map<number, { rs: Region[]; keepTail: boolean }>();
+  const groups = new Map<number, Region[]>();
   regions.forEach((r, k) => {
     const o = owner[k]!;
-    const target = outputs[o]!.target ?? 0;
+    const target = outputs[o]!.target;
     check(
       unit !== 1 ||
-        !target ||
-        outputs[o]!.separate ||
+        targets[target]!.kind !== 'into' ||
         (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
       'BAD_INPUT',
       () =>
@@ -188,14 +177,15 @@ export function targetDispatches(
       `option:into[${o}]`,
     );
     let g = groups.get(target);
-    if (!g) groups.set(target, (g = { rs: [], keepTail: target > 0 && !outputs[o]!.separate }));
-    g.rs.push(r);
+    if (!g) groups.set(target, (g = []));
+    g.push(r);
   });
-  return [...groups].flatMap(([target, { rs, keepTail }]) => {
+  return [...groups].flatMap(([target, rs]) => {
     // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
-    let [begin, end] = target ? [Infinity, 0] : [0, bufferBytes * 8];
-    if (target)
+    const t = targets[target]!;
+    let [begin, end] = t.kind === 'into' ? [Infinity, 0] : [0, t.bytes * 8];
+    if (t.kind === 'into')
       for (const r of rs) [begin, end] = [Math.min(begin, r.dst), Math.max(end, endOf(r, r.dst, r.dstStride))];
-    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target, keepTail);
+    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
   });
 }

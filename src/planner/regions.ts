@@ -8,22 +8,24 @@ import { type FixedDType, byteLengthOf, elementBits } from '../dtype.js';
 import { rowMajorStrides } from '../shape.js';
 import type { Destination } from '../tensor.js';
 import type { SplitPlan } from './split.js';
-import type { OutputSlot, Placement, Region } from './types.js';
+import type { OutputSlot, Region, Target } from './types.js';
+import { align4 } from './dispatch.js';
 
 /** Most row geometries one destination may take (a destination's strides may cut an output into many). */
 export const MAX_DESTINATION_REGIONS = 1 << 16;
 
 /**
- * Each non-empty output as a region of the input (in bits) written at its place in the output
- * buffer, `owner[k]` the output of region k; with `separate`, at byte 0 of a buffer of its own (the
- * targets after the caller's). This runs per output of every call: one loop, no closure, one object
- * per output and per region.
+ * Each non-empty output as a region of the input (in bits) written at its place in its target (see Target): the
+ * engine's shared buffer (target 0), at aligned offsets; its destination, from the destination's base (its offset
+ * rounded down to `alignment`, so that a plan made here holds wherever it moves by whole alignments); or, with
+ * `separate`, byte 0 of a buffer of its own. `owner[k]` is the output of region k. This runs per output of every split
+ * planned: one loop, no closure, one object per output and per region.
  */
 export function regionsOf(
   plan: SplitPlan,
   srcByteOffset: number,
   alignment: number,
-  into?: Placement['into'],
+  into?: readonly (Destination | undefined)[],
   separate = false,
 ) {
   const dtype = plan.dtype as FixedDType;
@@ -33,10 +35,8 @@ export function regionsOf(
   const outputs = new Array<OutputSlot>(sizes.length);
   const regions: Region[] = [];
   const owner: number[] = [];
+  const targets: Target[] = separate || (into && !into.includes(undefined)) ? [] : [SHARED];
   let [end, at] = [0, 0];
-  // Own buffers are numbered after the caller's distinct destination buffers.
-  let nextTarget = 1;
-  if (separate && into) for (const d of into) if (d) nextTarget = Math.max(nextTarget, d.target + 1);
   // What depends on an output's length alone, kept from the last output: equal parts compute it once.
   let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
   for (let i = 0; i < sizes.length; i++) {
@@ -49,22 +49,26 @@ export function regionsOf(
       rowLen = strided ? size * inner * bits : size * inner * bits * outer;
     }
     const d = into?.[i];
+    const src = srcByteOffset * 8 + starts[i]! * inner * bits;
     if (d) {
-      outputs[i] = { byteOffset: d.byteOffset, byteLength, target: d.target };
-      if (byteLength > 0) destinationRegions(plan, i, d, srcByteOffset * 8 + starts[i]! * inner * bits, regions, owner);
+      const target = targets.push({ kind: 'into', output: i, bytes: 0 }) - 1;
+      const byteOffset = d.byteOffset % alignment;
+      outputs[i] = { target, byteOffset, byteLength, strides: d.strides };
+      if (byteLength > 0) destinationRegions(plan, i, d.strides, byteOffset, src, regions, owner);
       continue;
     }
     let dst = 0;
-    if (separate) outputs[i] = { byteOffset: 0, byteLength, target: nextTarget++, separate: true };
-    else {
+    if (separate) {
+      const target = targets.push({ kind: 'separate', output: i, bytes: align4(byteLength) }) - 1;
+      outputs[i] = { target, byteOffset: 0, byteLength };
+    } else {
       // `at` is aligned, so the next output's place is at + padded: no division per output.
-      outputs[i] = { byteOffset: at, byteLength };
+      outputs[i] = { target: 0, byteOffset: at, byteLength };
       end = at + byteLength;
       dst = at * 8;
       at += padded;
     }
     if (rowLen === 0 || outer === 0) continue;
-    const src = srcByteOffset * 8 + starts[i]! * inner * bits;
     regions.push(
       strided
         ? { src, dst, rowLen, srcStride: rowBits, dstStride: rowLen, rows: outer }
@@ -72,8 +76,11 @@ export function regionsOf(
     );
     owner.push(i);
   }
-  return { outputs, end, regions, owner };
+  if (targets[0] === SHARED) targets[0] = { ...SHARED, bytes: align4(end) };
+  return { outputs, targets, regions, owner };
 }
+
+const SHARED: Target = { kind: 'shared', output: -1, bytes: 0 };
 
 /**
  * Output i written at a caller's destination, as regions: its dimensions (size, source stride,
@@ -81,7 +88,15 @@ export function regionsOf(
  * are contiguous across them; the innermost, if contiguous on both sides, is the row; the longest
  * other is the rows; every index of the rest starts a region of its own.
  */
-function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: number, out: Region[], owner: number[]) {
+function destinationRegions(
+  plan: SplitPlan,
+  i: number,
+  strides: readonly number[],
+  byteOffset: number,
+  src: number,
+  out: Region[],
+  owner: number[],
+) {
   const bits = elementBits(plan.dtype as FixedDType);
   const dims: [size: number, s: number, d: number][] = [];
   const srcStrides = rowMajorStrides(plan.shape);
@@ -89,7 +104,7 @@ function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: num
     const size = k === plan.axis ? plan.sizes[i]! : n;
     if (size === 1) return;
     const last = dims[dims.length - 1];
-    const [s, t] = [srcStrides[k]!, d.strides[k]!];
+    const [s, t] = [srcStrides[k]!, strides[k]!];
     if (last && last[1] === size * s && last[2] === size * t) dims[dims.length - 1] = [last[0] * size, s, t];
     else dims.push([size, s, t]);
   });
@@ -114,7 +129,7 @@ function destinationRegions(plan: SplitPlan, i: number, d: Destination, src: num
     }
     out.push({
       src: src + so * bits,
-      dst: d.byteOffset * 8 + dof * bits,
+      dst: byteOffset * 8 + dof * bits,
       rowLen: rowLen * bits,
       srcStride: rs * bits,
       dstStride: rd * bits,

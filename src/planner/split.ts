@@ -1,7 +1,7 @@
 // The split plan: pure functions from (dtype, shape, axis, split lengths) to the [outer, axis,
 // inner] view every executor carries out. Nothing here knows of GPUs or of operator versions.
 
-import { type SubjectKey, check, show, showList } from '../errors.js';
+import { type SubjectKey, asInt, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
 import { product } from '../shape.js';
 
@@ -35,16 +35,18 @@ export interface PlanSubjects {
 
 const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
-/** Resolves a possibly negative axis against a rank; `who` prefixes the message. */
-function normalizeAxis(axis: number, rank: number, who: string, subject: SubjectKey): number {
+/** Resolves a possibly negative axis, as given, against a rank; `who` prefixes the message. */
+function normalizeAxis(given: unknown, rank: number, who: string, subject: SubjectKey): number {
+  const axis = asInt(given);
+  check(axis !== undefined, 'AXIS_RANGE', () => `${who}: axis must be an integer, got ${show(given)}`, subject);
   check(rank > 0, 'RANK', () => `${who}: the input is rank 0 (a scalar): no axis to split`, 'input:input.shape');
   check(
-    Number.isSafeInteger(axis) && axis >= -rank && axis < rank,
+    axis >= -rank && axis < rank,
     'AXIS_RANGE',
-    () => `${who}: axis ${show(axis)} is outside [${-rank}, ${rank - 1}] for rank ${rank}`,
+    () => `${who}: axis ${axis} is outside [${-rank}, ${rank - 1}] for rank ${rank}`,
     subject,
   );
-  return axis < 0 ? axis + rank : axis + 0;
+  return axis < 0 ? axis + rank : axis;
 }
 
 /**
@@ -70,19 +72,19 @@ export function equalParts(dim: number, parts: number): number[] {
 export type Lengths = readonly unknown[] | ((dim: number, axis: number) => readonly unknown[]);
 
 /**
- * Plans a split of `shape` along `axis` (undefined: the default, 0) into `lengths`, checking every rule. Plain loops,
- * no closure per length: this runs whenever a split is made, and 4096-output splits are a case we care about; a
- * message's closure is made only for a bad length. The lengths are capped (MAX_OUTPUTS) where they are read.
+ * Plans a split of `shape` along `axis` (as given: undefined is the default, 0) into `lengths`, checking every rule.
+ * Plain loops, no closure per length: this runs whenever a split is made, and 4096-output splits are a case we care
+ * about; a message's closure is made only for a bad length. The lengths are capped (MAX_OUTPUTS) where they are read.
  */
 export function planSplit(
   dtype: DType,
   shape: readonly number[],
-  axis: number | undefined,
+  axis: unknown,
   lengths: Lengths,
   who = 'split',
   subjects: PlanSubjects = OPTION_SUBJECTS,
 ): SplitPlan {
-  const ax = normalizeAxis(axis ?? 0, shape.length, who, subjects.axis);
+  const ax = normalizeAxis(axis === undefined ? 0 : axis, shape.length, who, subjects.axis);
   const axisLen = shape[ax]!;
   const sizes = typeof lengths === 'function' ? lengths(axisLen, ax) : lengths;
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).

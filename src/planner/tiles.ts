@@ -1,7 +1,7 @@
-// The tiles the shader's workgroups take: each run's geometries cut into blocks of whole rows of
+// The tiles the shader's workgroups take: each series' geometries cut into blocks of whole rows of
 // words (gather_words) or into spans of destination words (gather_bits), one workgroup each.
 
-import type { Run, ShaderTile, UnitBits } from './types.js';
+import type { Series, ShaderTile, UnitBits } from './types.js';
 
 /** Destination u32 words a gather_bits tile of a small geometry covers: 8 per lane of a 256-lane workgroup. */
 export const TILE_POSITIONS = 2048;
@@ -9,7 +9,7 @@ export const TILE_POSITIONS = 2048;
 /**
  * Words a gather_words tile covers, at most: 16 per lane. Every SIMD group of a workgroup pays the
  * tile's setup (its descriptor, a division): a longer tile spreads that setup over more words, a
- * shorter one leaves more tiles for the adapter's cores to share (bench/RESULTS.md has the runs).
+ * shorter one leaves more tiles for the adapter's cores to share (bench/RESULTS.md has the measurements).
  */
 export const WORD_TILE_WORDS = 4096;
 
@@ -22,29 +22,29 @@ export const WORD_TILE_WORDS = 4096;
 export const BIT_TILE_POSITIONS = 8192;
 
 /**
- * Appends a run's tiles. Equal one-row regions are one geometry whose strides are the run's
+ * Appends a series' tiles. Equal one-row regions are one geometry whose strides are the series'
  * steps; regions of several rows are one geometry each.
  */
-export function tilesOf(run: Run, unit: UnitBits, out: ShaderTile[]): void {
+export function tilesOf(ser: Series, unit: UnitBits, out: ShaderTile[]): void {
   const g = {
-    src: run.src,
-    dst: run.dst,
-    row_len: run.row_len,
-    src_stride: run.src_stride,
-    dst_stride: run.dst_stride,
+    src: ser.src,
+    dst: ser.dst,
+    row_len: ser.row_len,
+    src_stride: ser.src_stride,
+    dst_stride: ser.dst_stride,
   };
-  if (run.rows === 1) {
+  if (ser.rows === 1) {
     // A lone row: its strides never matter; equal lone rows: the steps are the strides.
-    const rows = run.count;
+    const rows = ser.count;
     const strided =
       rows > 1
-        ? { src_stride: run.src_step, dst_stride: run.dst_step }
-        : { src_stride: run.row_len, dst_stride: run.row_len };
+        ? { src_stride: ser.src_step, dst_stride: ser.dst_step }
+        : { src_stride: ser.row_len, dst_stride: ser.row_len };
     cover({ ...g, ...strided, rows }, unit, out);
     return;
   }
-  for (let c = 0; c < run.count; c++) {
-    cover({ ...g, rows: run.rows, src: run.src + c * run.src_step, dst: run.dst + c * run.dst_step }, unit, out);
+  for (let c = 0; c < ser.count; c++) {
+    cover({ ...g, rows: ser.rows, src: ser.src + c * ser.src_step, dst: ser.dst + c * ser.dst_step }, unit, out);
   }
 }
 
@@ -67,7 +67,7 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
 /**
  * gather_words' tiles: blocks of whole rows of about WORD_TILE_WORDS words, in whole passes of the
  * workgroup (256 / row_len rows each). A geometry whose rows lie back to back on both sides (one
- * row, say: a contiguous chunk) is one run of words, recut into rows of 256 words and one shorter
+ * row, say: a contiguous chunk) is one stretch of words, recut into rows of 256 words and one shorter
  * row; a longer row of a strided geometry is cut into columns of 256 words, each a geometry of its
  * own with the same strides.
  */

@@ -1,7 +1,6 @@
-// What the GPU planner takes and makes, as types: the device's numbers, where each output lies,
-// the plan of each strategy, and the gather's dispatches down to the tiles the shader reads.
+// What the GPU planner takes and makes, as types: the device's numbers, the buffers a split writes and where each
+// output lies in them, the plan of each strategy, and the gather's dispatches down to the tiles the shader reads.
 
-import type { Destination } from '../tensor.js';
 import type { CostModel } from './costs.js';
 
 /** Device numbers the layout depends on. */
@@ -17,15 +16,28 @@ export interface GpuLimits {
 }
 
 /**
- * Where an output lies: in the output buffer, in the input's buffer for `alias`, or, with `target`
- * k > 0, in target buffer k: at the caller's destination in the k-th distinct buffer of `into`, or,
- * with `separate` (layout 'separate'), at byte 0 of a buffer of its own, numbered after the caller's.
+ * A buffer a split writes (or, for views, reads): the input's own (`input`: outputs are views of it), the engine's
+ * shared output buffer (`shared`: `bytes` long, from the pool), the buffer of output `output`'s destination (`into`:
+ * the caller's, which every output whose destination lies in it shares), or output `output`'s own buffer (`separate`,
+ * layout 'separate': `bytes` long, from the pool). Offsets in a target count from its base, which a call gives: the
+ * input's offset rounded down to the alignment for `input`, 0 for the engine's buffers, and for `into` the lowest
+ * destination offset in it rounded down to the alignment.
+ */
+export interface Target {
+  readonly kind: 'input' | 'shared' | 'into' | 'separate';
+  readonly output: number;
+  readonly bytes: number;
+}
+
+/**
+ * Where an output lies: `byteLength` bytes at `byteOffset` of target `target` (from its base); with `strides`, at a
+ * caller's destination with these element strides over the plan's output shape.
  */
 export interface OutputSlot {
+  readonly target: number;
   readonly byteOffset: number;
   readonly byteLength: number;
-  readonly target?: number;
-  readonly separate?: true;
+  readonly strides?: readonly number[];
 }
 
 /** One copyBufferToBuffer command: `size` bytes into output `output`, at `dst` of target buffer `target`. */
@@ -38,16 +50,20 @@ export interface ByteCopy {
 }
 
 /**
- * What the GPU does for one split: its {@link Strategy}, where each output lies, and the commands (copies) or the
- * dispatches (gather) that write them; the other strategies' fields are empty. Never changed once made: a program
- * records it on every call.
+ * What the GPU does for one split at one placement: its {@link Strategy}, the buffers it writes ({@link Target}) and
+ * where each output lies in them, and the commands (copies) or the dispatches (gather) that write them; the other
+ * strategies' fields are empty. It records what it was made for: the input's offset within the alignment, whether
+ * views were allowed, the costs it was chosen by, and (in its outputs) where each destination lies from its target's
+ * base: a call placed alike at any bases gets it again (gpu.ts, `fits`). Never changed once made.
  */
 export interface GpuPlan {
+  readonly srcByteOffset: number;
+  readonly allowAlias: boolean;
+  readonly costs: CostModel;
   readonly strategy: Strategy;
+  readonly targets: readonly Target[];
   readonly outputs: readonly OutputSlot[];
-  /** The engine's shared output buffer: 0 when no output lies there (views, or every output elsewhere). */
-  readonly bufferBytes: number;
-  /** The buffers a split takes from the pool, by size: the shared one, then each separate output's own. */
+  /** The sizes of the buffers it takes from the pool: its `shared` and `separate` targets' bytes. */
   readonly buffers: readonly number[];
   readonly copies: readonly ByteCopy[];
   /** Shader word width in bits: 128, 64 or 32 (gather_words), 1 (gather_bits); 0 without a gather. */
@@ -67,24 +83,6 @@ export interface GpuPlan {
 export type Strategy = 'alias' | 'copy' | 'gather';
 
 /**
- * Where a split's input starts and where its outputs go, as the GPU planner takes them. A plan made for offsets
- * within one `alignment` of their buffers' bases holds at any base that is a multiple of it: a program plans at
- * those offsets and adds the bases when it records (engine/program.ts).
- */
-export interface Placement {
-  /** Byte offset of the input data in its buffer. */
-  readonly srcByteOffset: number;
-  /** Whether outputs may be views of the input buffer. */
-  readonly allowAlias: boolean;
-  /** Force a strategy where it is possible; `auto` lets the planner choose. */
-  readonly strategy?: Strategy | 'auto';
-  /** Outputs written at the caller's destinations (no views then), one entry per output. */
-  readonly into?: readonly (Destination | undefined)[];
-  /** Layout 'separate': every output not at a caller's destination gets a buffer of its own, written once. */
-  readonly separate?: boolean;
-}
-
-/**
  * A 2-D strided region in bits: `rows` rows of `rowLen`, read `srcStride` apart and written
  * `dstStride` apart (`rowLen`, back to back, unless a caller's destination has strides).
  */
@@ -101,11 +99,11 @@ export interface Region {
 export type UnitBits = 128 | 64 | 32 | 1;
 
 /**
- * A run of regions in shader units relative to the windows: `count` equal regions `src_step` and
- * `dst_step` apart (4096 equal outputs are one run, not 4096), each `rows` rows of `row_len` read
+ * A series of regions in shader units relative to the windows: `count` equal regions `src_step` and
+ * `dst_step` apart (4096 equal outputs are one series, not 4096), each `rows` rows of `row_len` read
  * `src_stride` apart and written `dst_stride` apart.
  */
-export interface Run {
+export interface Series {
   readonly src: number;
   readonly dst: number;
   readonly row_len: number;
@@ -140,15 +138,13 @@ export const SHADER_TILE_MEMBERS = [
 ] as const;
 
 /**
- * One gather dispatch: binding windows (byte offset, size), its runs and its tiles (one workgroup
- * each). `target` is the buffer it writes: 0 the engine's output buffer, k > 0 target buffer k (see
- * {@link OutputSlot}); `keepTail` when that buffer is the caller's, whose bytes around the outputs are kept.
+ * One gather dispatch: binding windows (byte offset from the bases, size), its series and its tiles (one workgroup
+ * each). `target` is the {@link Target} it writes; the bytes around the outputs are kept in a caller's (`into`).
  */
 export interface Dispatch {
   readonly target: number;
-  readonly keepTail: boolean;
   readonly srcWindow: readonly [offset: number, size: number];
   readonly dstWindow: readonly [offset: number, size: number];
-  readonly runs: readonly Run[];
+  readonly series: readonly Series[];
   readonly tiles: readonly ShaderTile[];
 }

@@ -4,7 +4,15 @@
 // layer takes.
 
 import { SplitError, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
-import { type DType, type FixedDType, byteLengthOf, hostArrayNames, hostLength, readDType } from '../dtype.js';
+import {
+  type DType,
+  type FixedDType,
+  byteLengthOf,
+  elementBits,
+  hostArrayNames,
+  hostLength,
+  readDType,
+} from '../dtype.js';
 import { hostDataFix } from '../host-data.js';
 import { bufferFacts } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
@@ -40,8 +48,16 @@ export interface GpuView {
 
 export type TensorView = HostView | GpuView;
 
-/** Reads a host or GPU tensor; `what` prefixes messages ('split: input'). */
-export function readTensor(t: unknown, what: string, subject: SubjectKey = 'input:input'): TensorView {
+/**
+ * Reads a host or GPU tensor; `what` prefixes messages ('split: input'). A GPU tensor read as a `destination` may
+ * have strides, its footprint checked with them (a split's input may not).
+ */
+export function readTensor(
+  t: unknown,
+  what: string,
+  subject: SubjectKey = 'input:input',
+  destination = false,
+): TensorView {
   return guardRead(
     what,
     () => {
@@ -58,7 +74,7 @@ export function readTensor(t: unknown, what: string, subject: SubjectKey = 'inpu
       const shape = readShape(o.shape, what, subject);
       const numel = numelOf(shape, what, subject);
       return gpu
-        ? gpuView(o, dtype, shape, numel, what, subject)
+        ? gpuView(o, dtype, shape, numel, what, subject, destination)
         : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
     },
     subject,
@@ -185,6 +201,7 @@ function gpuView(
   numel: number,
   what: string,
   subject: SubjectKey,
+  destination: boolean,
 ): GpuView {
   check(
     dtype !== 'string',
@@ -193,21 +210,18 @@ function gpuView(
     `${subject}.dtype`,
   );
   const at: SubjectKey = `${subject}.buffer`;
-  const { buffer, byteOffset, byteLength } = o;
-  const facts = bufferFacts(buffer);
-  check(facts !== undefined, 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
-  const size = facts.size;
-  const want = byteLengthOf(dtype, numel);
-  check(size % 4 === 0, 'BAD_INPUT', () => `${what}: the GPU buffer's size, ${size}, is not a multiple of 4`, at);
+  const strides = o.strides;
+  const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
+  const p = readPlace(o, dtype, shape, numel, given, destination ? 4 : 1, what, at);
   check(
-    byteLength === want,
-    'DATA_LENGTH',
-    () => `${what}: shape [${shape.join(', ')}] of ${dtype} needs byteLength ${want}, got ${show(byteLength)}`,
+    p.facts.size % 4 === 0,
+    'BAD_INPUT',
+    () => `${what}: the GPU buffer's size, ${p.facts.size}, is not a multiple of 4`,
     at,
   );
-  const strides = o.strides;
   check(
-    strides === undefined ||
+    destination ||
+      strides === undefined ||
       (Array.isArray(strides) &&
         strides.length === shape.length &&
         rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
@@ -217,22 +231,109 @@ function gpuView(
       'pass the whole tensor it lies in',
     at,
   );
-  const offset = asInt(byteOffset, 0);
-  check(
-    offset !== undefined && offset + want <= size,
-    'DATA_LENGTH',
-    () => `${what}: ${want} bytes at byteOffset ${show(byteOffset)} lie outside its ${size}-byte buffer`,
-    at,
-  );
   return {
     kind: 'gpu',
     dtype: dtype,
     shape,
     numel,
-    buffer: buffer as GPUBuffer,
-    usage: facts.usage,
-    byteOffset: offset,
-    byteLength: want,
+    buffer: p.buffer,
+    usage: p.facts.usage,
+    byteOffset: p.byteOffset,
+    byteLength: p.byteLength,
     source: o,
   };
+}
+
+/**
+ * Where a GPU tensor or a destination lies, read the one way every call reads it: a real GPUBuffer (that the call
+ * `takes`, when it asks more of it); `byteOffset` a
+ * non-negative integer multiple of `unit` (0 when absent); `byteLength`, when given, the row-major length of the shape;
+ * and its footprint (row-major, or with element `strides`), from its first element's byte to past its last, inside
+ * the buffer. A footprint past the end names how far it goes, and for strides the dimension that reaches furthest.
+ */
+export function readPlace(
+  o: Record<string, unknown>,
+  dtype: FixedDType,
+  shape: readonly number[],
+  numel: number,
+  strides: readonly number[] | undefined,
+  unit: 1 | 4,
+  what: string,
+  at: SubjectKey,
+  takes?: (buffer: GPUBuffer, usage: number) => void,
+) {
+  const { buffer, byteOffset: rawOffset, byteLength } = o;
+  const facts = bufferFacts(buffer);
+  check(facts !== undefined, 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
+  takes?.(buffer as GPUBuffer, facts.usage);
+  const byteOffset = rawOffset === undefined ? 0 : asInt(rawOffset, 0);
+  check(
+    byteOffset !== undefined && byteOffset % unit === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: byteOffset must be a non-negative integer${unit > 1 ? ' multiple of 4' : ''}, got ${show(rawOffset)}`,
+    at,
+  );
+  const want = byteLengthOf(dtype, numel);
+  check(
+    byteLength === undefined || byteLength === want,
+    'DATA_LENGTH',
+    () => `${what}: byteLength ${show(byteLength)} is not the ${want} bytes of shape [${shape.join(', ')}] of ${dtype}`,
+    at,
+  );
+  let [far, reach] = [-1, 0];
+  if (strides && numel > 0)
+    for (let k = 0; k < shape.length; k++) {
+      const r = (shape[k]! - 1) * strides[k]!;
+      if (r > 0 && (far < 0 || r > (shape[far]! - 1) * strides[far]!)) far = k;
+      reach += r;
+    }
+  const bytes = strides ? (numel === 0 ? 0 : Math.ceil(((reach + 1) * elementBits(dtype)) / 8)) : want;
+  const past = byteOffset + bytes - facts.size;
+  check(
+    past <= 0,
+    'DATA_LENGTH',
+    () =>
+      `${what}: it runs ${past} bytes past the end of its ${facts.size}-byte buffer ` +
+      `(${bytes} bytes from byteOffset ${byteOffset}` +
+      (far < 0 ? ')' : `; dimension ${far}, ${shape[far]} × stride ${strides![far]}, reaches furthest)`),
+    at,
+  );
+  return { buffer: buffer as GPUBuffer, facts, byteOffset, byteLength: want, bytes };
+}
+
+/** Element strides, one per dimension, non-negative integers that never make two elements meet. */
+export function readStrides(raw: unknown, dims: readonly number[], what: string, at: SubjectKey): number[] {
+  check(
+    Array.isArray(raw) && raw.length === dims.length,
+    'BAD_SHAPE',
+    () => `${what}: strides must be an array of ${dims.length} integers (one per dimension), got ${show(raw)}`,
+    `${at}.shape`,
+  );
+  const s = dims.map((_, k) => {
+    const v = asInt(raw[k] as unknown, 0);
+    check(
+      v !== undefined,
+      'BAD_SHAPE',
+      () => `${what}: stride ${k} must be an integer >= 0, got ${show(raw[k])}`,
+      `${at}.shape`,
+    );
+    return v;
+  });
+  // Innermost first: each dimension's stride must clear everything inside it (no element, no overlap).
+  if (dims.includes(0)) return s;
+  let reach = 1;
+  for (const k of dims
+    .map((_, k) => k)
+    .filter((k) => dims[k]! > 1)
+    .sort((a, b) => s[a]! - s[b]!)) {
+    check(
+      s[k]! >= reach,
+      'BAD_SHAPE',
+      () => `${what}: strides [${s.join(', ')}] make elements of shape [${dims.join(', ')}] overlap (dimension ${k})`,
+      `${at}.shape`,
+    );
+    reach = s[k]! * (dims[k]! - 1) + reach;
+  }
+  return s;
 }

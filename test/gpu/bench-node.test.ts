@@ -130,7 +130,10 @@ test('bench:node --calls runs the per-call section, every variant verified and t
       'split-caller-at4',
       'encode-caller-at4',
       'prepared-encode-into',
+      'prepared-encode-moving',
       'prepared-split-copies',
+      'prepared-split-into',
+      'prepared-split-moving',
       'prepared-split-caller-seen',
     ]);
     for (const x of rows) {

@@ -420,7 +420,7 @@ describe('errors come before any GPU work', () => {
     const lying = { dtype: 'float32', shape: [2, 4], buffer, byteOffset: 8, byteLength: 32 } as GpuTensor<'float32'>;
     const live = g.live.size;
     await expect(e.split(lying, { axis: 1, parts: 2 })).rejects.toThrow(
-      /32 bytes at byteOffset 8 lie outside its 16-byte buffer/,
+      /it runs 24 bytes past the end of its 16-byte buffer \(32 bytes from byteOffset 8\)/,
     );
     expect(g.live.size).toBe(live);
     buffer.destroy();

@@ -30,11 +30,11 @@ async function expectInto(
   into.forEach((d, i) => {
     if (!d) return;
     const strides = d.strides ?? rowMajor(d.shape);
-    want.set(d.buffer, scatter(want.get(d.buffer)!, ref[i]!, x.dtype, d.shape, d.byteOffset, strides));
+    want.set(d.buffer, scatter(want.get(d.buffer)!, ref[i]!, x.dtype, d.shape, d.byteOffset ?? 0, strides));
     // The output describes its destination.
     expect([outs[i]!.buffer === d.buffer, outs[i]!.byteOffset, outs[i]!.strides]).toEqual([
       true,
-      d.byteOffset,
+      d.byteOffset ?? 0,
       d.strides,
     ]);
   });

@@ -136,14 +136,14 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   const padded = new Uint8Array(Math.max(4, Math.ceil(bytes.length / 4) * 4));
   padded.set(bytes);
   device.queue.writeBuffer(input, 0, padded);
-  const out = device.createBuffer({ size: gp.bufferBytes, usage: 0x80 | 0x4 | 0x8 });
+  const out = device.createBuffer({ size: gp.targets[0]!.bytes, usage: 0x80 | 0x4 | 0x8 });
   // Ones everywhere first: a tail left unwritten, or a write past a tile, shows.
-  device.queue.writeBuffer(out, 0, new Uint8Array(gp.bufferBytes).fill(0xff));
-  const staging = device.createBuffer({ size: gp.bufferBytes, usage: 0x1 | 0x8 });
+  device.queue.writeBuffer(out, 0, new Uint8Array(gp.targets[0]!.bytes).fill(0xff));
+  const staging = device.createBuffer({ size: gp.targets[0]!.bytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
   const b = { src: input, srcBase: 0, targets: [out], bases: [0] };
-  encodeGather(device, enc, gp, makeTable(device, pool, gp.dispatches), b, []);
-  enc.copyBufferToBuffer(out, 0, staging, 0, gp.bufferBytes);
+  encodeGather(device, enc, gp, makeTable(device, pool, gp), b);
+  enc.copyBufferToBuffer(out, 0, staging, 0, gp.targets[0]!.bytes);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(0x1);
   const got = new Uint8Array(staging.getMappedRange().slice(0));

@@ -916,7 +916,7 @@ describe('dtype table and host data', () => {
               await expectSplitError(
                 e.split({ dtype, shape, buffer, byteOffset: 0, byteLength } as GpuTensor, { axis: 1, sizes: [2, 3] }),
                 'DATA_LENGTH',
-                [`needs byteLength ${n}`],
+                [`byteLength ${byteLength} is not the ${n} bytes of shape [${shape.join(', ')}] of ${dtype}`],
                 `${where}, GPU byteLength ${byteLength}`,
               );
             }

@@ -20,7 +20,7 @@ test('a GPU tensor: the dtype, a copy of the shape, the buffer, its byteLength w
     byteOffset: 4,
     byteLength: 2,
   });
-  // A destination's strides may reach past a row-major tensor's bytes: only the row-major bytes are checked here.
+  // A destination's strides reach past a row-major tensor's bytes: its footprint is checked with them.
   const column = gpuTensor('float32', buffer, [4, 1], 8, [3, 1]);
   expect(column).toStrictEqual({
     dtype: 'float32',
@@ -33,9 +33,15 @@ test('a GPU tensor: the dtype, a copy of the shape, the buffer, its byteLength w
 });
 
 /** What `gpuTensor` throws for these arguments, as [code, message, subject part]. */
-function refusal(dtype: string, b: unknown, shape: unknown, byteOffset?: number): [string, string, string | undefined] {
+function refusal(
+  dtype: string,
+  b: unknown,
+  shape: unknown,
+  byteOffset?: number,
+  strides?: number[],
+): [string, string, string | undefined] {
   try {
-    gpuTensor(dtype as FixedDType, b as GPUBuffer, shape as number[], byteOffset);
+    gpuTensor(dtype as FixedDType, b as GPUBuffer, shape as number[], byteOffset, strides);
   } catch (e) {
     if (!(e instanceof SplitError)) throw e;
     expect(e.subject).toMatchObject({ kind: 'input', name: 'gpuTensor' });
@@ -67,12 +73,36 @@ test('refused: unknown dtype, string, bad shape, not a buffer, outside it; codes
   ]);
   expect(refusal('float32', buffer, [4, 4], 4)).toEqual([
     'DATA_LENGTH',
-    'gpuTensor: 64 bytes at byteOffset 4 lie outside its 64-byte buffer',
+    'gpuTensor: it runs 4 bytes past the end of its 64-byte buffer (64 bytes from byteOffset 4)',
     'buffer',
   ]);
   expect(refusal('float32', buffer, [1], -4)).toEqual([
-    'DATA_LENGTH',
-    'gpuTensor: 4 bytes at byteOffset -4 lie outside its 64-byte buffer',
+    'BAD_INPUT',
+    'gpuTensor: byteOffset must be a non-negative integer, got -4',
     'buffer',
+  ]);
+});
+
+test('with strides, a destination: a byteOffset of whole words, strides that keep elements apart, and the footprint they give', () => {
+  // A KV-cache slot one past the last of a float16 cache [1, 12, 16, 64]: 24,576 bytes; the slot [1, 12, 1, 64]
+  // spans 22,656 bytes from its first element.
+  const cache = { size: 24_576, mapAsync() {}, destroy() {} } as unknown as GPUBuffer;
+  const strides = [12 * 16 * 64, 16 * 64, 64, 1];
+  expect(gpuTensor('float16', cache, [1, 12, 1, 64], 15 * 128, strides).byteLength).toBe(1536);
+  expect(refusal('float16', cache, [1, 12, 1, 64], 16 * 128, strides)).toEqual([
+    'DATA_LENGTH',
+    'gpuTensor: it runs 128 bytes past the end of its 24576-byte buffer ' +
+      '(22656 bytes from byteOffset 2048; dimension 1, 12 × stride 1024, reaches furthest)',
+    'buffer',
+  ]);
+  expect(refusal('float16', cache, [1, 12, 1, 64], 2, strides)).toEqual([
+    'BAD_INPUT',
+    'gpuTensor: byteOffset must be a non-negative integer multiple of 4, got 2',
+    'buffer',
+  ]);
+  expect(refusal('float32', buffer, [2, 2], 0, [1, 1])).toEqual([
+    'BAD_SHAPE',
+    'gpuTensor: strides [1, 1] make elements of shape [2, 2] overlap (dimension 1)',
+    'shape',
   ]);
 });

@@ -1,33 +1,48 @@
-// The gather shader's layout: reflected from shaders/split-gather.wgsl at build time into
-// src/gpu/layout.generated.ts. A WGSL edit that moves a member fails here (and in the build) until
-// the generated layout is rewritten; the host encoders follow the layout, never hand-written offsets.
+// The gather shader's bindings and structs: reflected from shaders/split-gather.wgsl at build time
+// into src/gpu/shader.generated.ts. A WGSL edit that moves a member fails here (and in the build) until
+// the generated file is rewritten; the host encoders follow it, never hand-written offsets.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { BINDING, LAYOUT, bindGroupLayoutEntries, encodeTile } from '../../src/gpu/layout.js';
+import { BINDING, REFLECTED, bindGroupLayoutEntries, encodeTile } from '../../src/gpu/shader.js';
 import { entryPoint, shaderText } from '../../src/gpu/shader.js';
 
 test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () => {
   // Exits non-zero, naming the file, when they disagree.
-  expect(() => execFileSync('node', ['scripts/wgsl-layout.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
+  expect(() => execFileSync('node', ['scripts/wgsl-reflect.mjs', '--check'], { stdio: 'pipe' })).not.toThrow();
 });
 
 test('pinned layout', () => {
-  expect(LAYOUT.params).toEqual({ size: 12, members: { tile_base: 0, tile_count: 4, keep_tail: 8 } });
-  expect(LAYOUT.tile).toEqual({
+  expect(REFLECTED.params).toEqual({ size: 12, members: { tile_base: 0, tile_count: 4, keep_tail: 8 } });
+  expect(REFLECTED.tile).toEqual({
     size: 32,
     stride: 32,
     members: { src: 0, dst: 4, row_len: 8, rows: 12, src_stride: 16, dst_stride: 20, first: 24, last: 28 },
   });
-  expect(LAYOUT.workgroupSize).toBe(256);
-  expect(BINDING).toEqual({ params: 0, tiles: 1, src: 2, dst: 3 });
+  expect(REFLECTED.workgroupSize).toBe(256);
+  expect(BINDING).toEqual({
+    params: { group: 0, binding: 0, name: 'params', type: 'uniform' },
+    tiles: { group: 0, binding: 1, name: 'tiles', type: 'read-only-storage' },
+    src: { group: 1, binding: 0, name: 'src', type: 'read-only-storage' },
+    dst: { group: 2, binding: 0, name: 'dst', type: 'storage' },
+  });
 });
 
 test('bind group entry types come from each variable address space and access', () => {
-  expect(bindGroupLayoutEntries().map((e) => e.buffer?.type)).toEqual([
-    'uniform',
-    'read-only-storage',
-    'read-only-storage',
-    'storage',
+  const entries = [0, 1, 2].map((g) => bindGroupLayoutEntries(g).map((e) => [e.binding, e.buffer?.type]));
+  expect(entries).toEqual([
+    [
+      [0, 'uniform'],
+      [1, 'read-only-storage'],
+    ],
+    [[0, 'read-only-storage']],
+    [[0, 'storage']],
+  ]);
+  // The table binds its tiles whole; the params, the source and the target are bound at a dynamic offset.
+  expect([0, 1, 2].flatMap((g) => bindGroupLayoutEntries(g).map((e) => e.buffer?.hasDynamicOffset))).toEqual([
+    true,
+    false,
+    true,
+    true,
   ]);
 });
 

@@ -52,9 +52,9 @@ describe('layout of many outputs', () => {
     const g = gatherOf(planGpu(p, LIMITS, { srcByteOffset: 0, allowAlias: true }));
     expect(g.outputs).toHaveLength(4096);
     expect(g.outputs.every((o, i) => o.byteOffset === i * 256 && o.byteLength === 4)).toBe(true);
-    expect(g.bufferBytes).toBe(4095 * 256 + 4);
+    expect(g.targets[0]!.bytes).toBe(4095 * 256 + 4);
     expect(g.dispatches).toHaveLength(1);
-    expect(g.dispatches[0]!.runs).toEqual([
+    expect(g.dispatches[0]!.series).toEqual([
       { src: 0, dst: 0, row_len: 1, src_stride: 1, dst_stride: 1, rows: 1, count: 4096, src_step: 1, dst_step: 64 },
     ]);
   });
@@ -64,18 +64,18 @@ describe('layout of many outputs', () => {
     const p = planSplit('float32', [2, 9], 1, [2, 2, 0, 2, 3]);
     const g = gatherOf(planGpu(p, LIMITS, { srcByteOffset: 8, allowAlias: false }));
     expect(g.outputs).toEqual([
-      { byteOffset: 0, byteLength: 16 },
-      { byteOffset: 256, byteLength: 16 },
-      { byteOffset: 512, byteLength: 0 },
-      { byteOffset: 512, byteLength: 16 },
-      { byteOffset: 768, byteLength: 24 },
+      { target: 0, byteOffset: 0, byteLength: 16 },
+      { target: 0, byteOffset: 256, byteLength: 16 },
+      { target: 0, byteOffset: 512, byteLength: 0 },
+      { target: 0, byteOffset: 512, byteLength: 16 },
+      { target: 0, byteOffset: 768, byteLength: 24 },
     ]);
     expect(g.unitBits).toBe(32);
     const d = g.dispatches[0]!;
     expect(d.srcWindow).toEqual([0, 80]);
     // The empty output takes no room, so outputs 0, 1 and 3 are equal and equally spaced: one run;
     // output 4 differs in length.
-    expect(d.runs.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows, r.count])).toEqual([
+    expect(d.series.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows, r.count])).toEqual([
       [2, 0, 2, 9, 2, 3],
       [8, 192, 3, 9, 2, 1],
     ]);
@@ -100,9 +100,9 @@ describe('layout of many outputs', () => {
       dispatches: [],
       strategy: 'alias',
       outputs: [
-        { byteOffset: 512, byteLength: 256 },
-        { byteOffset: 512, byteLength: 0 },
-        { byteOffset: 768, byteLength: 768 },
+        { target: 0, byteOffset: 512, byteLength: 256 },
+        { target: 0, byteOffset: 512, byteLength: 0 },
+        { target: 0, byteOffset: 768, byteLength: 768 },
       ],
     });
   });

@@ -104,11 +104,11 @@ describe('planGpu', () => {
   test('outputs start at multiples of the offset alignment, in one buffer', () => {
     const g = as(planGpu(planSplit('float32', [3, 10], 1, [3, 0, 7]), LIMITS, gather), 'gather');
     expect(g.outputs).toEqual([
-      { byteOffset: 0, byteLength: 36 },
-      { byteOffset: 256, byteLength: 0 },
-      { byteOffset: 256, byteLength: 84 },
+      { target: 0, byteOffset: 0, byteLength: 36 },
+      { target: 0, byteOffset: 256, byteLength: 0 },
+      { target: 0, byteOffset: 256, byteLength: 84 },
     ]);
-    expect(g.bufferBytes).toBe(340);
+    expect(g.targets[0]!.bytes).toBe(340);
     expect(g.dispatches).toHaveLength(1);
     expect(g.unitBits).toBe(32);
   });
@@ -129,22 +129,22 @@ describe('planGpu', () => {
 
   test('regions are rows of the input, in bits; a chunk spanning the axis is one row', () => {
     const g = as(planGpu(planSplit('int32', [2, 3, 4], 1, [1, 2]), LIMITS, gather), 'gather');
-    expect(g.dispatches[0]!.runs.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+    expect(g.dispatches[0]!.series.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
       [0, 0, 1, 3, 2],
       [1, 16, 2, 3, 2],
     ]);
     const whole = as(planGpu(planSplit('int32', [2, 3, 4], 1, [0, 3]), LIMITS, gather), 'gather');
-    expect(whole.dispatches[0]!.runs).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
+    expect(whole.dispatches[0]!.series).toMatchObject([{ src: 0, dst: 0, row_len: 6, src_stride: 6, rows: 1 }]);
   });
 
   test('packed types: regions start at any bit; outputs are whole bytes at aligned offsets', () => {
     // uint3 [2, 5] into [2, 3]: rows of 15 bits, chunks of 6 and 9 bits.
     const g = as(planGpu(planSplit('uint3', [2, 5], 1, [2, 3]), LIMITS, gather), 'gather');
     expect(g.outputs).toEqual([
-      { byteOffset: 0, byteLength: 2 },
-      { byteOffset: 256, byteLength: 3 },
+      { target: 0, byteOffset: 0, byteLength: 2 },
+      { target: 0, byteOffset: 256, byteLength: 3 },
     ]);
-    expect(g.dispatches[0]!.runs.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
+    expect(g.dispatches[0]!.series.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows])).toEqual([
       [0, 0, 6, 15, 2],
       [6, 2048, 9, 15, 2],
     ]);
@@ -202,8 +202,8 @@ describe('planGpu', () => {
     expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: true }).strategy).toBe('alias');
     const aliased = planGpu(contiguous, LIMITS, { srcByteOffset: 256, allowAlias: true });
     expect(aliased.outputs).toEqual([
-      { byteOffset: 256, byteLength: 131072 },
-      { byteOffset: 131328, byteLength: 131072 },
+      { target: 0, byteOffset: 256, byteLength: 131072 },
+      { target: 0, byteOffset: 131328, byteLength: 131072 },
     ]);
     expect(planGpu(contiguous, LIMITS, { srcByteOffset: 0, allowAlias: false }).strategy).toBe('copy');
     expect(
@@ -279,18 +279,18 @@ describe('planGpu', () => {
 
   test('equal outputs form one run: 4096 outputs are one shader region', () => {
     const g = as(planGpu(planSplit('float32', [3, 4096], 1, Array(4096).fill(1)), LIMITS, gather), 'gather');
-    expect(g.dispatches[0]!.runs).toEqual([
+    expect(g.dispatches[0]!.series).toEqual([
       { src: 0, dst: 0, row_len: 1, src_stride: 4096, dst_stride: 1, rows: 3, count: 4096, src_step: 1, dst_step: 64 },
     ]);
     // A different last chunk starts a run of its own.
     const uneven = as(planGpu(planSplit('float32', [2, 7], 1, [2, 2, 2, 1]), LIMITS, gather), 'gather');
-    expect(uneven.dispatches[0]!.runs.map((r) => r.count)).toEqual([3, 1]);
+    expect(uneven.dispatches[0]!.series.map((r) => r.count)).toEqual([3, 1]);
   });
 
   test('no copies and no dispatch for empty outputs', () => {
     const g = as(planGpu(planSplit('float32', [0, 4], 1, [2, 2]), LIMITS, gather), 'copy');
     expect(g.copies).toEqual([]);
-    expect(g.bufferBytes).toBe(4);
+    expect(g.targets[0]!.bytes).toBe(4);
   });
 
   test('beyond one binding window: one dispatch per tile, every window within the limit, every bit covered', () => {
@@ -308,7 +308,10 @@ describe('planGpu', () => {
         expect(d.srcWindow[1]).toBeLessThanOrEqual(4096);
         expect(d.dstWindow[1]).toBeLessThanOrEqual(4096);
       }
-      const units = g.dispatches.reduce((n, d) => n + d.runs.reduce((m, r) => m + r.rows * r.row_len * r.count, 0), 0);
+      const units = g.dispatches.reduce(
+        (n, d) => n + d.series.reduce((m, r) => m + r.rows * r.row_len * r.count, 0),
+        0,
+      );
       const bits = { float32: 32, uint8: 8, uint3: 3 }[dtype];
       expect(units * g.unitBits, dtype).toBe(40 * dim * bits);
     }

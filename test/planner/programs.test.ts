@@ -4,12 +4,12 @@
 import { describe, expect, test } from 'vitest';
 import { SplitError, createSplitEngine, equalParts, tensor } from '../../src/index.js';
 import { type Fields, type Program, programOf } from '../../src/engine/program.js';
-import { GpuSplit } from '../../src/gpu/split.js';
+import { retire } from '../../src/gpu/split.js';
 import { planSplit } from '../../src/planner/split.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { DEFAULT_COSTS } from '../../src/planner/costs.js';
 import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
-import type { Destinations } from '../../src/read/into.js';
+import type { Destination } from '../../src/tensor.js';
 import type { TensorView } from '../../src/read/tensor.js';
 
 const LIMITS: GpuLimits = {
@@ -34,15 +34,24 @@ const view = (dtype: 'float32' | 'int8', shape: number[], kind: 'gpu' | 'host' =
 
 const make = (v: TensorView, o: Fields) => programOf(runner() as never, v, o, 'split');
 
-type Placing = (gpu: unknown, at: number, alias: boolean, d?: Destinations) => { p: { gp: GpuPlan }; srcBase: number };
-/** A split's placement for an input at `at` and these destinations, as a call finds it. */
+type Placing = (gpu: unknown, at: number, alias: boolean, d?: Destination[]) => { p: { gp: GpuPlan }; bases: number[] };
+/** A split's placement for an input at `at` and these destinations, as a call finds it, and the bases it fills. */
 const placementOf = (p: Program): Placing => {
-  type Where = unknown;
-  const g = p.onGpu as unknown as {
-    placement: (gpu: unknown, at: number, alias: boolean, w: Where) => ReturnType<Placing>;
-    whereOf: (d: Destinations | undefined, alignment: number) => Where;
+  const g = p as unknown as {
+    placement: (
+      gpu: unknown,
+      at: number,
+      alias: boolean,
+      d: Destination[] | undefined,
+      bases: number[],
+    ) => {
+      gp: GpuPlan;
+    };
   };
-  return (gpu, at, alias, d) => g.placement(gpu, at, alias, g.whereOf(d, LIMITS.alignment));
+  return (gpu, at, alias, d) => {
+    const bases: number[] = [];
+    return { p: g.placement(gpu, at, alias, d, bases), bases };
+  };
 };
 
 describe('programs kept for repeated splits', () => {
@@ -102,7 +111,7 @@ describe('programs kept for repeated splits', () => {
 
   test('a host program refuses GPU options once, when it is made', () => {
     expect(() => make(view('float32', [4], 'host'), { sizes: [2, 2], layout: 'separate' })).toThrow(
-      'split: layout, alias and into place GPU outputs; a host input gives host outputs',
+      'split: layout and alias place GPU outputs; a host input gives host outputs',
     );
   });
 });
@@ -117,7 +126,8 @@ describe('placements', () => {
     const a = place(gpu, 4, false);
     const b = place(gpu, 4 + 3 * 256, false);
     expect(b.p).toBe(a.p);
-    expect([a.srcBase, b.srcBase]).toEqual([0, 768]);
+    // The engine's shared buffer counts from 0; the input from its own base (x.byteOffset - the plan's offset).
+    expect([a.bases, b.bases, a.p.gp.srcByteOffset]).toEqual([[0], [0], 4]);
     // Another offset within the alignment is another plan; four are kept, the oldest retired past them.
     const c = place(gpu, 8, false);
     expect(c.p).not.toBe(a.p);
@@ -140,25 +150,36 @@ describe('placements', () => {
     }
   });
 
-  test("a destination's buffer counts from the aligned base of its lowest destination", () => {
+  test("a destination counts from its offset's aligned base", () => {
     const v = view('float32', [2, 4]);
     const p = make(v, { axis: 0, sizes: [1, 1] });
     const place = placementOf(p);
-    const dests = (k: number, v2: number): Destinations => ({
-      places: [
-        { target: 1, byteOffset: k, strides: [4, 1] },
-        { target: 1, byteOffset: v2, strides: [4, 1] },
-      ],
-      buffers: [{} as GPUBuffer],
-      strides: [undefined, undefined],
-      live: [undefined, undefined],
+    const buffer = {} as GPUBuffer;
+    const at = (byteOffset: number): Destination => ({
+      buffer,
+      byteOffset,
+      strides: [4, 1],
+      given: undefined,
+      bytes: 16,
+      source: {},
     });
     const gpu = fakeGpu();
-    const a = place(gpu, 0, false, dests(16, 48));
-    // The same two slots 512 bytes on: the same plan (a KV cache's next step).
-    expect(place(gpu, 0, false, dests(16 + 512, 48 + 512)).p).toBe(a.p);
-    // The slots drawn apart: another plan.
-    expect(place(gpu, 0, false, dests(16, 48 + 512)).p).not.toBe(a.p);
+    const a = place(gpu, 0, false, [at(16), at(48)]);
+    expect(a.p.gp.targets.map((t) => [t.kind, t.output])).toEqual([
+      ['into', 0],
+      ['into', 1],
+    ]);
+    expect([a.bases, a.p.gp.outputs.map((o) => o.byteOffset)]).toEqual([
+      [0, 0],
+      [16, 48],
+    ]);
+    // The same two slots 512 bytes on, or drawn apart by whole alignments, or in two buffers: the same plan (a KV
+    // cache's next step), at other bases.
+    const b = place(gpu, 0, false, [at(16 + 512), at(48 + 768)]);
+    expect([b.p, b.bases]).toEqual([a.p, [512, 768]]);
+    expect(place(gpu, 0, false, [at(16), { ...at(48), buffer: {} as GPUBuffer }]).p).toBe(a.p);
+    // Within the alignment elsewhere: another plan.
+    expect(place(gpu, 0, false, [at(16), at(52)]).p).not.toBe(a.p);
   });
 
   test('plans made before a calibration are made again after it', () => {
@@ -178,12 +199,12 @@ describe('placements', () => {
     const p = make(view('float32', [64, 4]), { axis: 0, sizes: [32, 32], alias: 'none' });
     const place = placementOf(p);
     for (const at of [0, 4, 8, 12]) place(gpu, at, false);
-    const first = p.onGpu.placed[0]!;
+    const first = p.placements[0]!;
     Object.assign(first, { table: { buffer: { label: 'first' } } });
     place(gpu, 16, false);
-    expect(p.onGpu.placed).toHaveLength(4);
-    expect(p.onGpu.placed).not.toContain(first);
+    expect(p.placements).toHaveLength(4);
+    expect(p.placements).not.toContain(first);
     expect(gpu.retired).toEqual([{ label: 'first' }]);
-    GpuSplit.retire(gpu as never, p.onGpu.placed);
+    retire(gpu as never, p.placements);
   });
 });
