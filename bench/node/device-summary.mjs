@@ -1,12 +1,13 @@
-// One line per results file of bench:node, for device-run.sh's summary: a per-call run (--calls) gives its
+// The summary lines of device-run.sh, from bench:node's results files: a per-call run (--calls) gives its
 // adapter and, per variant, its fastest round over the bare calls' fastest (a view split: its µs); several such
-// runs add the median over the runs, the statistic the per-call targets hold for. A run of the cases gives how
-// many ran, the default plan over the copy limit (median over the cases) and what failed. Reads JSON, no GPU.
+// runs add the median over the runs, the statistic the per-call targets hold for. A run of the cases, pipelines
+// and decode loops gives summary-lines.mjs's lines, each led by the step's name. Reads JSON, no GPU.
 //
 //   node bench/node/device-summary.mjs calls FILE...
-//   node bench/node/device-summary.mjs cases FILE
+//   node bench/node/device-summary.mjs run NAME FILE
 
 import { readFileSync } from 'node:fs';
+import { adapterOf, median, runLines } from './summary-lines.mjs';
 
 /** @import { CallCostRow, NodeReport } from '../types.js' */
 
@@ -26,23 +27,8 @@ const x = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v.toFixed(2)
 /** @param {number | undefined} v */
 const us = (v) => (v === undefined || !Number.isFinite(v) ? '-' : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} µs`);
 
-/** @param {readonly number[]} v */
-function median(v) {
-  const s = [...v].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length === 0
-    ? undefined
-    : s.length % 2
-      ? s[m]
-      : /** @type {number} */ (s[m - 1] + /** @type {number} */ (s[m])) / 2;
-}
-
 /** @param {string} file @returns {NodeReport} */
 const read = (file) => JSON.parse(readFileSync(file, 'utf8'));
-
-/** @param {NodeReport} r */
-const adapterOf = (r) =>
-  `${r.adapter.vendor}/${r.adapter.architecture}/${r.adapter.description || r.adapter.device} (ICD ${r.icd})`;
 
 /** A row's figure: views by their µs, the rest fastest over fastest. @param {CallCostRow | undefined} row */
 function figure(row) {
@@ -94,24 +80,14 @@ function calls(files) {
   }
 }
 
-/** @param {string} file */
-function cases(file) {
-  const r = read(file);
-  const failed = r.cases.filter((c) => c.gpuErrors.length || Object.values(c.systems).some((s) => s?.error));
-  const over = (/** @type {'wall' | 'gpu'} */ k) =>
-    x(median(r.cases.flatMap((c) => (c.ratios[k].copyLimit === undefined ? [] : [c.ratios[k].copyLimit]))));
-  console.log(
-    `bench:node: ${adapterOf(r)}; ${r.cases.length} cases; the default plan over the copy limit, median over the ` +
-      `cases: wall ${over('wall')}, GPU ${over('gpu')}; failed: ${failed.map((c) => c.case.id).join(', ') || 'none'}`,
-  );
-}
-
 const [kind, ...files] = process.argv.slice(2);
 try {
   if (kind === 'calls' && files.length) calls(files);
-  else if (kind === 'cases' && files.length === 1) cases(/** @type {string} */ (files[0]));
-  else {
-    console.error('usage: node bench/node/device-summary.mjs calls FILE... | cases FILE');
+  else if (kind === 'run' && files.length === 2) {
+    const [name, file] = /** @type {[string, string]} */ (files);
+    for (const line of runLines(name, read(file))) console.log(line);
+  } else {
+    console.error('usage: node bench/node/device-summary.mjs calls FILE... | run NAME FILE');
     process.exitCode = 2;
   }
 } catch (e) {

@@ -13,14 +13,15 @@ import { placementOf } from './peers.mjs';
 /** @import { Shared } from './case.mjs' */
 
 /**
- * Runs each pipeline, then each decode loop, printing a line each; needs ORT (`s.peers.ort`).
+ * Runs each pipeline, then each decode loop, printing a line each and handing each record to `done`; needs ORT
+ * (`s.peers.ort`).
  * @param {readonly BenchPipeline[]} pipelines @param {readonly BenchDecode[]} decodes @param {Settings} settings
  * @param {Shared & { lost: () => string | undefined }} s
- * @returns {Promise<{ pipelines: PipelineRecord[], decodes: DecodeRecord[] }>}
+ * @param {(r: PipelineRecord | DecodeRecord) => Promise<void>} done
  */
-export async function runModels(pipelines, decodes, settings, s) {
+export async function runModels(pipelines, decodes, settings, s, done) {
   const ort = s.peers.ort;
-  if (!ort || pipelines.length + decodes.length === 0) return { pipelines: [], decodes: [] };
+  if (!ort || pipelines.length + decodes.length === 0) return;
   const { createSplitEngine } = await import('cleave-gpu');
   const { provide } = await import('../page/context.mjs');
   const { runPipeline } = await import('../page/pipeline.mjs');
@@ -38,25 +39,20 @@ export async function runModels(pipelines, decodes, settings, s) {
     }
     return out;
   };
-  /** @type {PipelineRecord[]} */
-  const pipes = [];
   for (const p of pipelines) {
     const placement = await place({ whole: p.files.whole, a: p.files.a, b: p.files.b });
     const r = { pipeline: p, ...(await runPipeline(p, counted)), placement };
-    pipes.push(r);
     log(pipelineLine(r));
+    await done(r);
   }
-  /** @type {DecodeRecord[]} */
-  const loops = [];
   for (const p of decodes) {
     const names = [...new Set(p.steps)].flatMap((S) =>
       ['whole', 'a', 'b'].map((m) => /** @type {[string, string]} */ ([`${m}-${S}`, `${p.id}/${m}-${S}.onnx`])),
     );
     const placement = await place(Object.fromEntries(names));
     const r = { decode: p, ...(await runDecode(p, counted)), placement };
-    loops.push(r);
     log(decodeLine(r));
+    await done(r);
   }
   cpu.destroy();
-  return { pipelines: pipes, decodes: loops };
 }

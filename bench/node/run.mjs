@@ -12,10 +12,10 @@
 //                           [--probes] [--list] [--out DIR]
 //   node bench/node/run.mjs --calls [--quick] [--call-rounds N] [--probes] [--out DIR]
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { register } from 'node:module';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log, parseOptions, status, timingFor } from '../lib/cli.mjs';
 import { writeHtml } from '../lib/report/html.mjs';
@@ -185,34 +185,51 @@ async function main() {
     ? { ...shared.peers, ort: undefined, info: { ...shared.peers.info, ort: { error: built.note } } }
     : shared.peers;
   const s = { ...shared, peers, models: built.models };
-  const started = new Date();
-  const { records, failed } = await runCases(work.cases, settings, s);
-  const { runModels } = await import('./models.mjs');
-  const models = await runModels(built.pipelines, built.decodes, settings, s);
-  const calls = args.calls ? await runCalls(shared, settings, args.quick) : undefined;
   const { adapter, icd, features, limits, timestamps } = opened;
-  const run = { started: started.toISOString(), finished: new Date().toISOString(), node: process.version };
-  const device = { adapter, icd, features, limits, timestamps, costs, peers: peers.info };
   /** @type {import('../types.js').NodeReport} */
-  const report = { format: RESULTS_FORMAT, ...run, args: process.argv.slice(2), ...device, settings, cases: records };
-  if (models.pipelines.length + models.decodes.length) Object.assign(report, models);
-  if (notes.length) report.notes = notes;
+  const report = {
+    format: RESULTS_FORMAT,
+    started: new Date().toISOString(),
+    finished: '',
+    node: process.version,
+    args: process.argv.slice(2),
+    ...{ adapter, icd, features, limits, timestamps, costs, peers: peers.info },
+    settings,
+    cases: [],
+    ...(notes.length ? { notes } : {}),
+  };
+  const file = join(args.out, `${args.calls ? 'node-calls' : 'node'}-${report.started.replace(/[:.]/g, '-')}.json`);
+  // The file is written after each item too: a run cut short by its timeout keeps what it measured.
+  const save = () => saveJson(file, { ...report, finished: new Date().toISOString() });
+  const failed = await runCases(work.cases, settings, s, (r) => (report.cases.push(r), save()));
+  const { runModels } = await import('./models.mjs');
+  await runModels(built.pipelines, built.decodes, settings, s, (r) => {
+    if ('pipeline' in r) (report.pipelines ??= []).push(r);
+    else (report.decodes ??= []).push(r);
+    return save();
+  });
+  const calls = args.calls ? await runCalls(shared, settings, args.quick) : undefined;
   if (calls) report.callCosts = calls.records;
-  await finish(report, args, [...failed, ...(await modelsReport(report)), ...(calls?.failed ?? [])]);
+  report.finished = new Date().toISOString();
+  await finish(report, file, [...failed, ...(await modelsReport(report)), ...(calls?.failed ?? [])]);
   shared.engine.destroy();
+}
+
+/** Writes `report` to `file` whole (through a file beside it, renamed). @param {string} file @param {object} report */
+async function saveJson(file, report) {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(`${file}.part`, JSON.stringify(report, null, 1));
+  await rename(`${file}.part`, file);
 }
 
 /**
  * Writes the JSON and its HTML page, and says what failed (exit code 1).
- * @param {import('../types.js').NodeReport} report @param {Args} args @param {string[]} failed
+ * @param {import('../types.js').NodeReport} report @param {string} file @param {string[]} failed
  */
-async function finish(report, args, failed) {
-  const name = args.calls ? 'node-calls' : 'node';
-  const file = join(args.out, `${name}-${report.started.replace(/[:.]/g, '-')}.json`);
-  await mkdir(args.out, { recursive: true });
-  await writeFile(file, JSON.stringify(report, null, 1));
+async function finish(report, file, failed) {
+  await saveJson(file, report);
   log(`\nwrote ${file}`);
-  const html = join(args.out, `${name}-report.html`);
+  const html = join(dirname(file), `${basename(file).replace(/-\d{4}-.*$/, '')}-report.html`);
   await writeHtml({ kind: 'node', report }, html).then(
     () => log(`wrote ${html}`),
     (e) => log(`no HTML report (${e instanceof Error ? e.message : e}): npm run bench:report -- ${file}`),
@@ -224,13 +241,15 @@ async function finish(report, args, failed) {
 }
 
 /**
- * Each case in turn, its table printed, then the summary; `failed`: the cases with an output that differs, a
- * system that failed or a GPU error. None (the per-call section's run): nothing printed.
+ * Each case in turn, its table printed and its record handed to `done`, then the summary; returns the cases with an
+ * output that differs, a system of Cleave's or a limit that failed, or a GPU error. None (the per-call section's
+ * run): nothing printed.
  * @param {import('../types.js').CaseSpec[]} cases @param {import('../types.js').Settings} settings
  * @param {import('./case.mjs').Shared} shared
+ * @param {(r: import('../types.js').NodeCaseRecord) => Promise<void>} done
  */
-async function runCases(cases, settings, shared) {
-  if (cases.length === 0) return { records: [], failed: [] };
+async function runCases(cases, settings, shared, done) {
+  if (cases.length === 0) return [];
   const { runCase } = await import('./case.mjs');
   const { fmt, ratiosOf, renderCase, renderSummary, size } = await import('./report.mjs');
   const records = [];
@@ -239,7 +258,9 @@ async function runCases(cases, settings, shared) {
     log(`\n${r.case.id} (${spec.dtype} [${spec.shape}], ${size(r.case.bytes)}, ${fmt(r.seconds)} s)`);
     log(r.skipped ? `  skipped: ${r.skipped}` : renderCase(r));
     for (const e of r.gpuErrors) log(`  GPU error: ${e}`);
-    records.push({ ...r, ratios: ratiosOf(r) });
+    const record = { ...r, ratios: ratiosOf(r) };
+    records.push(record);
+    await done(record);
   }
   log(`\n${renderSummary(records)}`);
   // A peer that refuses a case is reported with its reason, and fails nothing: Cleave, the limits and the device do.
@@ -247,7 +268,7 @@ async function runCases(cases, settings, shared) {
   const failed = records.filter(
     (r) => r.gpuErrors.length || Object.entries(r.systems).some(([k, s]) => own(k) && s?.error),
   );
-  return { records, failed: failed.map((r) => r.case.id) };
+  return failed.map((r) => r.case.id);
 }
 
 /**

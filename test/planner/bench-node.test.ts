@@ -1,0 +1,227 @@
+// bench:node's decisions and words in plain Node (no GPU, no peer): which cases, pipelines and decode loops a run
+// takes (the campaign's steps take each item once), which systems a case too large for the device cannot run (the
+// limit named), a peer that failed or could not run reported with its reason and never as a time, the summary lines
+// of device-run.sh, and the campaign's one results file (bench/node/merge.mjs) rendering as a page.
+
+import { describe, expect, test } from 'vitest';
+import { CASES, DECODES, PIPELINES } from '../../bench/cases.mjs';
+import { renderHtml } from '../../bench/lib/report/html.mjs';
+import { chartLibrary } from '../../bench/lib/report/html/document.mjs';
+import { mergeReports } from '../../bench/node/merge.mjs';
+import { ratiosOf, renderCase, renderSummary } from '../../bench/node/report.mjs';
+import { idsOf, overLimits, selectWork } from '../../bench/node/select.mjs';
+import { runLines } from '../../bench/node/summary-lines.mjs';
+import type { NodeCaseRecord, NodeReport, SystemResult } from '../../bench/types.js';
+
+const MiB = 1 << 20;
+
+describe('what a run takes', () => {
+  const ids = (o: Parameters<typeof selectWork>[0]) => idsOf(selectWork(o));
+
+  test('--quick: the cases marked nodeQuick, no pipeline or decode loop; a full run: every warm case and model', () => {
+    const quick = selectWork({ quick: true });
+    expect(quick.cases.map((c) => c.id)).toEqual(CASES.filter((c) => c.nodeQuick).map((c) => c.id));
+    expect(quick.pipelines).toEqual([]);
+    expect(quick.decodes).toEqual([]);
+    const full = ids({ quick: false });
+    expect(full).toEqual([...CASES.filter((c) => !c.cold), ...PIPELINES, ...DECODES].map((c) => c.id));
+    expect(full.some((id) => id.startsWith('cold-'))).toBe(false);
+  });
+
+  test('--cases matches cases, pipelines and decode loops alike; --exclude drops what it matches', () => {
+    expect(ids({ quick: false, filter: /128MiB/ })).toEqual([
+      'f32-4096x8192-a1-2-128MiB',
+      'u8-8192x16384-a1-5461-5462-5461-128MiB',
+    ]);
+    expect(ids({ quick: false, filter: /^(pipe|decode)-/ })).toEqual([...PIPELINES, ...DECODES].map((x) => x.id));
+    expect(ids({ quick: false, filter: /^(pipe|decode)-/, exclude: /^decode/ })).toEqual(PIPELINES.map((x) => x.id));
+    expect(ids({ quick: false, filter: /^cold-/ })).toEqual([]);
+  });
+
+  test("device-run.sh's steps take every item once: quick, large, models and the rest (spread)", () => {
+    const quick = ids({ quick: true });
+    const large = ids({ quick: false, filter: /128MiB/ });
+    const models = ids({ quick: false, filter: /^(pipe|decode)-/ });
+    const rest = new RegExp(['128MiB', '^(pipe|decode)-', ...quick.map((id) => `^${id}$`)].join('|'));
+    const spread = ids({ quick: false, exclude: rest });
+    const all = [...quick, ...large, ...models, ...spread];
+    expect(new Set(all).size).toBe(all.length);
+    expect([...all].sort()).toEqual([...ids({ quick: false })].sort());
+    expect(spread.length).toBeGreaterThan(10);
+  });
+});
+
+describe('a case too large for the device', () => {
+  test('over maxBufferSize: no system runs it, and the limit is named', () => {
+    const o = overLimits(128 * MiB, { maxBufferSize: 64 * MiB, maxStorageBufferBindingSize: 64 * MiB });
+    expect(o.all).toBe(`n/a: the input's ${128 * MiB} bytes exceed maxBufferSize (${64 * MiB})`);
+  });
+  test('over maxStorageBufferBindingSize only: the systems binding the whole input are n/a, with the limit', () => {
+    const o = overLimits(128 * MiB, { maxBufferSize: 256 * MiB, maxStorageBufferBindingSize: 128 * MiB - 4 });
+    expect(o.all).toBeUndefined();
+    expect(o.oneBinding).toMatch(/^n\/a: the input's 134217728 bytes exceed maxStorageBufferBindingSize \(134217724\)/);
+  });
+  test('within both (the control): nothing said', () => {
+    expect(overLimits(128 * MiB, { maxBufferSize: 128 * MiB, maxStorageBufferBindingSize: 128 * MiB })).toEqual({
+      all: undefined,
+      oneBinding: undefined,
+    });
+  });
+});
+
+/** A system that ran and verified: median ms on each clock. */
+const ran = (wall: number, gpu?: number, extra: Partial<SystemResult> = {}): SystemResult => ({
+  ok: true,
+  verified: true,
+  wall: { median: wall, min: wall, max: wall, n: 5 },
+  ...(gpu === undefined ? {} : { gpu: { median: gpu, min: gpu, max: gpu, n: 3 } }),
+  ...extra,
+});
+const failed = (error: string): SystemResult => ({ ok: false, verified: false, error });
+const na = (skip: string): SystemResult => ({ ok: false, verified: false, skip });
+
+function caseRecord(id: string, bytes: number, systems: NodeCaseRecord['systems']): NodeCaseRecord {
+  const c: NodeCaseRecord['case'] = {
+    id,
+    dtype: 'float32',
+    shape: [bytes / 4],
+    axis: 0,
+    sizes: [bytes / 8, bytes / 8],
+    bytes,
+  };
+  return { case: c, systems, gpuErrors: [], seconds: 1, ratios: ratiosOf({ case: c, systems }) };
+}
+
+const STATS = { strategy: 'copy', unitBits: 32, dispatches: 0, copies: 2, commands: 2, pipelines: 0 };
+const placed = 'All nodes placed on [WebGpuExecutionProvider]. Number of nodes: 1';
+const CASE_A = caseRecord('a', 8 * MiB, {
+  cleave: ran(2, 1, { stats: STATS }),
+  'forced-copy': ran(2.2, 1.1, { stats: STATS }),
+  ort: ran(6, 3, { placement: placed }),
+  tfjs: ran(8, undefined, { placement: "WebGPU backend on the bench's device: 2 dispatches, 1 submit per split" }),
+  'copy-limit': ran(1, 0.5),
+  'shader-limit': ran(1.5, 1),
+});
+const CASE_B = caseRecord('b-128MiB', 128 * MiB, {
+  cleave: ran(40, 20, { stats: STATS }),
+  ort: failed('verify failed: Program Split requires f16'),
+  tfjs: na('TF.js keeps float32, int32 and bool (as 32-bit words) on the GPU, not float16'),
+  'copy-limit': ran(20, 10),
+  'shader-limit': ran(100, 90),
+});
+const CASE_C = caseRecord('c', 1 * MiB, {
+  cleave: ran(1, 0.5, { stats: STATS }),
+  ort: ran(3, 0.2, { fallback: 'cpu-ep', webgpuError: 'nodes on the CPU EP' }),
+  tfjs: na('n/a: --no-peers'),
+});
+
+describe('the peers in the report', () => {
+  test("a peer's time over Cleave's, on each clock, where both ran on WebGPU", () => {
+    expect(CASE_A.ratios.wall).toMatchObject({ ort: 3, tfjs: 4, copyLimit: 2 });
+    expect(CASE_A.ratios.gpu).toMatchObject({ ort: 3, tfjs: undefined });
+    expect(CASE_B.ratios.wall.ort).toBeUndefined();
+  });
+
+  test('a peer that failed or could not run is ERR or n/a with its reason, never a time', () => {
+    const text = renderCase(CASE_B);
+    expect(text).toMatch(/^ {2}ort +FAILED: verify failed: Program Split requires f16$/m);
+    expect(text).toMatch(/^ {2}tfjs +TF\.js keeps float32/m);
+    expect(text).not.toMatch(/over the default: ORT/);
+    const summary = renderSummary([CASE_A, CASE_B, CASE_C]);
+    const row = (id: string) => summary.split('\n').find((l) => l.startsWith(`${id} `)) ?? '';
+    expect(row('b-128MiB')).toMatch(/ ERR +- \(-\) +n\/a +- \(-\) /);
+    expect(row('c')).toMatch(/ 3\.00 \(0\.200\) cpu /);
+    expect(row('a')).toMatch(/ 6\.00 \(3\.00\) +3\.00x \(3\.00x\) +8\.00 \(-\) +4\.00x \(-\) /);
+    expect(summary).toMatch(/ORT on its CPU EP \(its WebGPU EP refused\): c 3\.00x\./);
+  });
+
+  test('where a peer ran is printed beside its times', () => {
+    expect(renderCase(CASE_A)).toContain(`ort           6.00      3.00      2.80 / 5.59     ${placed}`);
+  });
+});
+
+const REPORT: NodeReport = {
+  format: 2,
+  started: '2026-11-28T00:00:00.000Z',
+  finished: '2026-11-28T00:01:00.000Z',
+  node: 'v20',
+  args: ['--quick'],
+  adapter: { vendor: 'nvidia', architecture: 'hopper', device: '', description: 'NVIDIA H200' },
+  icd: '/tmp/nvidia_egl_icd.json',
+  features: ['timestamp-query'],
+  limits: { maxBufferSize: 1 << 30 },
+  timestamps: true,
+  settings: {} as NodeReport['settings'],
+  peers: { ort: { version: '1.30.0', warmUpS: 9 }, tfjs: { version: '4.22.0', warmUpS: 0.3 } },
+  cases: [CASE_A, CASE_B, CASE_C],
+};
+
+describe("device-run.sh's summary lines", () => {
+  test('each peer: where it ran verified on WebGPU, on a CPU path, ERR and n/a, and its geometric mean', () => {
+    const lines = runLines('quick', REPORT);
+    expect(lines[0]).toMatch(/^quick: nvidia\/hopper\/NVIDIA H200 \(ICD \/tmp\/nvidia_egl_icd\.json\); 3 cases;/);
+    expect(lines[0]).toMatch(/failed: none$/);
+    expect(lines[1]).toBe(
+      "quick: ORT Web verified on WebGPU in 1 of 3 cases (a); its time over Cleave's, geometric mean: wall 3.00x " +
+        'over 1, GPU 3.00x over 1; on its CPU EP 1, ERR 1, n/a 0',
+    );
+    expect(lines[2]).toMatch(
+      /^quick: TF\.js verified on WebGPU in 1 of 3 cases \(a\);.* on its CPU path 0, ERR 0, n\/a 2$/,
+    );
+  });
+
+  test('a large split in GB/s (read plus written) beside the limits, a failed peer as ERR', () => {
+    const line = runLines('large', REPORT).find((l) => l.includes('b-128MiB'));
+    expect(line).toBe(
+      'large: b-128MiB: GB/s read + written, wall (GPU): cleave 6.71 (GPU 13.4), copy-limit 13.4 (GPU 26.8), ' +
+        "shader-limit 2.68 (GPU 2.98), ort ERR, tfjs n/a; Cleave at 50% of the copy limit's wall GB/s (GPU 50%)",
+    );
+  });
+
+  test('a failure of Cleave or a limit is named; a peer failing fails nothing', () => {
+    const broken = caseRecord('d', MiB, { cleave: failed('differs at byte 3'), ort: failed('refused') });
+    expect(runLines('x', { ...REPORT, cases: [CASE_B, broken] })[0]).toMatch(/failed: d$/);
+  });
+});
+
+describe("the campaign's one results file", () => {
+  const part = (args: string[], cases: NodeCaseRecord[], started: string): NodeReport => ({
+    ...REPORT,
+    args,
+    cases,
+    started,
+    finished: started,
+  });
+
+  test('merges the runs in order, keeps an id met twice the first time and says so, and names each run', () => {
+    const merged = mergeReports([
+      { name: 'quick', report: part(['--quick'], [CASE_A, CASE_C], '2026-11-28T00:00:00.000Z') },
+      { name: 'large', report: part(['--cases', '128MiB'], [CASE_B, CASE_A], '2026-11-28T00:05:00.000Z') },
+    ]);
+    expect(merged.cases.map((c) => c.case.id)).toEqual(['a', 'c', 'b-128MiB']);
+    expect(merged.cases[0]).toBe(CASE_A);
+    expect(merged.notes).toEqual(["a: run again in large; the first run's figures are kept"]);
+    expect(merged.parts?.map((p) => [p.name, p.cases])).toEqual([
+      ['quick', 2],
+      ['large', 2],
+    ]);
+    expect([merged.started, merged.finished]).toEqual(['2026-11-28T00:00:00.000Z', '2026-11-28T00:05:00.000Z']);
+  });
+
+  test('renders as one page: the peers, where they ran, the runs it holds, a failed peer with its reason', async () => {
+    const merged = mergeReports([
+      { name: 'quick', report: part(['--quick'], [CASE_A, CASE_C], REPORT.started) },
+      { name: 'large', report: part(['--cases', '128MiB'], [CASE_B], REPORT.started) },
+    ]);
+    const page = renderHtml({ kind: 'node', report: merged }, await chartLibrary());
+    const html = page.slice(0, page.indexOf('<!--'));
+    expect(html).toContain('<code>2 runs merged</code>');
+    expect(html).toContain('<dt>Run &#34;large&#34;</dt><dd>--cases 128MiB;');
+    expect(html).toContain('ONNX Runtime Web (WebGPU EP) 1.30.0, loaded and run once off the clock in 9.00 s');
+    expect(html).toMatch(
+      /Cleave vs ORT Web, GPU-resident: ORT Web&#39;s time over Cleave&#39;s, geometric mean 3\.00x/,
+    );
+    expect(html).toContain(`<li>a, ORT: ${placed}</li>`);
+    expect(html).toContain('ORT Web (WebGPU EP): failed: verify failed: Program Split requires f16');
+  });
+});
