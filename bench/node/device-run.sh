@@ -11,7 +11,8 @@
 #   large   bench:node --cases 128MiB: the large splits in GB/s, with the peers that can hold them (120 s)
 #   models  bench:node --cases '^(pipe|decode)-': ORT's whole graph against ORT -> Cleave -> ORT, the decode loops
 #           (120 s)
-#   spread  bench:node on every other case: the default plan against each strategy forced, the peers beside (150 s)
+#   spread  bench:node on every other case, quick timing: the default plan against each strategy forced, the peers
+#           beside (150 s)
 #   gpu     the GPU tier, `vitest run test/gpu` (KIT_GPU_FILES: other files; 150 s)
 # Each bench step loads the peers again (ORT's first run waits for V8 to compile its wasm: off the clock, not off
 # the budget). KIT_STEPS picks and orders the steps; KIT_<STEP>_TIMEOUT changes one's timeout. Writes to $OUT
@@ -169,10 +170,11 @@ quick() { bench quick "${KIT_QUICK_TIMEOUT:-150}" --quick; }
 large() { bench large "${KIT_LARGE_TIMEOUT:-120}" --cases 128MiB; }
 models() { bench models "${KIT_MODELS_TIMEOUT:-120}" --cases '^(pipe|decode)-'; }
 spread() {
-  # Every case the other steps leave out: with them, each case once.
+  # Every case the other steps leave out (with them, each case once), timed as --quick times (with --cases, --quick
+  # shortens the timing and selects nothing): about 15 cases.
   local q
   q=$(node bench/node/run.mjs --quick --list | sed 's/.*/^&$/' | paste -sd'|')
-  bench spread "${KIT_SPREAD_TIMEOUT:-150}" --exclude "128MiB|^(pipe|decode)-${q:+|$q}"
+  bench spread "${KIT_SPREAD_TIMEOUT:-150}" --quick --cases . --exclude "128MiB|^(pipe|decode)-${q:+|$q}"
 }
 
 gpu() {

@@ -27,7 +27,8 @@ import { idsOf, selectWork } from './select.mjs';
 const ROOT = new URL('../../', import.meta.url);
 
 const USAGE = `usage: node bench/node/run.mjs [options]   (npm run bench:node -- [options])
-  --quick          the cases marked nodeQuick (no pipeline or decode loop), shorter timing
+  --quick          the cases marked nodeQuick (no pipeline or decode loop), shorter timing; with --cases, the
+                   shorter timing only
   --cases REGEX    only the cases, pipelines and decode loops whose id matches REGEX (ids in bench/cases.mjs;
                    cold cases never run here; '128MiB': the large splits; '^(pipe|decode)-': the models)
   --exclude REGEX  leave out the ids that match REGEX

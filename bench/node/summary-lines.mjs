@@ -66,7 +66,7 @@ function casesLine(name, r) {
     `${name}: ${adapterOf(r)}; ${ran.length} cases${skipped ? ` (${skipped} over the device's limits)` : ''}; ` +
     `the default plan over the copy limit, median: wall ${over('wall')}, GPU ${over('gpu')}; over the fastest ` +
     `strategy forced, wall: median ${x(median(best.map((b) => b.v)))}, worst ${x(worst.v)} (${worst.id}); ` +
-    `failed: ${failed.join(', ') || 'none'}`
+    `failed: ${failed.join(', ') || 'none'}${r.timestamps ? '' : "; no GPU time (no 'timestamp-query'): wall only"}`
   );
 }
 
@@ -82,15 +82,21 @@ export function peerLines(name, cases) {
     const all = cases.filter((c) => !c.skipped).map((c) => ({ c, s: c.systems[key] }));
     if (all.every(({ s }) => !s || s.skip === 'n/a: --no-peers')) return [];
     const gpu = all.filter(({ s }) => onGpu(s));
-    const ratio = (/** @type {'wall' | 'gpu'} */ k) => {
-      const v = defined(gpu.map(({ c, s }) => ratioOf(medianOf(s, k), medianOf(c.systems.cleave, k))));
+    // As the page's findings: the mean over the cases where Cleave does GPU work; where its outputs are views
+    // (alias: nothing submitted), a peer's time over Cleave's says what a call costs, and is given apart.
+    const views = (/** @type {{ c: NodeCaseRecord }} */ { c }) => c.systems.cleave?.stats?.strategy === 'alias';
+    const ratio = (/** @type {'wall' | 'gpu'} */ k, /** @type {boolean} */ alias) => {
+      const v = defined(
+        gpu.filter((x) => views(x) === alias).map(({ c, s }) => ratioOf(medianOf(s, k), medianOf(c.systems.cleave, k))),
+      );
       return v.length ? `${x(geomean(v))} over ${v.length}` : '-';
     };
     const count = (/** @type {(s: SystemResult) => boolean} */ f) => all.filter(({ s }) => s && f(s)).length;
     const ids = gpu.map(({ c }) => c.case.id).join(', ') || 'none';
     return [
       `${name}: ${peer} verified on WebGPU in ${gpu.length} of ${all.length} cases (${ids}); its time over ` +
-        `Cleave's, geometric mean: wall ${ratio('wall')}, GPU ${ratio('gpu')}; ${cpu} ` +
+        `Cleave's, geometric mean where Cleave does GPU work: wall ${ratio('wall', false)}, GPU ` +
+        `${ratio('gpu', false)}; where Cleave's outputs are views: wall ${ratio('wall', true)}; ${cpu} ` +
         `${count((s) => s.ok && !!s.fallback)}, ERR ${count((s) => !s.ok && !s.skip)}, n/a ${count((s) => !!s.skip)}`,
     ];
   });

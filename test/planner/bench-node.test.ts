@@ -43,7 +43,8 @@ describe('what a run takes', () => {
     const large = ids({ quick: false, filter: /128MiB/ });
     const models = ids({ quick: false, filter: /^(pipe|decode)-/ });
     const rest = new RegExp(['128MiB', '^(pipe|decode)-', ...quick.map((id) => `^${id}$`)].join('|'));
-    const spread = ids({ quick: false, exclude: rest });
+    // As device-run.sh asks for it: --quick --cases . --exclude REST (--quick with --cases: the timing only).
+    const spread = ids({ quick: true, filter: /./, exclude: rest });
     const all = [...quick, ...large, ...models, ...spread];
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort()).toEqual([...ids({ quick: false })].sort());
@@ -161,9 +162,13 @@ describe("device-run.sh's summary lines", () => {
     const lines = runLines('quick', REPORT);
     expect(lines[0]).toMatch(/^quick: nvidia\/hopper\/NVIDIA H200 \(ICD \/tmp\/nvidia_egl_icd\.json\); 3 cases;/);
     expect(lines[0]).toMatch(/failed: none$/);
+    expect(runLines('quick', { ...REPORT, timestamps: false })[0]).toMatch(
+      /failed: none; no GPU time \(no 'timestamp-query'\): wall only$/,
+    );
     expect(lines[1]).toBe(
-      "quick: ORT Web verified on WebGPU in 1 of 3 cases (a); its time over Cleave's, geometric mean: wall 3.00x " +
-        'over 1, GPU 3.00x over 1; on its CPU EP 1, ERR 1, n/a 0',
+      "quick: ORT Web verified on WebGPU in 1 of 3 cases (a); its time over Cleave's, geometric mean where Cleave " +
+        "does GPU work: wall 3.00x over 1, GPU 3.00x over 1; where Cleave's outputs are views: wall -; on its CPU " +
+        'EP 1, ERR 1, n/a 0',
     );
     expect(lines[2]).toMatch(
       /^quick: TF\.js verified on WebGPU in 1 of 3 cases \(a\);.* on its CPU path 0, ERR 0, n\/a 2$/,
