@@ -10,7 +10,9 @@ export const MAX_STRINGS = 1 << 24;
 
 /** The product of some dimensions (1 for none). */
 export function product(xs: readonly number[]): number {
-  return xs.reduce((a, b) => a * b, 1);
+  let p = 1;
+  for (const x of xs) p *= x;
+  return p;
 }
 
 /** Row-major element strides of a shape: each dimension's stride is the product of those after it. */
@@ -22,6 +24,7 @@ export function rowMajorStrides(shape: readonly number[]): number[] {
 
 /** Whether `a` (a caller's array, each entry read once) holds the numbers of `b`, element by element. */
 export function sameList(a: unknown, b: readonly number[]): boolean {
+  if (a === b) return true;
   if (!Array.isArray(a) || a.length !== b.length) return false;
   for (let i = 0; i < b.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -81,7 +81,8 @@ export class Program {
       asked.alias === undefined
         ? undefined
         : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
-    this.out = { shapes, planShapes: plan.outputShapes, axis: plan.axis };
+    const numels = plan.sizes.map((n) => plan.outer * n * plan.inner);
+    this.out = { shapes, numels, planShapes: plan.outputShapes, axis: plan.axis };
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);

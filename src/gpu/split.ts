@@ -57,16 +57,17 @@ export function resident(
   };
   if (gp.strategy === 'alias') return done([x.buffer]);
   if (gp.outputs.length === 0) return { outputs: [], gp };
-  const at = { src: x.buffer, srcBase: x.byteOffset - gp.srcByteOffset, bases };
+  // Each target's buffer, filled as the split is recorded.
+  const b = { src: x.buffer, srcBase: x.byteOffset - gp.srcByteOffset, targets: [] as GPUBuffer[], bases };
   if (encoder) {
     p.handedOver = true;
-    return done(record(gpu, encoder, p, at, dests));
+    return done(record(gpu, encoder, p, b, dests));
   }
   const theirs = callerBuffers(gpu, ours ? undefined : x.buffer, dests);
   let seen = true;
   for (const t of theirs) seen &&= gpu.seen.has(t);
   const { scopes, early } = scopesFor(theirs.length, seen, gpu.pool.has(gp.buffers, TENSOR_USAGE));
-  const { value: taken, error } = gpu.submit((enc) => record(gpu, enc, p, at, dests), scopes);
+  const { value: taken, error } = gpu.submit((enc) => record(gpu, enc, p, b, dests), scopes);
   // Nothing of the caller's and nothing allocated: these commands cannot fail.
   if (scopes.length === 0) return done(taken);
   const forget = () => theirs.forEach((t) => gpu.seen.delete(t));
@@ -115,15 +116,14 @@ function record(
   gpu: GpuExecutor,
   enc: GPUCommandEncoder,
   p: Placement,
-  at: Omit<Buffers, 'targets'>,
+  b: Buffers & { readonly targets: GPUBuffer[] },
   dests: readonly (Destination | undefined)[] | undefined,
 ): GPUBuffer[] {
-  const targets = p.gp.targets.map((t) =>
-    t.kind === 'into' ? dests![t.output]!.buffer : gpu.pool.take(t.bytes, TENSOR_USAGE),
-  );
+  for (const t of p.gp.targets)
+    b.targets.push(t.kind === 'into' ? dests![t.output]!.buffer : gpu.pool.take(t.bytes, TENSOR_USAGE));
   gpu.pool.took(p.gp.buffers.length);
-  encodeWork(gpu, enc, p, { ...at, targets });
-  return targets;
+  encodeWork(gpu, enc, p, b);
+  return b.targets;
 }
 
 function encodeWork(gpu: GpuExecutor, enc: GPUCommandEncoder, p: Placement, b: Buffers): void {

@@ -90,8 +90,7 @@ export function fits(
 ): boolean {
   const srcAt = srcByteOffset % alignment;
   if (gp.srcByteOffset !== srcAt || gp.allowAlias !== allowAlias || gp.costs !== costs) return false;
-  bases.length = gp.targets.length;
-  bases.fill(0);
+  for (let t = 0; t < gp.targets.length; t++) bases[t] = 0;
   if (gp.strategy === 'alias') bases[0] = srcByteOffset - srcAt;
   for (let i = 0; i < gp.outputs.length; i++) {
     const [d, o] = [into?.[i], gp.outputs[i]!];

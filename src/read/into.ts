@@ -8,12 +8,12 @@
 import { SplitError, type SubjectKey, check, readFailure, show } from '../errors.js';
 import type { Destination } from '../tensor.js';
 import { type GpuView, readPlace, readShape, readStrides } from './tensor.js';
-import { product, rowMajorStrides, sameList } from '../shape.js';
-import { USAGE, missingUsage } from '../usage.js';
+import { rowMajorStrides, sameList } from '../shape.js';
 
-/** What a call expects of `into`: the outputs' shapes (as reported, and in the plan), the plan's axis. */
+/** What a call expects of `into`: the outputs' shapes (as reported, and in the plan), elements, the plan's axis. */
 export interface Outputs {
   readonly shapes: readonly (readonly number[])[];
+  readonly numels: readonly number[];
   readonly planShapes: readonly (readonly number[])[];
   readonly axis: number;
 }
@@ -110,8 +110,7 @@ function readOne(
       : sameList(raw, p.given ?? rowMajorStrides(shape)));
   const given =
     raw === undefined ? undefined : kept ? (p.given ?? rowMajorStrides(shape)) : readStrides(raw, shape, what, at);
-  const writable = (b: GPUBuffer, usage: number) => checkWritable(b, usage, x, what, `${at}.buffer`);
-  const place = readPlace(o, x.dtype, shape, product(shape), given, 4, what, `${at}.buffer`, writable);
+  const place = readPlace(o, x.dtype, shape, out.numels[i]!, given, what, `${at}.buffer`, x);
   // The planner reads strides over the plan's shape: a dropped axis (keepdims 0) has size 1.
   const strides = kept ? p.strides : overPlan(given ?? rowMajorStrides(shape), out, i);
   const d = { buffer: place.buffer, byteOffset: place.byteOffset, strides, given, bytes: place.bytes, source: o };
@@ -125,51 +124,38 @@ function readOne(
   return d;
 }
 
-/** A destination's buffer: not the input's, and one a split may write. */
-function checkWritable(buffer: GPUBuffer, usage: number, x: GpuView, what: string, at: SubjectKey): void {
-  check(
-    buffer !== x.buffer,
-    'BAD_INPUT',
-    () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
-    at,
-  );
-  check(
-    (~usage & (USAGE.STORAGE | USAGE.COPY_DST)) === 0,
-    'BAD_INPUT',
-    () =>
-      `${what}: the destination's buffer needs usage ${missingUsage(usage, ['STORAGE', 'COPY_DST']).join(' | ')} ` +
-      'to be written (STORAGE | COPY_DST, whatever the plan)',
-    at,
-  );
-}
-
 function overPlan(s: readonly number[], out: Outputs, i: number): readonly number[] {
   return out.planShapes[i]!.length === s.length ? s : [...s.slice(0, out.axis), 0, ...s.slice(out.axis)];
 }
 
 /**
  * Footprints (first byte to last, strided or not) are compared in whole 4-byte words, as the shaders write:
- * interleaved destinations in one buffer are refused, even where no element meets.
+ * interleaved destinations in one buffer are refused, even where no element meets. A few destinations (a decode
+ * step's) are compared pairwise, with nothing allocated; many, sorted by buffer and offset, each with the next.
  */
 function checkApart(dests: readonly (Destination | undefined)[], what: string): void {
-  const spans: [d: Destination, i: number][] = [];
-  dests.forEach((d, i) => d && d.bytes > 0 && spans.push([d, i]));
-  if (spans.length < 2) return;
-  const order = new Map(spans.map(([d]) => [d.buffer, 0]));
-  [...order.keys()].forEach((b, k) => order.set(b, k));
-  spans.sort(([a], [b]) => order.get(a.buffer)! - order.get(b.buffer)! || a.byteOffset - b.byteOffset);
-  spans.forEach(([d, i], k) => {
-    const [prev, j] = spans[k - 1] ?? [];
-    check(
-      !prev ||
-        prev.buffer !== d.buffer ||
-        Math.ceil((prev.byteOffset + prev.bytes) / 4) <= Math.floor(d.byteOffset / 4),
-      'BAD_INPUT',
-      () =>
-        `${what}: into[${i}] overlaps into[${j}] in one buffer (bytes [${d.byteOffset}, ...) against ` +
-        `[${prev!.byteOffset}, ${prev!.byteOffset + prev!.bytes})); destinations in one buffer must lie in separate ` +
-        '4-byte words, from first byte to last',
-      `option:into[${i}]`,
-    );
-  });
+  const at: number[] = [];
+  for (let i = 0; i < dests.length; i++) if (dests[i] && dests[i]!.bytes > 0) at.push(i);
+  const few = at.length <= 8;
+  if (!few) {
+    const id = new Map<GPUBuffer, number>();
+    for (const i of at) if (!id.has(dests[i]!.buffer)) id.set(dests[i]!.buffer, id.size);
+    const key = (i: number) => id.get(dests[i]!.buffer)! * 2 ** 40 + dests[i]!.byteOffset;
+    at.sort((i, j) => key(i) - key(j));
+  }
+  for (let a = 0; a < at.length; a++)
+    for (let b = a + 1; b < (few ? at.length : Math.min(a + 2, at.length)); b++) {
+      const [x, y] = [dests[at[a]!]!, dests[at[b]!]!];
+      const [hi, lo] = x.byteOffset < y.byteOffset ? [at[b]!, at[a]!] : [at[a]!, at[b]!];
+      const [d, prev] = [dests[hi]!, dests[lo]!];
+      check(
+        x.buffer !== y.buffer || Math.ceil((prev.byteOffset + prev.bytes) / 4) <= Math.floor(d.byteOffset / 4),
+        'BAD_INPUT',
+        () =>
+          `${what}: into[${hi}] overlaps into[${lo}] in one buffer (bytes [${d.byteOffset}, ...) against ` +
+          `[${prev.byteOffset}, ${prev.byteOffset + prev.bytes})); destinations in one buffer must lie in separate ` +
+          '4-byte words, from first byte to last',
+        `option:into[${hi}]`,
+      );
+    }
 }

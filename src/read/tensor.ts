@@ -16,6 +16,7 @@ import {
 import { hostDataFix } from '../host-data.js';
 import { bufferFacts } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';
+import { USAGE, missingUsage } from '../usage.js';
 
 /**
  * A host tensor as read at the call: its bytes (fixed dtypes, safe to use now) or its strings (copied), and the
@@ -212,7 +213,7 @@ function gpuView(
   const at: SubjectKey = `${subject}.buffer`;
   const strides = o.strides;
   const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
-  const p = readPlace(o, dtype, shape, numel, given, destination ? 4 : 1, what, at);
+  const p = readPlace(o, dtype, shape, numel, given, what, at, destination ? 'any' : undefined);
   check(
     p.facts.size % 4 === 0,
     'BAD_INPUT',
@@ -245,8 +246,8 @@ function gpuView(
 }
 
 /**
- * Where a GPU tensor or a destination lies, read the one way every call reads it: a real GPUBuffer (that the call
- * `takes`, when it asks more of it); `byteOffset` a
+ * Where a GPU tensor or a destination lies, read the one way every call reads it: a real GPUBuffer (for a
+ * `destination` of a split of an input, not the input's and one a split may write); `byteOffset` a
  * non-negative integer multiple of `unit` (0 when absent); `byteLength`, when given, the row-major length of the shape;
  * and its footprint (row-major, or with element `strides`), from its first element's byte to past its last, inside
  * the buffer. A footprint past the end names how far it goes, and for strides the dimension that reaches furthest.
@@ -257,15 +258,15 @@ export function readPlace(
   shape: readonly number[],
   numel: number,
   strides: readonly number[] | undefined,
-  unit: 1 | 4,
   what: string,
   at: SubjectKey,
-  takes?: (buffer: GPUBuffer, usage: number) => void,
+  destination?: GpuView | 'any',
 ) {
   const { buffer, byteOffset: rawOffset, byteLength } = o;
   const facts = bufferFacts(buffer);
   check(facts !== undefined, 'BAD_INPUT', () => `${what}: buffer must be a GPUBuffer, got ${show(buffer)}`, at);
-  takes?.(buffer as GPUBuffer, facts.usage);
+  if (typeof destination === 'object') checkWritable(buffer as GPUBuffer, facts.usage, destination, what, at);
+  const unit = destination ? 4 : 1;
   const byteOffset = rawOffset === undefined ? 0 : asInt(rawOffset, 0);
   check(
     byteOffset !== undefined && byteOffset % unit === 0,
@@ -300,6 +301,24 @@ export function readPlace(
     at,
   );
   return { buffer: buffer as GPUBuffer, facts, byteOffset, byteLength: want, bytes };
+}
+
+/** A destination's buffer: not the input's, and one a split may write. */
+function checkWritable(buffer: GPUBuffer, usage: number, x: GpuView, what: string, at: SubjectKey): void {
+  check(
+    buffer !== x.buffer,
+    'BAD_INPUT',
+    () => `${what}: the destination is in the input's buffer; a split writes outside the buffer it reads`,
+    at,
+  );
+  check(
+    (~usage & (USAGE.STORAGE | USAGE.COPY_DST)) === 0,
+    'BAD_INPUT',
+    () =>
+      `${what}: the destination's buffer needs usage ${missingUsage(usage, ['STORAGE', 'COPY_DST']).join(' | ')} ` +
+      'to be written (STORAGE | COPY_DST, whatever the plan)',
+    at,
+  );
 }
 
 /** Element strides, one per dimension, non-negative integers that never make two elements meet. */
