@@ -9,9 +9,9 @@
  */
 
 import { check, guardRead, show } from './errors.js';
-import { type FixedDType, byteLengthOf, isDType } from './dtype.js';
+import { type FixedDType, isDType } from './dtype.js';
 import type { GpuTensor } from './tensor.js';
-import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
+import { type GpuView, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 /** The part of an onnxruntime-web Tensor {@link fromOrtTensor} reads. */
@@ -102,13 +102,7 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
         () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`,
         'input:tensor.dtype',
       );
-      const shape = readShape(dims, what, 'input:tensor');
-      const byteLength = byteLengthOf(type, numelOf(shape, what, 'input:tensor'));
-      return readTensor(
-        { dtype: type, shape, buffer: gpuBuffer, byteOffset: 0, byteLength },
-        what,
-        'input:tensor',
-      ) as GpuView;
+      return readTensor({ dtype: type, shape: dims, buffer: gpuBuffer }, what, 'input:tensor') as GpuView;
     },
     'input:tensor',
   );

@@ -32,12 +32,6 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
     readDType(dtype, 'planSplit', 'option:dtype');
     const dims = readShape(shape, 'planSplit', 'option:shape');
     numelOf(dims, 'planSplit', 'option:shape');
-    check(
-      typeof axis === 'number',
-      'AXIS_RANGE',
-      () => `planSplit: axis must be an integer, got ${show(axis)}`,
-      'option:axis',
-    );
     return plan(dtype, dims, axis, readLengths(sizes, 'planSplit', 'option:sizes'));
   });
 }

@@ -30,9 +30,8 @@
  */
 
 import { check, guardRead, show } from './errors.js';
-import { byteLengthOf } from './dtype.js';
 import type { GpuTensor } from './tensor.js';
-import { type GpuView, numelOf, readShape, readTensor } from './read/tensor.js';
+import { type GpuView, readShape, readTensor } from './read/tensor.js';
 import { callRuntime, readWholeBuffer } from './interop.js';
 
 // GPUBufferUsage.STORAGE | COPY_SRC (values fixed by the spec), what TF.js asks of a buffer it wraps.
@@ -161,9 +160,8 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
   const word = dtype === 'bool' ? 'int32' : dtype;
   try {
     const buffer = guardRead(what, () => gpu.buffer, 'input:tensor');
-    const byteLength = byteLengthOf(word, numelOf(shape, what, 'input:tensor'));
-    const v = readTensor({ dtype: word, shape, buffer, byteOffset: 0, byteLength }, what, 'input:tensor') as GpuView;
-    return { dtype: word, shape, buffer: v.buffer, byteOffset: 0, byteLength, tensorRef: gpu.tensorRef };
+    const v = readTensor({ dtype: word, shape, buffer }, what, 'input:tensor') as GpuView;
+    return { dtype: word, shape, buffer: v.buffer, byteOffset: 0, byteLength: v.byteLength, tensorRef: gpu.tensorRef };
   } catch (e) {
     // TF.js made a tensor for us (a WebGL texture, say, where a buffer was expected): none may leak.
     guardRead(what, () => gpu.tensorRef.dispose());

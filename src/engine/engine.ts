@@ -18,12 +18,12 @@ import { costsOf } from '../gpu/device.js';
 import { findKept, keep } from '../kept.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
-import { type Fields, Program, type Runner, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
+import { type Fields, Program, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
 
 /** Programs an engine keeps for its splits (most recently used last): a model's distinct splits in a decode loop. */
 const KEPT_PROGRAMS = 16;
 
-export class Engine implements Runner {
+export class Engine {
   readonly backend: Backend;
   readonly gpu: GpuExecutor | undefined;
   private destroyed = false;
@@ -227,7 +227,8 @@ export class Engine implements Runner {
     if (found) return call(found);
     const p = make();
     const r = call(p);
-    keep(list, p, KEPT_PROGRAMS)?.retire();
+    const old = keep(list, p, KEPT_PROGRAMS);
+    if (old && this.gpu) retire(this.gpu, old.placements);
     return r;
   }
 

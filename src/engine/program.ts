@@ -13,26 +13,15 @@ import { isA } from '../read/webgpu-object.js';
 import { readChoice, readCount, readLengths } from '../read/options.js';
 import { type SplitPlan, equalParts, planSplit } from '../planner/split.js';
 import { fits, planGpu } from '../planner/gpu.js';
-import type { GpuPlan, Strategy } from '../planner/types.js';
 import { sameList } from '../shape.js';
 import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
-import { type Done, type Placement, checkUnmapped, host, resident, retire } from '../gpu/split.js';
+import { type Done, type Placement, host, resident, retire } from '../gpu/split.js';
 import { calibrateSoon } from '../gpu/calibrate.js';
 import { checkLive, mayEnd } from '../gpu/leases.js';
 import { findKept, keep } from '../kept.js';
 import { USAGE, missingUsage } from '../usage.js';
-
-/** What a program needs of its engine. */
-export interface Runner {
-  readonly strategy: 'auto' | Strategy;
-  /** Throws when the engine cannot take a call: destroyed, its device lost, a late GPU error unacknowledged. */
-  usable(what: string): void;
-  /** The engine's GPU: undefined on a CPU engine (every call that needs one has checked it has one). */
-  readonly gpu: GpuExecutor | undefined;
-  /** A split finished: the GPU plan it ran (undefined on the CPU) is what `engine.stats` reports. */
-  ran(gp: GpuPlan | undefined): void;
-}
+import type { Engine } from './engine.js';
 
 /** The options a split or a prepared split takes. */
 export const SPLIT_KEYS = ['axis', 'sizes', 'parts', 'layout', 'alias', 'into'] as const;
@@ -58,7 +47,7 @@ export class Program {
   private readonly out: Outputs;
 
   constructor(
-    private readonly engine: Runner,
+    private readonly engine: Engine,
     readonly plan: SplitPlan,
     /** Output shapes as reported (a node's differ where keepdims=0 drops the axis). */
     readonly shapes: readonly (readonly number[])[],
@@ -166,11 +155,6 @@ export class Program {
     return host(gpu, this.placement(gpu, 0, false, undefined, []), x, this.shapes, what);
   }
 
-  /** Its GPU objects are no longer needed: the engine let it go. */
-  retire(): void {
-    if (this.engine.gpu) retire(this.engine.gpu, this.placements);
-  }
-
   private resident(
     gpu: GpuExecutor,
     x: GpuView,
@@ -180,7 +164,12 @@ export class Program {
   ): Done | Promise<Done> {
     const lease = checkLive(x, what);
     const ours = lease?.home === gpu.pool;
-    checkUnmapped(x, ours, what);
+    check(
+      ours || x.buffer.mapState === 'unmapped',
+      'BAD_INPUT',
+      () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
+      'input:input.buffer',
+    );
     calibrateSoon(gpu.device, gpu.costs);
     const alias = this.alias ?? (encoder ? 'none' : 'owned');
     const allowAlias = !dests && !this.separate && (alias === 'any' || (alias === 'owned' && ours));
@@ -248,7 +237,7 @@ export class Program {
 }
 
 /** A program for `split(x, options)` or `prepare(x, options)`: the options read once, the split planned and checked. */
-export function programOf(engine: Runner, v: TensorView, o: Fields, what: string): Program {
+export function programOf(engine: Engine, v: TensorView, o: Fields, what: string): Program {
   check(
     (o.sizes === undefined) !== (o.parts === undefined),
     'BAD_OPTIONS',
@@ -299,7 +288,7 @@ export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
 }
 
 /** A split's outputs once it is done, its plan reported by the engine; not async (see engine.split). */
-export function finish(engine: Runner, r: Done | Promise<Done>): Promise<AnyTensor[]> {
+export function finish(engine: Engine, r: Done | Promise<Done>): Promise<AnyTensor[]> {
   const got = (d: Done) => {
     engine.ran(d.gp);
     return d.outputs;

@@ -7,7 +7,6 @@
 import type { AnyTensor, Destination, GpuTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import type { GpuPlan } from '../planner/types.js';
-import { check } from '../errors.js';
 import { type Buffers, type Table, encodeCopies, encodeGather, makeTable } from './encode.js';
 import { type GpuExecutor, SCOPES, lateError, throwIfFailed, writePadded } from './executor.js';
 import { type Lease, handOut, leaseFor, leaseOn, settle } from './leases.js';
@@ -196,14 +195,4 @@ export async function host(
 export function scopesFor(theirs: number, seen: boolean, pooled: boolean) {
   const early = theirs > 0 && pooled && seen;
   return { early, scopes: theirs === 0 && pooled ? SCOPES.none : early ? SCOPES.validation : SCOPES.both };
-}
-
-/** The input's buffer must be unmapped to be read (the engine's own never is mapped). */
-export function checkUnmapped(x: GpuView, ours: boolean, what: string): void {
-  check(
-    ours || x.buffer.mapState === 'unmapped',
-    'BAD_INPUT',
-    () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
-    'input:input.buffer',
-  );
 }

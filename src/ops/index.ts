@@ -34,26 +34,15 @@ export function readRun(node: unknown): ReadNode {
  * node is planned at every call).
  */
 export function keyOf(r: ReadNode): string | undefined {
-  const parts: string[] = [r.label, r.data.kind, r.data.dtype, r.data.shape.join(',')];
+  const parts: string[] = [r.label, r.data.kind, r.data.dtype, r.data.shape.join()];
   for (const v of r.read) {
-    const k = keyPart(v);
-    if (k === undefined) return undefined;
-    parts.push(k);
+    const t = v as TensorView | null;
+    if (v === undefined || typeof v === 'number' || typeof v === 'bigint') parts.push(`${typeof v}:${v}`);
+    else if (Array.isArray(v) && v.every((n) => typeof n === 'number')) parts.push(`[${v.join()}]`);
+    else if (typeof t === 'object' && t?.kind === 'host' && !t.strings) parts.push(`${t.dtype}[${t.shape}]${t.bytes}`);
+    else return undefined;
   }
   return parts.join('|');
-}
-
-function keyPart(v: unknown): string | undefined {
-  if (v === undefined) return '-';
-  if (typeof v === 'number' || typeof v === 'bigint') return `${typeof v}:${v}`;
-  if (Array.isArray(v)) {
-    const all = v.map(keyPart);
-    return all.includes(undefined) ? undefined : `[${all.join(',')}]`;
-  }
-  const t = v as TensorView | null;
-  if (typeof t === 'object' && t?.kind === 'host' && !t.strings)
-    return `${t.dtype}[${t.shape.join(',')}]${t.bytes.join(',')}`;
-  return undefined;
 }
 
 /**
