@@ -39,7 +39,8 @@ export function keyOf(r: ReadNode): string | undefined {
     const t = v as TensorView | null;
     if (v === undefined || typeof v === 'number' || typeof v === 'bigint') parts.push(`${typeof v}:${v}`);
     else if (Array.isArray(v) && v.every((n) => typeof n === 'number')) parts.push(`[${v.join()}]`);
-    else if (typeof t === 'object' && t?.kind === 'host' && !t.strings) parts.push(`${t.dtype}[${t.shape}]${t.bytes}`);
+    else if (typeof t === 'object' && t?.kind === 'host' && !t.strings)
+      parts.push(`${t.dtype}[${t.shape.join()}]${t.bytes.join()}`);
     else return undefined;
   }
   return parts.join('|');
