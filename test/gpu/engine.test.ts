@@ -10,6 +10,7 @@ import {
   createSplitEngine,
   equalParts,
   planSplit,
+  tensor,
 } from '../../src/index.js';
 import * as core from '../../src/core.js';
 import { DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
@@ -523,5 +524,39 @@ describe("download with array 'Float16Array'", () => {
     });
     expect([...(await e.download(gx)).data]).toEqual([0x3c00]);
     e.release(gx);
+  });
+});
+
+describe('one shape for every call', () => {
+  gpuTest('a GPU tensor and a destination without byteOffset or byteLength: 0 and the shape’s', async (g) => {
+    const e = await g.engine();
+    const x = tensor('float32', new Float32Array([1, 2, 3, 4, 5, 6]), [2, 3]);
+    const buffer = g.device.createBuffer({ size: 24, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | 0x8 });
+    g.device.queue.writeBuffer(buffer, 0, x.data);
+    const out = g.device.createBuffer({ size: 8, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | 0x4 });
+    const into = { dtype: 'float32', shape: [2, 1], buffer: out } as const;
+    const outs = await e.split({ dtype: 'float32', shape: [2, 3], buffer } as const, {
+      axis: 1,
+      sizes: [2, 1],
+      into: [undefined, into],
+    });
+    expect([outs[1]!.buffer === out, outs[1]!.byteOffset, outs[1]!.byteLength]).toEqual([true, 0, 8]);
+    const got = await downloadAll(e, outs);
+    expect(got.map((t) => [...t.data])).toEqual([
+      [1, 2, 4, 5],
+      [3, 6],
+    ]);
+    for (const t of outs) e.release(t);
+    buffer.destroy();
+    out.destroy();
+  });
+
+  gpuTest('encodeSplit of a host tensor is refused and keeps no program', async (g) => {
+    const e = await g.engine();
+    const x = tensor('float32', new Float32Array(4), [4]);
+    expect(() => e.encodeSplit(g.device.createCommandEncoder(), x as never, { parts: 2 })).toThrow(
+      'encodeSplit: the input must be a GPU tensor',
+    );
+    expect((e as unknown as { programs: unknown[] }).programs).toEqual([]);
   });
 });

@@ -109,6 +109,41 @@ describe('programs kept for repeated splits', () => {
     expect(kept.map((p) => p.plan.shape)).toEqual(Array.from({ length: 16 }, (_, i) => [i + 5]));
   });
 
+  test('run finds the program of a node read alike: planned once per node, options and input shape', async () => {
+    const cpu = await createSplitEngine({ backend: 'cpu' });
+    const kept = (cpu as unknown as { programs: Program[] }).programs;
+    const node = (n: number, split: number[]) =>
+      ({
+        op: 'Split',
+        opset: 13,
+        inputs: [tensor('float32', new Float32Array(n), [n]), tensor('int64', BigInt64Array.from(split, BigInt), [2])],
+        attrs: { axis: 0 },
+      }) as const;
+    for (let k = 0; k < 3; k++) await cpu.run(node(6, [2, 4]));
+    expect(kept).toHaveLength(1);
+    const first = kept[0];
+    await cpu.run(node(6, [2, 4]));
+    expect(kept).toEqual([first]);
+    // Other split values, another input shape: programs of their own; the first is found again after them.
+    await cpu.run(node(6, [3, 3]));
+    await cpu.run(node(7, [3, 4]));
+    await cpu.run(node(6, [2, 4]));
+    expect(kept).toHaveLength(3);
+    expect(kept[2]).toBe(first);
+  });
+
+  test('a refused call keeps no program', async () => {
+    const cpu = await createSplitEngine({ backend: 'cpu' });
+    const kept = (cpu as unknown as { programs: Program[] }).programs;
+    const buffer = { size: 64, usage: 0x80 | 0x4, mapAsync() {}, destroy() {} } as unknown as GPUBuffer;
+    const gx = { dtype: 'float32', shape: [4], buffer } as const;
+    await expect(cpu.split(gx, { parts: 2 } as never)).rejects.toMatchObject({ code: 'WRONG_BACKEND' });
+    const x = tensor('float32', new Float32Array(4), [4]);
+    await expect(cpu.split(x, { sizes: [1, 2] })).rejects.toMatchObject({ code: 'SIZE_SUM' });
+    await expect(cpu.split(x, { parts: 2, into: [] } as never)).rejects.toMatchObject({ code: 'BAD_OPTIONS' });
+    expect(kept).toEqual([]);
+  });
+
   test('a host program refuses GPU options once, when it is made', () => {
     expect(() => make(view('float32', [4], 'host'), { sizes: [2, 2], layout: 'separate' })).toThrow(
       'split: layout and alias place GPU outputs; a host input gives host outputs',
