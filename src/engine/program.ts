@@ -8,7 +8,7 @@
 import { SplitError, check, show } from '../errors.js';
 import type { AnyTensor, Destination } from '../tensor.js';
 import { type GpuView, type TensorView, readTensor } from '../read/tensor.js';
-import { type Outputs, readInto } from '../read/into.js';
+import { readInto } from '../read/into.js';
 import { isA } from '../read/webgpu-object.js';
 import { readChoice, readCount, readLengths } from '../read/options.js';
 import { type SplitPlan, equalParts, planSplit } from '../planner/split.js';
@@ -43,8 +43,6 @@ export class Program {
   private mayEnd: number[] = [];
   private readonly separate: boolean;
   private readonly alias: 'owned' | 'any' | 'none' | undefined;
-  /** What `into` is read against. */
-  private readonly out: Outputs;
 
   constructor(
     private readonly engine: Engine,
@@ -70,8 +68,6 @@ export class Program {
       asked.alias === undefined
         ? undefined
         : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
-    const numels = plan.sizes.map((n) => plan.outer * n * plan.inner);
-    this.out = { shapes, numels, planShapes: plan.outputShapes, axis: plan.axis };
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);
@@ -127,7 +123,7 @@ export class Program {
       () => `${what}: into places GPU outputs; a host input gives host outputs`,
       'option:into',
     );
-    return readInto(into, v, this.out, what, checkLive, prepared);
+    return readInto(into, v, this.shapes, this.plan.outputShapes, this.plan.axis, what, checkLive, prepared);
   }
 
   /** Keeps the destinations `prepare` was given, for every call that gives none. */

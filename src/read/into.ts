@@ -8,18 +8,11 @@
 import { SplitError, type SubjectKey, check, readFailure, show } from '../errors.js';
 import type { Destination } from '../tensor.js';
 import { type GpuView, readPlace, readShape, readStrides } from './tensor.js';
-import { rowMajorStrides, sameList } from '../shape.js';
-
-/** What a call expects of `into`: the outputs' shapes (as reported, and in the plan), elements, the plan's axis. */
-export interface Outputs {
-  readonly shapes: readonly (readonly number[])[];
-  readonly numels: readonly number[];
-  readonly planShapes: readonly (readonly number[])[];
-  readonly axis: number;
-}
+import { product, rowMajorStrides, sameList } from '../shape.js';
 
 /**
- * Reads `into` for a split of `x` into `out`; undefined when absent. `prepared`, a prepared split's destinations,
+ * Reads `into` for a split of `x` whose outputs have `shapes` (as reported) and, in the plan, `planShapes` (`axis` is
+ * the plan's); undefined when absent. `prepared`, a prepared split's destinations,
  * fixes which outputs have one and their strides. `live` refuses a destination whose bytes are no longer its own
  * (a released tensor, a Cleave buffer no lease holds): the engine passes the leases' check, which this layer does
  * not know.
@@ -27,13 +20,15 @@ export interface Outputs {
 export function readInto(
   raw: unknown,
   x: GpuView,
-  out: Outputs,
+  shapes: readonly (readonly number[])[],
+  planShapes: readonly (readonly number[])[],
+  axis: number,
   what: string,
   live: (d: Destination, what: string, subject: SubjectKey) => void,
   prepared?: readonly (Destination | undefined)[],
 ): (Destination | undefined)[] | undefined {
   if (raw === undefined) return undefined;
-  const n = out.shapes.length;
+  const n = shapes.length;
   check(
     Array.isArray(raw) && raw.length === n,
     'BAD_OPTIONS',
@@ -48,7 +43,10 @@ export function readInto(
     // A caller's getter or Proxy that throws becomes a SplitError (a loop, not a closure per entry).
     try {
       const e = raw[i] as unknown;
-      dests.push(e === undefined ? undefined : readOne(e, x, i, out, `${what}: into[${i}]`, at, live, prepared?.[i]));
+      const d = e === undefined ? undefined : readOne(e, x, shapes[i]!, `${what}: into[${i}]`, at, live, prepared?.[i]);
+      // The planner reads strides over the plan's shape: a dropped axis (keepdims 0) has size 1 and stride 0.
+      const plain = !d || d.strides.length === planShapes[i]!.length;
+      dests.push(plain ? d : { ...d, strides: [...d.strides.slice(0, axis), 0, ...d.strides.slice(axis)] });
     } catch (e) {
       throw readFailure(e, what, at);
     }
@@ -73,8 +71,7 @@ export function readInto(
 function readOne(
   e: unknown,
   x: GpuView,
-  i: number,
-  out: Outputs,
+  shape: readonly number[],
   what: string,
   at: SubjectKey,
   live: (d: Destination, what: string, subject: SubjectKey) => void,
@@ -87,7 +84,6 @@ function readOne(
     at,
   );
   const o = e as Record<string, unknown>;
-  const shape = out.shapes[i]!;
   check(
     o.dtype === x.dtype,
     'BAD_DTYPE',
@@ -110,9 +106,8 @@ function readOne(
       : sameList(raw, p.given ?? rowMajorStrides(shape)));
   const given =
     raw === undefined ? undefined : kept ? (p.given ?? rowMajorStrides(shape)) : readStrides(raw, shape, what, at);
-  const place = readPlace(o, x.dtype, shape, out.numels[i]!, given, what, `${at}.buffer`, x);
-  // The planner reads strides over the plan's shape: a dropped axis (keepdims 0) has size 1.
-  const strides = kept ? p.strides : overPlan(given ?? rowMajorStrides(shape), out, i);
+  const place = readPlace(o, x.dtype, shape, product(shape), given, what, `${at}.buffer`, x);
+  const strides = kept ? p.strides : (given ?? rowMajorStrides(shape));
   const d = { buffer: place.buffer, byteOffset: place.byteOffset, strides, given, bytes: place.bytes, source: o };
   live(d, what, `${at}.buffer`);
   check(
@@ -122,10 +117,6 @@ function readOne(
     at,
   );
   return d;
-}
-
-function overPlan(s: readonly number[], out: Outputs, i: number): readonly number[] {
-  return out.planShapes[i]!.length === s.length ? s : [...s.slice(0, out.axis), 0, ...s.slice(out.axis)];
 }
 
 /**

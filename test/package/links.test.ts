@@ -1,8 +1,8 @@
 // Package tier, no dead ends: the Markdown of the packed tarball (`npm pack`, unpacked in the OS temp dir) sends its
 // reader only to what the tarball holds. Every link of every shipped Markdown file resolves inside it, anchors
-// included; every file or folder name and every page address on localhost that the README, docs/ and the examples'
-// READMEs give is in it, but for CONTRIBUTING.md, which lives in the source repository and is said to. (The messages
-// the README's error table quotes are checked against the messages themselves in newcomer.test.ts.)
+// included; every file or folder name and every page address on localhost that the shipped Markdown gives is in it:
+// no contributor guide or example of the source is named. (The messages the README's error table quotes are checked
+// against the messages themselves in newcomer.test.ts.)
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -10,8 +10,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { anchors, fileNames, localPages, must, packageLinks, resolveName } from './consumer.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** The one file outside the tarball that the docs may name, always as the source repository's. */
-const SOURCE_ONLY = 'CONTRIBUTING.md';
 /** Names the docs give that are no file of Cleave's: the reader's own, or another package's in a quoted notice. */
 const NOT_CLEAVES = ['tsconfig.json', 'build/postinstall.js'];
 
@@ -48,13 +46,12 @@ test("every link of the shipped Markdown opens a file of the tarball, at a headi
   expect(broken).toEqual([]);
 });
 
-test('every file the README, docs/ and the examples name is in the tarball, CONTRIBUTING.md excepted', () => {
+test('every file the README, docs/ and the examples name is in the tarball', () => {
   const docs = userDocs();
-  expect(docs).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'examples/kv-cache-decode/README.md']));
+  expect(docs).toEqual(expect.arrayContaining(['README.md', 'docs/README.md', 'docs/gpu-outputs.md']));
   const named = docs.flatMap((from) => fileNames(pkg, from).map((name) => ({ from, name })));
   const deadEnds = named.filter(
-    ({ from, name }) =>
-      resolveName(files, from, name) === undefined && name !== SOURCE_ONLY && !NOT_CLEAVES.includes(name),
+    ({ from, name }) => resolveName(files, from, name) === undefined && !NOT_CLEAVES.includes(name),
   );
   expect(deadEnds).toEqual([]);
   // The check sees the names it must: a control of each kind.
@@ -62,8 +59,6 @@ test('every file the README, docs/ and the examples name is in the tarball, CONT
     expect.arrayContaining([
       { from: 'README.md', name: 'ARCHITECTURE.md' },
       { from: 'README.md', name: 'node_modules/cleave-gpu/' },
-      { from: 'README.md', name: SOURCE_ONLY },
-      { from: 'examples/kv-cache-decode/README.md', name: 'examples/kv-cache-decode/serve.mjs' },
     ]),
   );
 });
@@ -74,14 +69,9 @@ test('every page address on localhost that the docs give opens a page of the tar
   expect(pages.filter((p) => !files.includes(p.page))).toEqual([]);
 });
 
-test("CONTRIBUTING.md is named only as the source repository's, and the README says so", () => {
-  const paragraphs = userDocs().flatMap((from) =>
-    readFileSync(join(pkg, from), 'utf8')
-      .split(/\n\s*\n/)
-      .filter((p) => p.includes(SOURCE_ONLY))
-      .map((p) => ({ from, p: p.replace(/\s+/g, ' ') })),
-  );
-  expect(paragraphs.map((p) => p.from)).toContain('README.md');
-  expect(paragraphs.filter(({ p }) => !/source repository/.test(p))).toEqual([]);
-  expect(files).not.toContain(SOURCE_ONLY);
+test('no Markdown of the package names the contributor guide, which the package lacks', () => {
+  const markdown = files.filter((f) => f.endsWith('.md'));
+  const naming = markdown.filter((from) => readFileSync(join(pkg, from), 'utf8').includes('CONTRIBUTING'));
+  expect(naming).toEqual([]);
+  expect(files).not.toContain('CONTRIBUTING.md');
 });
