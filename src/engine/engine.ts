@@ -120,7 +120,7 @@ export class Engine {
     }
     const o = readOptions(options, 'prepare', SPLIT_KEYS);
     const p = programOf(this, v, o, 'prepare');
-    p.prepareInto(o.into, v);
+    p.into = p.destinations(o.into, v, 'prepare');
     this.collected.register(p, p.placements);
     return p;
   }

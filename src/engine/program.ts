@@ -18,7 +18,7 @@ import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
 import { type Done, type Placement, host, resident, retire } from '../gpu/split.js';
 import { calibrateSoon } from '../gpu/calibrate.js';
-import { checkLive, mayEnd } from '../gpu/leases.js';
+import { checkLive } from '../gpu/leases.js';
 import { findKept, keep } from '../kept.js';
 import { USAGE, missingUsage } from '../usage.js';
 import type { Engine } from './engine.js';
@@ -34,13 +34,8 @@ const KEPT_PLACEMENTS = 4;
 export class Program {
   /** Its GPU plans, one per placement, most recently used last. */
   readonly placements: Placement[] = [];
-  /** The destinations it was prepared with (`engine.prepare` with `into`). */
-  private into: readonly (Destination | undefined)[] | undefined;
-  /**
-   * Which of them a call checks again: those whose bytes may stop being theirs (a tensor Cleave handed out, or one in
-   * a buffer of Cleave's). A tensor of yours in your buffer stays yours.
-   */
-  private mayEnd: number[] = [];
+  /** The destinations it was prepared with (`engine.prepare` with `into`), for every call that gives none. */
+  into: readonly (Destination | undefined)[] | undefined;
   private readonly separate: boolean;
   private readonly alias: 'owned' | 'any' | 'none' | undefined;
 
@@ -126,13 +121,6 @@ export class Program {
     return readInto(into, v, this.shapes, this.plan.outputShapes, this.plan.axis, what, checkLive, prepared);
   }
 
-  /** Keeps the destinations `prepare` was given, for every call that gives none. */
-  prepareInto(into: unknown, v: TensorView): void {
-    this.into = this.destinations(into, v, 'prepare');
-    this.mayEnd = [];
-    this.into?.forEach((d, i) => d && mayEnd(d) && this.mayEnd.push(i));
-  }
-
   /**
    * Runs on a view read at the call, with its destinations: where the input lives decides the path. The engine's
    * backend was checked for it by the call.
@@ -147,7 +135,6 @@ export class Program {
     if (x.kind === 'gpu') return this.resident(gpu!, x, dests, what, encoder);
     if (!gpu || x.strings || x.dtype.startsWith('complex'))
       return { outputs: splitOnCpu(this.plan, x, this.shapes), gp: undefined };
-    calibrateSoon(gpu.device, gpu.costs);
     return host(gpu, this.placement(gpu, 0, false, undefined, []), x, this.shapes, what);
   }
 
@@ -166,7 +153,6 @@ export class Program {
       () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
       'input:input.buffer',
     );
-    calibrateSoon(gpu.device, gpu.costs);
     const alias = this.alias ?? (encoder ? 'none' : 'owned');
     const allowAlias = !dests && !this.separate && (alias === 'any' || (alias === 'owned' && ours));
     const bases: number[] = [];
@@ -182,6 +168,7 @@ export class Program {
     into: readonly (Destination | undefined)[] | undefined,
     bases: number[],
   ): Placement {
+    calibrateSoon(gpu.device, gpu.costs);
     const { alignment: a, costs } = gpu.limits;
     const list = this.placements;
     const found = findKept(list, (p) => fits(p.gp, srcByteOffset, allowAlias, costs, into, a, bases));
@@ -220,7 +207,8 @@ export class Program {
     if (into !== undefined) return this.destinations(into, v, what);
     const kept = this.into;
     if (!kept) return kept;
-    for (const i of this.mayEnd) checkLive(kept[i]!, what, `option:into[${i}]`);
+    // Their bytes must still be theirs: a tensor Cleave handed out may have been released since.
+    for (let i = 0; i < kept.length; i++) if (kept[i]) checkLive(kept[i]!, what, `option:into[${i}]`);
     const i = kept.findIndex((d) => d?.buffer === (v as GpuView).buffer);
     check(
       i < 0,

@@ -121,14 +121,6 @@ export function checkLive(v: Live, what: string, subject: SubjectKey = 'input:in
   return lease;
 }
 
-/**
- * Whether a tensor's bytes may stop being its own: it is one Cleave handed out (or a copy of one), or its buffer is
- * one Cleave made. A caller's tensor over the caller's buffer never can: Cleave leases nothing of it.
- */
-export function mayEnd(v: Live): boolean {
-  return current.has(v.buffer) || guardRead('into', () => LEASE in v.source);
-}
-
 /** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */
 function leaseOf(v: Live, what: string): Lease | undefined {
   const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);

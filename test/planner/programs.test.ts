@@ -19,10 +19,11 @@ const LIMITS: GpuLimits = {
   costs: DEFAULT_COSTS,
 };
 
-/** A stand-in for the engine's GPU: its limits, and the tables it was asked to retire. */
+/** A stand-in for the engine's GPU: its limits (its costs measured already), and the tables it was asked to retire. */
 function fakeGpu(limits: GpuLimits = LIMITS) {
   const retired: GPUBuffer[] = [];
-  return { limits, retired, retire: (b: GPUBuffer) => void retired.push(b) };
+  const costs = { costs: DEFAULT_COSTS, running: Promise.resolve(DEFAULT_COSTS) };
+  return { limits, costs, device: {}, retired, retire: (b: GPUBuffer) => void retired.push(b) };
 }
 
 function runner(gpu = fakeGpu()) {
