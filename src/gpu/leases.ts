@@ -110,9 +110,11 @@ export function handOut(
  * and one whose split failed on the GPU after it resolved. Returns the lease its bytes are under, if any.
  */
 export function checkLive(v: Live, what: string, subject: SubjectKey = 'input:input.buffer'): Lease | undefined {
-  const lease = leaseOf(v, what);
+  // One look at the buffer: undefined, not Cleave's; null, Cleave's and held by no lease; else its live lease.
+  const held = current.get(v.buffer);
+  const lease = leaseOf(v, what, held);
   check(
-    LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || !current.has(v.buffer)),
+    LeasedTensor.state(v.source) < 2 && !lease?.ended && (lease !== undefined || held === undefined),
     'RELEASED',
     () => `${what}: this GPU tensor was released (or is a copy of one); release a tensor after its last use`,
     subject,
@@ -122,9 +124,9 @@ export function checkLive(v: Live, what: string, subject: SubjectKey = 'input:in
 }
 
 /** The lease whose bytes a tensor reads: the one it carries, or, for a tensor made by hand, its buffer's live one. */
-function leaseOf(v: Live, what: string): Lease | undefined {
+function leaseOf(v: Live, what: string, held = current.get(v.buffer)): Lease | undefined {
   const carried = guardRead(what, () => (v.source as { [LEASE]?: Lease })[LEASE]);
-  return carried?.buffer === v.buffer ? carried : leaseOn(v.buffer);
+  return carried?.buffer === v.buffer ? carried : (held ?? undefined);
 }
 
 /** The refusal of a tensor whose split (or one upstream) failed on the GPU after it resolved. */

@@ -39,63 +39,64 @@ export function readInto(
   );
   const dests: (Destination | undefined)[] = [];
   for (let i = 0; i < n; i++) {
-    const at: SubjectKey = `option:into[${i}]`;
-    // A caller's getter or Proxy that throws becomes a SplitError (a loop, not a closure per entry).
+    // A caller's getter or Proxy that throws becomes a SplitError (a loop, not a closure per entry). Messages and
+    // subjects are made when a check fails: a call that passes builds no text.
     try {
       const e = raw[i] as unknown;
-      const d = e === undefined ? undefined : readOne(e, x, shapes[i]!, `${what}: into[${i}]`, at, live, prepared?.[i]);
+      const d = e === undefined ? undefined : readOne(e, x, shapes[i]!, what, i, live, prepared?.[i]);
       // The planner reads strides over the plan's shape: a dropped axis (keepdims 0) has size 1 and stride 0.
       const plain = !d || d.strides.length === planShapes[i]!.length;
       dests.push(plain ? d : { ...d, strides: [...d.strides.slice(0, axis), 0, ...d.strides.slice(axis)] });
     } catch (e) {
-      throw readFailure(e, what, at);
+      throw readFailure(e, what, `option:into[${i}]`);
     }
     const p = prepared?.[i];
-    check(
-      !prepared || (p === undefined) === (dests[i] === undefined),
-      'BAD_OPTIONS',
-      () =>
+    if (prepared && (p === undefined) !== (dests[i] === undefined))
+      throw new SplitError(
+        'BAD_OPTIONS',
         `${what}: into[${i}] must be placed as prepared: ` +
-        (p ? `a destination with strides [${p.strides.join(', ')}]` : 'no destination (the engine places it)'),
-      at,
-    );
+          (p ? `a destination with strides [${p.strides.join(', ')}]` : 'no destination (the engine places it)'),
+        `option:into[${i}]`,
+      );
   }
   checkApart(dests, what);
   return dests;
 }
 
 /**
- * One destination, checked against output `i`, then its lease (`live`); with `p`, the prepared one in its place, whose
- * strides it must keep (the same numbers are not checked again).
+ * One destination, checked against output `i` of `shape`, then its lease (`live`); with `p`, the prepared one in its
+ * place, whose strides it must keep (the same numbers are not checked again).
  */
 function readOne(
   e: unknown,
   x: GpuView,
   shape: readonly number[],
-  what: string,
-  at: SubjectKey,
+  call: string,
+  i: number,
   live: (d: Destination, what: string, subject: SubjectKey) => void,
   p: Destination | undefined,
 ): Destination {
-  check(
-    typeof e === 'object' && e !== null,
-    'BAD_INPUT',
-    () => `${what}: a destination is { dtype, shape, buffer, byteOffset?, strides? } or undefined, got ${show(e)}`,
-    at,
-  );
+  const what = `${call}: into[${i}]`;
+  const at: SubjectKey = `option:into[${i}].buffer`;
+  if (typeof e !== 'object' || e === null)
+    throw new SplitError(
+      'BAD_INPUT',
+      `${what}: a destination is { dtype, shape, buffer, byteOffset?, strides? } or undefined, got ${show(e)}`,
+      `option:into[${i}]`,
+    );
   const o = e as Record<string, unknown>;
-  check(
-    o.dtype === x.dtype,
-    'BAD_DTYPE',
-    () => `${what}: dtype ${show(o.dtype)} differs from the input's, ${x.dtype}`,
-    `${at}.dtype`,
-  );
+  if (o.dtype !== x.dtype)
+    throw new SplitError(
+      'BAD_DTYPE',
+      `${what}: dtype ${show(o.dtype)} differs from the input's, ${x.dtype}`,
+      `option:into[${i}].dtype`,
+    );
   if (!sameList(o.shape, shape)) {
-    const dims = readShape(o.shape, what, at);
+    const dims = readShape(o.shape, what, `option:into[${i}]`);
     throw new SplitError(
       'BAD_SHAPE',
       `${what}: shape [${dims.join(', ')}] differs from the output's, [${shape.join(', ')}]`,
-      `${at}.shape`,
+      `option:into[${i}].shape`,
     );
   }
   const raw = o.strides;
@@ -105,17 +106,21 @@ function readOne(
       ? p.given === undefined || sameList(p.given, rowMajorStrides(shape))
       : sameList(raw, p.given ?? rowMajorStrides(shape)));
   const given =
-    raw === undefined ? undefined : kept ? (p.given ?? rowMajorStrides(shape)) : readStrides(raw, shape, what, at);
-  const place = readPlace(o, x.dtype, shape, product(shape), given, what, `${at}.buffer`, x);
+    raw === undefined
+      ? undefined
+      : kept
+        ? (p.given ?? rowMajorStrides(shape))
+        : readStrides(raw, shape, what, `option:into[${i}]`);
+  const place = readPlace(o, x.dtype, shape, product(shape), given, what, at, x);
   const strides = kept ? p.strides : (given ?? rowMajorStrides(shape));
   const d = { buffer: place.buffer, byteOffset: place.byteOffset, strides, given, bytes: place.bytes, source: o };
-  live(d, what, `${at}.buffer`);
-  check(
-    !p || kept,
-    'BAD_OPTIONS',
-    () => `${what} must be placed as prepared: a destination with strides [${p!.strides.join(', ')}]`,
-    at,
-  );
+  live(d, what, at);
+  if (p && !kept)
+    throw new SplitError(
+      'BAD_OPTIONS',
+      `${what} must be placed as prepared: a destination with strides [${p.strides.join(', ')}]`,
+      `option:into[${i}]`,
+    );
   return d;
 }
 
