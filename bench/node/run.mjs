@@ -21,7 +21,6 @@ import { log, parseOptions, status, timingFor } from '../lib/cli.mjs';
 import { writeHtml } from '../lib/report/html.mjs';
 import { RESULTS_FORMAT } from '../lib/results-file.mjs';
 import { callRoundsFor, runCalls } from './calls.mjs';
-import { openDevice } from './device.mjs';
 import { idsOf, selectWork } from './select.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -114,6 +113,8 @@ const hook = `export async function resolve(s, c, next) {
  * @param {Args} args
  */
 async function setup(args) {
+  // Dawn loads here, not before: --list and a wrong option need no GPU.
+  const { openDevice } = await import('./device.mjs');
   const opened = await openDevice({ timestamps: !args.wallOnly && !args.calls });
   register(`data:text/javascript,${encodeURIComponent(hook)}`);
   Object.assign(globalThis, { __benchProgress: status });

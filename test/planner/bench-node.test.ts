@@ -3,6 +3,7 @@
 // limit named), a peer that failed or could not run reported with its reason and never as a time, the summary lines
 // of device-run.sh, and the campaign's one results file (bench/node/merge.mjs) rendering as a page.
 
+import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { CASES, DECODES, PIPELINES } from '../../bench/cases.mjs';
 import { renderHtml } from '../../bench/lib/report/html.mjs';
@@ -49,6 +50,25 @@ describe('what a run takes', () => {
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort()).toEqual([...ids({ quick: false })].sort());
     expect(spread.length).toBeGreaterThan(10);
+  });
+});
+
+describe("bench:node's command line (no GPU: it stops before Dawn loads)", () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, ['bench/node/run.mjs', ...args], { encoding: 'utf8' });
+
+  test('--list prints the ids a run would take, one a line, as device-run.sh reads them', () => {
+    const r = run('--quick', '--list');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')).toEqual(idsOf(selectWork({ quick: true })));
+    const some = run('--cases', '^(pipe|decode)-', '--exclude', '^decode', '--list');
+    expect(some.stdout.trim().split('\n')).toEqual(PIPELINES.map((p) => p.id));
+  });
+
+  test('refuses what cannot go together, and a selection of nothing', () => {
+    expect(run('--calls', '--no-peers').stderr).toMatch(/--calls runs the per-call section alone: no --no-peers/);
+    const none = run('--cases', '^no-such-case$', '--list');
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^bench:node: no case matches/);
   });
 });
 
