@@ -8,11 +8,12 @@ import { describe, expect, test } from 'vitest';
 import { CASES, DECODES, PIPELINES } from '../../bench/cases.mjs';
 import { renderHtml } from '../../bench/lib/report/html.mjs';
 import { chartLibrary } from '../../bench/lib/report/html/document.mjs';
+import { modelCountRows } from '../../bench/lib/report/text.mjs';
 import { mergeReports } from '../../bench/node/merge.mjs';
 import { ratiosOf, renderCase, renderSummary } from '../../bench/node/report.mjs';
 import { idsOf, overLimits, selectWork } from '../../bench/node/select.mjs';
 import { runLines } from '../../bench/node/summary-lines.mjs';
-import type { NodeCaseRecord, NodeReport, SystemResult } from '../../bench/types.js';
+import type { CallCounts, NodeCaseRecord, NodeReport, Report, SystemResult } from '../../bench/types.js';
 
 const MiB = 1 << 20;
 
@@ -249,4 +250,31 @@ describe("the campaign's one results file", () => {
     expect(html).toContain(`<li>a, ORT: ${placed}</li>`);
     expect(html).toContain('ORT Web (WebGPU EP): failed: verify failed: Program Split requires f16');
   });
+});
+
+test("a decode loop's calls are given per step: session.run, submits, dispatches over the sequence's steps", () => {
+  const calls = (sessionRuns: number, submits: number, dispatches: number) =>
+    ({
+      sessionRuns,
+      submits,
+      dispatches,
+      passes: 0,
+      copies: 0,
+      bytesCopied: 0,
+      buffersCreated: 0,
+      writeBuffers: 0,
+    }) as unknown as CallCounts;
+  const decode = {
+    id: 'decode-x',
+    decode: { steps: [4, 1, 1, 1] },
+    systems: {
+      'ort-whole': ran(10, 9, { calls: calls(4, 4, 44) }),
+      'cleave-pipeline': ran(8, 7, { calls: calls(8, 13, 32) }),
+    },
+  };
+  const rows = modelCountRows({ pipelines: [], decodes: [decode] as unknown as Report['decodes'] });
+  expect(rows).toEqual([
+    ['decode-x', 'ort-whole', '1', '1', '0', '11', '0', '0', '0', '0'],
+    ['decode-x', 'cleave-pipeline', '2', '3.25', '0', '8', '0', '0', '0', '0'],
+  ]);
 });

@@ -10,7 +10,7 @@ import { renderCallCosts, renderScopeStudy, scopeFindings } from './calls.mjs';
 
 export { callCostLine } from './calls.mjs';
 
-/** @import { CallCounts, CaseRecord, PipelineResult, Report } from '../../types.js' */
+/** @import { CallCounts, CaseRecord, PipelineResult, Report, SystemResult } from '../../types.js' */
 
 /** Every part of the report, in order; the empty ones left out. @param {Report} report */
 export function renderReport(report) {
@@ -230,12 +230,24 @@ function renderCounts(report) {
     : '';
 }
 
+/** The columns of modelCountRows, after the item and the system. */
+export const MODEL_COUNT_HEAD = [
+  'session.run',
+  'submits',
+  'passes',
+  'dispatches',
+  'copies',
+  'bytes copied',
+  'buffers',
+  'writes',
+];
+
 /**
  * The calls of pipelines and decode loops (counted in one inference or sequence: --probes, and always in bench:node),
- * per inference and per step: ORT's session.run where counted, submits, dispatches, copies.
- * @param {Pick<Report, 'pipelines' | 'decodes'>} report
+ * per inference and per step, a row each: item, system, then MODEL_COUNT_HEAD's (ORT's session.run where counted).
+ * @param {Pick<Report, 'pipelines' | 'decodes'>} report @returns {string[][]}
  */
-export function renderModelCounts(report) {
+export function modelCountRows(report) {
   const n = (/** @type {number | undefined} */ v, /** @type {number} */ per) =>
     v === undefined ? '-' : Number.isInteger(v / per) ? String(v / per) : (v / per).toFixed(2);
   /** @param {string} id @param {string} key @param {CallCounts} c @param {number} per */
@@ -253,21 +265,24 @@ export function renderModelCounts(report) {
       c.writeBuffers,
     ].map((v) => n(v, per)),
   ];
-  const rows = [
-    ...report.pipelines.flatMap((r) =>
-      Object.entries(r.systems).flatMap(([k, s]) => (s?.calls ? [row(r.id, k, s.calls, 1)] : [])),
-    ),
-    ...report.decodes.flatMap((r) =>
-      Object.entries(r.systems).flatMap(([k, s]) => (s?.calls ? [row(r.id, k, s.calls, r.decode.steps.length)] : [])),
-    ),
+  /** @param {{ id: string, systems: Partial<Record<string, SystemResult>> }} r @param {number} per */
+  const rows = (r, per) =>
+    Object.entries(r.systems).flatMap(([k, s]) => (s?.calls ? [row(r.id, k, s.calls, per)] : []));
+  return [
+    ...report.pipelines.flatMap((r) => rows(r, 1)),
+    ...report.decodes.flatMap((r) => rows(r, r.decode.steps.length)),
   ];
+}
+
+/** @param {Pick<Report, 'pipelines' | 'decodes'>} report */
+export function renderModelCounts(report) {
+  const rows = modelCountRows(report);
   if (rows.length === 0) return '';
-  const head = ['item', 'system', 'session.run', 'submits', 'passes', 'dispatches', 'copies', 'bytes copied'];
   return (
     'Calls per inference (pipelines) and per step (decode loops: one sequence over its steps), counted in one\n' +
     "run after a first: ORT's session.run, GPU submits, compute passes, dispatches, copies and their bytes,\n" +
     'buffers created, writeBuffer calls.\n\n' +
-    table([[...head, 'buffers', 'writes'], ...rows])
+    table([['item', 'system', ...MODEL_COUNT_HEAD], ...rows])
   );
 }
 

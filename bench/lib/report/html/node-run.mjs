@@ -5,14 +5,14 @@
 // per-call section (--calls: the page's own section), and whatever went wrong.
 
 import { bytesText } from '../format.mjs';
-import { limitsText, pipelineText, versusText } from '../text.mjs';
+import { MODEL_COUNT_HEAD, limitsText, modelCountRows, pipelineText, versusText } from '../text.mjs';
 import { decodeFindings } from '../decode.mjs';
 import { PEERS, pipelineRows } from '../../findings.mjs';
 import { pageView } from '../../node-view.mjs';
 import { callsSection } from './calls.mjs';
 import { caseFigure } from './cases.mjs';
 import { deviceDetails, nodeHeader } from './header.mjs';
-import { Charts, esc, notes, para } from './markup.mjs';
+import { Charts, esc, notes, para, table } from './markup.mjs';
 import { pipelinesSection } from './pipelines.mjs';
 import { gbpsFigure, plansFigure } from './plans.mjs';
 
@@ -94,7 +94,8 @@ export function nodeRun(report) {
       plans(charts, apart),
       ...apart.map((r) => caseFigure(charts, viewOf(r))),
     );
-  out.push(pipelinesSection(charts, { pipelines: report.pipelines ?? [], decodes: report.decodes ?? [] }));
+  const models = { pipelines: report.pipelines ?? [], decodes: report.decodes ?? [] };
+  out.push(pipelinesSection(charts, models), modelCounts(models));
   out.push(placements(report), callsSection(charts, { callCosts: report.callCosts ?? [] }), problems(report));
   out.push(deviceDetails(report.features, report.limits, report.settings));
   return { title: `Cleave bench:node ${report.started}`, body: out.join('\n'), charts: charts.specs };
@@ -138,4 +139,18 @@ function problems(r) {
     ...r.cases.flatMap((c) => (c.skipped ? [`${c.case.id}: skipped, ${c.skipped}`] : [])),
   ];
   return items.length ? `<h2>What the run could not do</h2>${notes(items, 'warn')}` : '';
+}
+
+/**
+ * The pipelines' and decode loops' calls per inference and per step.
+ * @param {Parameters<typeof modelCountRows>[0]} r
+ */
+function modelCounts(r) {
+  const rows = modelCountRows(r);
+  if (rows.length === 0) return '';
+  const intro =
+    "Calls per inference (pipelines) and per step (decode loops), counted in one run after a first: ORT's " +
+    'session.run, GPU submits, compute passes, dispatches, copies and their bytes, buffers created, writeBuffer calls.';
+  const head = ['item', 'system', ...MODEL_COUNT_HEAD];
+  return `<h3>Calls per inference and per step</h3>${para(intro, 'muted')}${table(head, rows, 2)}`;
 }
