@@ -88,7 +88,8 @@ fi
   ldconfig -p 2>/dev/null | grep -E 'libvulkan|libGLX_nvidia|libnvidia-glcore' || echo 'none found by ldconfig'
   env | grep -E '^(NVIDIA_|VK_|CUDA_VISIBLE)' || true
 } >"$OUT/env.txt" 2>&1
-say "unpacked in $(($(date +%s) - start)) s; node $(node --version); VK_ICD_FILENAMES ${ICD:-unset}; $(nvidia-smi -L 2>/dev/null | head -1 || true)"
+say "unpacked in $(($(date +%s) - start)) s; node $(node --version); VK_ICD_FILENAMES ${ICD:-unset};" \
+  "$(nvidia-smi -L 2>/dev/null | head -1 || true)"
 [ -n "$ICD" ] && export VK_ICD_FILENAMES=$ICD VK_DRIVER_FILES=$ICD
 cd "$P" || exit 2
 R="$T/results" L="$T/logs"
@@ -185,7 +186,8 @@ gpu() {
   rc=$?
   [ "$rc" = 0 ] || failed=1
   line=$(sed 's/\x1b\[[0-9;]*m//g' "$L/gpu-tier.txt" | grep -aE '^[0-9]+ passed, [0-9]+ failed' | tail -1)
-  say "gpu: vitest run ${KIT_GPU_FILES:-test/gpu} ($(rcText "$rc")) in $(($(date +%s) - t0)) s: ${line:-no summary line}"
+  say "gpu: vitest run ${KIT_GPU_FILES:-test/gpu} ($(rcText "$rc")) in $(($(date +%s) - t0)) s:" \
+    "${line:-no summary line}"
   pack
 }
 

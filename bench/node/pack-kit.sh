@@ -21,7 +21,10 @@ W=$(mktemp -d /tmp/kitprune.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 xz -dc "$CO/.kit/project.tar.xz" | tar -x -C "$W"
 N="$W/project/node_modules"
-[ -f "$N/onnxruntime-web/dist/ort.webgpu.bundle.min.mjs" ] || { echo "pack-kit: onnxruntime-web is not in the kit"; exit 1; }
+[ -f "$N/onnxruntime-web/dist/ort.webgpu.bundle.min.mjs" ] || {
+  echo "pack-kit: onnxruntime-web is not in the kit"
+  exit 1
+}
 # ORT: package.json (its exports), its licence, and in dist/ the WebGPU entry and the wasm build it loads in Node.
 find "$N/onnxruntime-web" -mindepth 1 -maxdepth 1 ! -name dist ! -name package.json ! -name LICENSE -exec rm -rf {} +
 find "$N/onnxruntime-web/dist" -type f ! -name ort.webgpu.bundle.min.mjs ! -name 'ort-wasm-simd-threaded.asyncify.*' \

@@ -1,9 +1,9 @@
 // The Node bench (bench/node) end to end on one tiny case, wall time only (the path of an adapter
 // without timestamp queries) and without its peers (--no-peers: loading ONNX Runtime Web costs tens of seconds of
 // CPU, and no test depends on a peer): it exits 0, its JSON (results format 2) holds verified outputs and figures
-// for every system that applies, the peers n/a with the reason, and it renders its HTML report beside it. Then its per-call section
-// (--calls), two rounds: every variant verified and timed in each. Runs the built dist/ in a child process,
-// as `npm run bench:node` does. Figures are read for presence, never compared with a time.
+// for every system that applies, the peers n/a with the reason, and it renders its HTML report beside it. Then
+// its per-call section (--calls), two rounds: every variant verified and timed in each. Runs the built dist/ in a
+// child process, as `npm run bench:node` does. Figures are read for presence, never compared with a time.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
