@@ -11,7 +11,7 @@ export const MAX_STRINGS = 1 << 24;
 /** The product of some dimensions (1 for none). */
 export function product(xs: readonly number[]): number {
   let p = 1;
-  for (const x of xs) p *= x;
+  for (let i = 0; i < xs.length; i++) p *= xs[i]!;
   return p;
 }
 

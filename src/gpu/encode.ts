@@ -7,7 +7,7 @@
 
 import type { GpuPlan, UnitBits } from '../planner/types.js';
 import { align } from '../planner/dispatch.js';
-import { BINDING, REFLECTED, encodeParams, encodeTile } from './shader.js';
+import { BINDING, REFLECTED, encodeStruct } from './shader.js';
 import { gatherKit, pipelineFor } from './pipelines.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from '../usage.js';
@@ -90,12 +90,9 @@ export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Tab
   const view = new DataView(bytes.buffer);
   let base = 0;
   dispatches.forEach((d, i) => {
-    encodeParams(view, i * slot, {
-      tile_base: base,
-      tile_count: d.tiles.length,
-      keep_tail: +(gp.targets[d.target]!.kind === 'into'),
-    });
-    for (const t of d.tiles) encodeTile(view, tilesAt + base++ * REFLECTED.tile.stride, t);
+    const keep_tail = +(gp.targets[d.target]!.kind === 'into');
+    encodeStruct(view, i * slot, REFLECTED.params.members, { tile_base: base, tile_count: d.tiles.length, keep_tail });
+    for (const t of d.tiles) encodeStruct(view, tilesAt + base++ * REFLECTED.tile.stride, REFLECTED.tile.members, t);
   });
   const buffer = pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
   new Uint8Array(buffer.getMappedRange()).set(bytes);

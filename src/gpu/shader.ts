@@ -5,24 +5,20 @@
 // in the shader and that the shader has none the host leaves unfilled.
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';
-import { SHADER_TILE_MEMBERS, type ShaderTile, type UnitBits } from '../planner/types.js';
+import { SHADER_TILE_MEMBERS, type UnitBits } from '../planner/types.js';
 import { COMPUTE_STAGE } from '../usage.js';
 import { GATHER_SHADER } from './shader.generated.js';
 
 export const REFLECTED = GATHER_SHADER;
-
-export const PARAMS_MEMBERS = ['tile_base', 'tile_count', 'keep_tail'] as const;
-export type ShaderParams = { readonly [K in (typeof PARAMS_MEMBERS)[number]]: number };
 
 export type Role = 'params' | 'tiles' | 'src' | 'dst';
 
 /** `true` when two unions of names hold the same names, `false` otherwise (a compile-time check). */
 type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
-// The build fails when the shader gains a member the host does not fill or lacks one it fills
-// (the generated file is checked against the WGSL by the build, and pinned in a test).
+// The build fails when the shader gains a member the host does not fill or lacks one it fills (the generated file is
+// checked against the WGSL by the build, and pinned in a test; encodeStruct takes every member of its struct).
 true satisfies SameNames<keyof typeof REFLECTED.tile.members, (typeof SHADER_TILE_MEMBERS)[number]>;
-true satisfies SameNames<keyof typeof REFLECTED.params.members, (typeof PARAMS_MEMBERS)[number]>;
 true satisfies SameNames<(typeof REFLECTED.bindings)[number]['name'], Role>;
 
 /** Bind group and binding number of each role. */
@@ -55,14 +51,6 @@ export function encodeStruct<K extends string>(
   values: Readonly<Record<K, number>>,
 ): void {
   for (const name in members) view.setUint32(at + members[name], values[name], true);
-}
-
-export function encodeTile(view: DataView, at: number, t: ShaderTile): void {
-  encodeStruct(view, at, REFLECTED.tile.members, t);
-}
-
-export function encodeParams(view: DataView, at: number, p: ShaderParams): void {
-  encodeStruct(view, at, REFLECTED.params.members, p);
 }
 
 const WORD_TYPE: Readonly<Record<UnitBits, string>> = { 1: 'u32', 32: 'u32', 64: 'vec2<u32>', 128: 'vec4<u32>' };

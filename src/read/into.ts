@@ -51,13 +51,7 @@ export function readInto(
       throw readFailure(e, what, `option:into[${i}]`);
     }
     const p = prepared?.[i];
-    if (prepared && (p === undefined) !== (dests[i] === undefined))
-      throw new SplitError(
-        'BAD_OPTIONS',
-        `${what}: into[${i}] must be placed as prepared: ` +
-          (p ? `a destination with strides [${p.strides.join(', ')}]` : 'no destination (the engine places it)'),
-        `option:into[${i}]`,
-      );
+    if (prepared && (p === undefined) !== (dests[i] === undefined)) throw notAsPrepared(what, i, p);
   }
   checkApart(dests, what);
   return dests;
@@ -115,13 +109,18 @@ function readOne(
   const strides = kept ? p.strides : (given ?? rowMajorStrides(shape));
   const d = { buffer: place.buffer, byteOffset: place.byteOffset, strides, given, bytes: place.bytes, source: o };
   live(d, what, at);
-  if (p && !kept)
-    throw new SplitError(
-      'BAD_OPTIONS',
-      `${what} must be placed as prepared: a destination with strides [${p.strides.join(', ')}]`,
-      `option:into[${i}]`,
-    );
+  if (p && !kept) throw notAsPrepared(call, i, p);
   return d;
+}
+
+/** Destination `i` of a prepared call not where the prepared split has one (`p`), or none. */
+function notAsPrepared(what: string, i: number, p: Destination | undefined): SplitError {
+  return new SplitError(
+    'BAD_OPTIONS',
+    `${what}: into[${i}] must be placed as prepared: ` +
+      (p ? `a destination with strides [${p.strides.join(', ')}]` : 'no destination (the engine places it)'),
+    `option:into[${i}]`,
+  );
 }
 
 /**

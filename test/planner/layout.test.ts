@@ -3,7 +3,7 @@
 // the generated file is rewritten; the host encoders follow it, never hand-written offsets.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { BINDING, REFLECTED, bindGroupLayoutEntries, encodeTile } from '../../src/gpu/shader.js';
+import { BINDING, REFLECTED, bindGroupLayoutEntries, encodeStruct } from '../../src/gpu/shader.js';
 import { entryPoint, shaderText } from '../../src/gpu/shader.js';
 
 test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () => {
@@ -48,7 +48,8 @@ test('bind group entry types come from each variable address space and access', 
 
 test('a tile is encoded member by member at the reflected offsets', () => {
   const view = new DataView(new ArrayBuffer(32));
-  encodeTile(view, 0, { src: 1, dst: 2, row_len: 3, rows: 4, src_stride: 5, dst_stride: 6, first: 7, last: 8 });
+  const tile = { src: 1, dst: 2, row_len: 3, rows: 4, src_stride: 5, dst_stride: 6, first: 7, last: 8 };
+  encodeStruct(view, 0, REFLECTED.tile.members, tile);
   expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
 });
 
