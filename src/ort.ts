@@ -72,7 +72,7 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
  * import { createSplitEngine } from 'cleave-gpu';
  * import { fromOrtTensor } from 'cleave-gpu/ort';
  *
- * declare const qkv: Tensor; // a session's output, kept on the GPU
+ * declare const qkv: Tensor; // a session's output, left on the GPU
  * const engine = await createSplitEngine({ backend: 'webgpu' });
  * const [q, k, v] = await engine.split(fromOrtTensor(qkv), { axis: -1, parts: 3, layout: 'separate' });
  * qkv.dispose(); // Cleave copied it

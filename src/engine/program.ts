@@ -205,18 +205,18 @@ export class Program {
   /** A prepared call's destinations: its own `into`, read against the prepared ones, or the prepared ones. */
   private destinationsAt(into: unknown, v: TensorView, what: string) {
     if (into !== undefined) return this.destinations(into, v, what);
-    const kept = this.into;
-    if (!kept) return kept;
+    const prepared = this.into;
+    if (!prepared) return prepared;
     // Their bytes must still be theirs: a tensor Cleave handed out may have been released since.
-    for (let i = 0; i < kept.length; i++) if (kept[i]) checkLive(kept[i]!, what, `option:into[${i}]`);
-    const i = kept.findIndex((d) => d?.buffer === (v as GpuView).buffer);
+    for (let i = 0; i < prepared.length; i++) if (prepared[i]) checkLive(prepared[i]!, what, `option:into[${i}]`);
+    const i = prepared.findIndex((d) => d?.buffer === (v as GpuView).buffer);
     check(
       i < 0,
       'BAD_INPUT',
       () => `${what}: into[${i}]: the destination is in the input's buffer; a split writes outside the buffer it reads`,
       `option:into[${i}].buffer`,
     );
-    return kept;
+    return prepared;
   }
 }
 

@@ -1,4 +1,4 @@
-// The buffer pool: every buffer an engine creates, and the free ones kept for reuse, because a
+// The buffer pool: every buffer an engine creates, and the free ones held for reuse, because a
 // fresh buffer costs an allocation and a zero-fill. Free buffers are bounded by bytes and by
 // count; past either bound the oldest free buffer, whatever its size or usage, is destroyed first.
 // A split takes and gives buffers on every call: free buffers sit in arrays under numeric keys

@@ -149,8 +149,8 @@ function seriesLength(regions: readonly Region[], i: number, unit: UnitBits): nu
  * A gather's dispatches when outputs go to several target buffers (a caller's destinations, or with layout 'separate'
  * a buffer per output): one group per target (the shader binds one output buffer), each over the span its regions
  * write. On the bit path a caller's strided destination's rows must each start a 4-byte word: a word is then written
- * by one thread only, and the bytes between rows are kept. An output's own buffer is the engine's: its tail bits are
- * zeroed.
+ * by one thread only, and the bytes between rows are left as they were. An output's own buffer is the engine's: its
+ * tail bits are zeroed.
  */
 export function targetDispatches(
   regions: readonly Region[],

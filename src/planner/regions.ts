@@ -37,7 +37,7 @@ export function regionsOf(
   const owner: number[] = [];
   const targets: Target[] = separate || (into && !into.includes(undefined)) ? [] : [SHARED];
   let [end, at] = [0, 0];
-  // What depends on an output's length alone, kept from the last output: equal parts compute it once.
+  // What depends on an output's length alone, carried over from the last output: equal parts compute it once.
   let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
   for (let i = 0; i < sizes.length; i++) {
     if (sizes[i] !== size) {

@@ -139,7 +139,8 @@ export const SHADER_TILE_MEMBERS = [
 
 /**
  * One gather dispatch: binding windows (byte offset from the bases, size), its series and its tiles (one workgroup
- * each). `target` is the {@link Target} it writes; the bytes around the outputs are kept in a caller's (`into`).
+ * each). `target` is the {@link Target} it writes; in a caller's (`into`), the bytes around the outputs are left as
+ * they were.
  */
 export interface Dispatch {
   readonly target: number;

@@ -94,7 +94,7 @@ function readOne(
     );
   }
   const raw = o.strides;
-  const kept =
+  const asPrepared =
     p !== undefined &&
     (raw === undefined
       ? p.given === undefined || sameList(p.given, rowMajorStrides(shape))
@@ -102,14 +102,14 @@ function readOne(
   const given =
     raw === undefined
       ? undefined
-      : kept
+      : asPrepared
         ? (p.given ?? rowMajorStrides(shape))
         : readStrides(raw, shape, what, `option:into[${i}]`);
   const place = readPlace(o, x.dtype, shape, product(shape), given, what, at, x);
-  const strides = kept ? p.strides : (given ?? rowMajorStrides(shape));
+  const strides = asPrepared ? p.strides : (given ?? rowMajorStrides(shape));
   const d = { buffer: place.buffer, byteOffset: place.byteOffset, strides, given, bytes: place.bytes, source: o };
   live(d, what, at);
-  if (p && !kept) throw notAsPrepared(call, i, p);
+  if (p && !asPrepared) throw notAsPrepared(call, i, p);
   return d;
 }
 
