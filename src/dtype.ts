@@ -160,7 +160,7 @@ export function elementBits(d: FixedDType): number {
 
 /**
  * Whether a dtype packs its values from the high bit of each byte: uint1 puts its first value in bit 7 of byte 0
- * (OpenVINO's layout); every other packed type starts at bit 0.
+ * (OpenVINO's bit order); every other packed type starts at bit 0.
  *
  * @param d - A dtype.
  * @returns True for uint1 only.

@@ -3,7 +3,7 @@
 
 import type { CostModel } from './costs.js';
 
-/** Device numbers the layout depends on. */
+/** Device numbers a GPU plan depends on. */
 export interface GpuLimits {
   /** minStorageBufferOffsetAlignment: every output starts at a multiple of it. */
   readonly alignment: number;
@@ -125,7 +125,7 @@ export interface Series {
  */
 export type ShaderTile = { readonly [K in (typeof SHADER_TILE_MEMBERS)[number]]: number };
 
-/** Member names of the shader's Tile struct that the planner fills (the layout is checked against them). */
+/** Member names of the shader's Tile struct that the planner fills (the reflected struct is checked against them). */
 export const SHADER_TILE_MEMBERS = [
   'src',
   'dst',
