@@ -1,7 +1,7 @@
 // Every type an entry's signatures name is exported by that entry: a caller of `cleave-gpu/core` can write down the
 // type of any argument or result without importing another entry. Read with TypeScript's API (TypeScript 6, the
-// version with a JavaScript API): from each export, every type reference in its declaration, then in the declarations
-// of the types it names, as long as they are Cleave's own (declared under src/).
+// version with a JavaScript API): from each export, every type reference in its declaration (not in a function's
+// body or a value), then in the declarations of the types it names, as long as they are Cleave's own (under src/).
 import { resolve } from 'node:path';
 import ts from 'typescript6';
 import { expect, test } from 'vitest';
@@ -26,6 +26,8 @@ function namedTypes(entry: string): { exported: Set<string>; named: Map<string, 
     seen.add(s);
     for (const d of s.declarations ?? [])
       d.forEachChild(function visit(n: ts.Node): void {
+        // Signatures only: no function body, no value (a cast inside one names no type of the signature).
+        if (ts.isBlock(n) || (ts.isExpression(n) && !ts.isExpressionWithTypeArguments(n))) return;
         if (ts.isTypeReferenceNode(n) || ts.isExpressionWithTypeArguments(n)) {
           const at = ts.isTypeReferenceNode(n) ? n.typeName : n.expression;
           const t = checker.getSymbolAtLocation(at);
