@@ -29,11 +29,11 @@ export function splitOnCpu(plan: SplitPlan, x: HostView, shapes: readonly (reado
 }
 
 function strings(plan: SplitPlan, src: readonly string[], i: number): string[] {
-  const run = plan.sizes[i]! * plan.inner;
+  const span = plan.sizes[i]! * plan.inner;
   const out: string[] = [];
   for (let o = 0; o < plan.outer; o++) {
     const at = (o * plan.axisLen + plan.starts[i]!) * plan.inner;
-    for (let k = 0; k < run; k++) out.push(src[at + k]!);
+    for (let k = 0; k < span; k++) out.push(src[at + k]!);
   }
   return out;
 }

@@ -17,7 +17,7 @@ import { type DeviceRecord, deviceRecord } from './device.js';
 import { inScopes } from './executor.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
-/** Measures the device's costs, once: later and concurrent calls share the first run. */
+/** Measures the device's costs, once: later and concurrent calls share the first measurement. */
 export function calibrate(device: GPUDevice): Promise<CostModel> {
   return start(deviceRecord(device), () => measure(device));
 }
@@ -30,8 +30,8 @@ export function calibrateSoon(device: GPUDevice, record: DeviceRecord): void {
   if (!record.running) void start(record, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
 }
 
-function start(record: DeviceRecord, run: () => Promise<CostModel>): Promise<CostModel> {
-  return (record.running ??= run()
+function start(record: DeviceRecord, measurement: () => Promise<CostModel>): Promise<CostModel> {
+  return (record.running ??= measurement()
     .catch(() => DEFAULT_COSTS)
     .then((costs) => (record.costs = costs)));
 }
@@ -58,7 +58,7 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         : undefined),
     }));
     const errors = [error];
-    // A timestamp before a batch's first split is recorded, and one after its last split's run, read back.
+    // A timestamp before a batch's first split is recorded, and one after its last split, read back.
     const stamp =
       (at: number): Recording =>
       (enc) => {
