@@ -7,7 +7,7 @@ import { describe, expect } from 'vitest';
 import type { GpuTensor, HostTensor, Into, SplitEngine, Strategy } from '../../src/index.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { downloadAll, readBuffer } from '../helpers/download.js';
-import { bufferOf, noise, scatter } from '../helpers/destinations.js';
+import { bufferOf, cacheSlot, noise, scatter } from '../helpers/destinations.js';
 import { gpuTest } from '../helpers/gpu.js';
 import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
 
@@ -49,13 +49,7 @@ describe('a decode step: K and V into heads-major caches at a slot that moves ev
         const bytes = H * T * D * 2;
         const images = [noise(bytes, next), noise(bytes, next)];
         const caches = images.map((b) => bufferOf(g.device, b));
-        const slot = (c: number, t: number): Into<'float16'> => ({
-          dtype: 'float16',
-          shape: [1, H, 1, D],
-          buffer: caches[c]!,
-          byteOffset: t * D * 2,
-          strides: [H * T * D, T * D, D, 1],
-        });
+        const slot = (c: number, t: number): Into<'float16'> => cacheSlot(caches[c]!, [H, T, D], t);
         const x = randomTensor('float16', [1, 3 * H, 1, D], next) as HostTensor<'float16'>;
         const gx = e.upload(x);
         const p = e.prepare(gx, { axis: 1, parts: 3, into: [undefined, slot(0, 0), slot(1, 0)] });

@@ -105,3 +105,16 @@ export function randomDestinations(
   });
   return { dests, bytes: used };
 }
+
+/**
+ * Slot `t` of a heads-major KV cache [1, H, T, D] of float16 in `buffer`: a destination [1, H, 1, D] at byte t·D·2,
+ * strides [H·T·D, T·D, D, 1] (the decode step's K or V, written into the cache where the next token goes).
+ */
+export const cacheSlot = (buffer: GPUBuffer, [H, T, D]: readonly [number, number, number], t: number) =>
+  ({
+    dtype: 'float16',
+    shape: [1, H, 1, D],
+    buffer,
+    byteOffset: t * D * 2,
+    strides: [H * T * D, T * D, D, 1],
+  }) as const;

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'vitest';
 import { type HostTensor, type Into, createSplitEngine } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
 import { int, randomTensor, rng } from '../helpers/cases.js';
-import { bufferOf, noise, scatter } from '../helpers/destinations.js';
+import { bufferOf, cacheSlot, noise, scatter } from '../helpers/destinations.js';
 import { readBuffer } from '../helpers/download.js';
 import { gpuTest } from '../helpers/gpu.js';
 import { firstMismatch, referenceSplit } from '../helpers/reference.js';
@@ -57,13 +57,7 @@ describe('a moving slot, seeded bad destinations between valid steps', () => {
         const next = rng(strategy.length * 7 + call.length);
         const images = [noise(BYTES, next), noise(BYTES, next)];
         const caches = images.map((b) => bufferOf(g.device, b));
-        const slot = (c: number, t: number): Into<'float16'> => ({
-          dtype: 'float16',
-          shape: [1, H, 1, D],
-          buffer: caches[c]!,
-          byteOffset: t * D * 2,
-          strides: STRIDES,
-        });
+        const slot = (c: number, t: number): Into<'float16'> => cacheSlot(caches[c]!, [H, T, D], t);
         const x = randomTensor('float16', [1, 3 * H, 1, D], next) as HostTensor<'float16'>;
         const gx = e.upload(x);
         const ctx: Faults = { device: g.device, input: gx.buffer, made: [] };
@@ -121,13 +115,7 @@ test('a moving slot whose device is lost midway: every later call DEVICE_LOST, n
   const e = await createSplitEngine({ device });
   const next = rng(5);
   const caches = [0, 1].map(() => bufferOf(device, noise(BYTES, next)));
-  const slot = (c: number, t: number): Into<'float16'> => ({
-    dtype: 'float16',
-    shape: [1, H, 1, D],
-    buffer: caches[c]!,
-    byteOffset: t * D * 2,
-    strides: STRIDES,
-  });
+  const slot = (c: number, t: number): Into<'float16'> => cacheSlot(caches[c]!, [H, T, D], t);
   const gx = e.upload(randomTensor('float16', [1, 3 * H, 1, D], next) as HostTensor<'float16'>);
   const p = e.prepare(gx, { axis: 1, parts: 3, into: [undefined, slot(0, 0), slot(1, 0)] });
   const outcomes: string[] = [];
