@@ -1,4 +1,4 @@
-// Cleave's gather shader: copies tiles of 2-D strided regions from one buffer into another, one
+// Cleave's gather shader: copies tiles of 2-D strided regions from one buffer into up to six others, one
 // tile per workgroup, in a single dispatch whatever the number of regions (one per output).
 // The host replaces only the `alias Word` line (u32, vec2<u32> or vec4<u32>: the widest word that
 // divides every offset of the plan) and sets MSB_FIRST for gather_bits; everything else arrives
@@ -8,11 +8,12 @@ alias Word = u32;
 struct Params {
   tile_base: u32,   // first tile of this dispatch in `tiles`
   tile_count: u32,  // tiles of this dispatch: one workgroup each (the grid is rounded up past it)
-  keep_tail: u32,   // gather_bits: 1 keeps the bits after a tile's end (a caller's buffer), 0 zeroes them
+  keep_tail: u32,   // gather_bits: bit k set keeps the bits after a tile's end in binding k (a caller's buffer)
 }
 
 // One workgroup's work, relative to the bound windows: `rows` rows of `row_len`, row r read from
-// `src + r * src_stride` and written to `dst + r * dst_stride`, positions [first, last) of it.
+// `src + r * src_stride` and written to `dst + r * dst_stride` of the target bound at `dst_binding`,
+// positions [first, last) of it.
 // gather_words: units are Words, positions are rows (a row longer than a tile is cut into tiles of
 // its columns by the host).
 // gather_bits: units are bits. With dst_stride == row_len the rows lie back to back and positions
@@ -27,6 +28,7 @@ struct Tile {
   dst_stride: u32,
   first: u32,
   last: u32,
+  dst_binding: u32,
 }
 
 const WORKGROUP_SIZE = 256u;
@@ -35,15 +37,60 @@ const WORKGROUP_SIZE = 256u;
 override MSB_FIRST: bool = false;
 
 // Three bind groups, so that each is made once for what it binds: the dispatch's table (its params at a dynamic
-// offset, and the tiles), the source buffer and the destination buffer, each window at a dynamic offset. A split
-// whose buffers move (a KV-cache slot, a pooled output buffer) binds groups made before, at new offsets.
+// offset, and the tiles), the source buffer (its window at a dynamic offset) and the six target buffers (the first
+// ones at dynamic offsets, as the device's limits allow). A split whose buffers move (a KV-cache slot, a pooled
+// output buffer) binds groups made before, at new offsets. Eight storage buffers: WebGPU's default limit.
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> tiles: array<Tile>;
 @group(1) @binding(0) var<storage, read> src: array<Word>;
-@group(2) @binding(0) var<storage, read_write> dst: array<Word>;
-// gather_bits sees the same two bindings as plain u32 words (entry points never share them).
+@group(2) @binding(0) var<storage, read_write> dst0: array<Word>;
+@group(2) @binding(1) var<storage, read_write> dst1: array<Word>;
+@group(2) @binding(2) var<storage, read_write> dst2: array<Word>;
+@group(2) @binding(3) var<storage, read_write> dst3: array<Word>;
+@group(2) @binding(4) var<storage, read_write> dst4: array<Word>;
+@group(2) @binding(5) var<storage, read_write> dst5: array<Word>;
+// gather_bits sees the same bindings as plain u32 words (entry points never share them).
 @group(1) @binding(0) var<storage, read> src_bits: array<u32>;
-@group(2) @binding(0) var<storage, read_write> dst_bits: array<u32>;
+@group(2) @binding(0) var<storage, read_write> bits0: array<u32>;
+@group(2) @binding(1) var<storage, read_write> bits1: array<u32>;
+@group(2) @binding(2) var<storage, read_write> bits2: array<u32>;
+@group(2) @binding(3) var<storage, read_write> bits3: array<u32>;
+@group(2) @binding(4) var<storage, read_write> bits4: array<u32>;
+@group(2) @binding(5) var<storage, read_write> bits5: array<u32>;
+
+// Word i of bound target k: WGSL indexes no array of bindings. Uniform across a workgroup (one tile, one target).
+fn put(k: u32, i: u32, v: Word) {
+  switch k {
+    case 0u: { dst0[i] = v; }
+    case 1u: { dst1[i] = v; }
+    case 2u: { dst2[i] = v; }
+    case 3u: { dst3[i] = v; }
+    case 4u: { dst4[i] = v; }
+    default: { dst5[i] = v; }
+  }
+}
+
+fn put_bits(k: u32, i: u32, v: u32) {
+  switch k {
+    case 0u: { bits0[i] = v; }
+    case 1u: { bits1[i] = v; }
+    case 2u: { bits2[i] = v; }
+    case 3u: { bits3[i] = v; }
+    case 4u: { bits4[i] = v; }
+    default: { bits5[i] = v; }
+  }
+}
+
+fn get_bits(k: u32, i: u32) -> u32 {
+  switch k {
+    case 0u: { return bits0[i]; }
+    case 1u: { return bits1[i]; }
+    case 2u: { return bits2[i]; }
+    case 3u: { return bits3[i]; }
+    case 4u: { return bits4[i]; }
+    default: { return bits5[i]; }
+  }
+}
 
 // Grids wider than 65535 workgroups are folded into 2-D by the host. Uniform across the workgroup.
 fn tile_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
@@ -70,7 +117,7 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   let s_step = pass_rows * t.src_stride;
   let d_step = pass_rows * t.dst_stride;
   for (var r = t.first + lane_row; r < t.last && lane_row < pass_rows; r += pass_rows) {
-    dst[d] = src[s];
+    put(t.dst_binding, d, src[s]);
     s += s_step;
     d += d_step;
   }
@@ -86,6 +133,11 @@ fn flip_bytes(x: u32) -> u32 {
 fn stream_word(x: u32) -> u32 {
   if (MSB_FIRST) { return flip_bytes(x); }
   return x;
+}
+
+// Whether the bits after a tile's end stay (a caller's buffer) or are zeroed (an output's own last byte).
+fn keeps_tail(t: Tile) -> bool {
+  return ((params.keep_tail >> t.dst_binding) & 1u) != 0u;
 }
 
 // Source word i of the stream, the index clamped to the window (robust access is not a contract).
@@ -140,7 +192,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   var at = place(t, t.first + (1u + lid) * GROUP);
   for (var k = 1u + lid; k + 1u < bulk; k += WORKGROUP_SIZE) {
     if (at.y + GROUP * 32u <= t.row_len) {
-      store4(t.first + k * GROUP, funnel4(t.src + at.x * t.src_stride + at.y));
+      store4(t.dst_binding, t.first + k * GROUP, funnel4(t.src + at.x * t.src_stride + at.y));
     }
     at += step;
     if (at.y >= t.row_len) {
@@ -156,7 +208,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
       let m = low_bits4(left);
       let tail = funnel4(t.src + r * t.src_stride + t.row_len - left);
       let head = funnel4(t.src + (r + 1u) * t.src_stride - left);
-      store4(t.first + k * GROUP, (tail & m) | (head & ~m));
+      store4(t.dst_binding, t.first + k * GROUP, (tail & m) | (head & ~m));
     }
   }
   for (var k = lid; k < select(min(groups, 2u), groups, short); k += WORKGROUP_SIZE) {
@@ -168,12 +220,12 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   }
 }
 
-// Destination words w .. w + GROUP - 1, each turned back into the stream's bit order.
-fn store4(w: u32, v: vec4<u32>) {
-  dst_bits[w] = stream_word(v.x);
-  dst_bits[w + 1u] = stream_word(v.y);
-  dst_bits[w + 2u] = stream_word(v.z);
-  dst_bits[w + 3u] = stream_word(v.w);
+// Words w .. w + GROUP - 1 of target k, each turned back into the stream's bit order.
+fn store4(k: u32, w: u32, v: vec4<u32>) {
+  put_bits(k, w, stream_word(v.x));
+  put_bits(k, w + 1u, stream_word(v.y));
+  put_bits(k, w + 2u, stream_word(v.z));
+  put_bits(k, w + 3u, stream_word(v.w));
 }
 
 // Bits [s, s + 128) of the source stream: GROUP + 1 loads, one funnel shift per word. The upper
@@ -229,13 +281,13 @@ fn build_word(t: Tile, j: u32, at: ptr<function, vec2<u32>>) {
   if (lo > base) {
     keep = low_bits(lo - base);
   }
-  if (hi < base + 32u && params.keep_tail != 0u) {
+  if (hi < base + 32u && keeps_tail(t)) {
     keep |= ~low_bits(hi - base);
   }
   if (keep != 0u) {
-    value |= stream_word(dst_bits[j]) & keep;
+    value |= stream_word(get_bits(t.dst_binding, j)) & keep;
   }
-  dst_bits[j] = stream_word(value);
+  put_bits(t.dst_binding, j, stream_word(value));
 }
 
 // gather_bits for rows that each start a destination word: row r's word j takes the 32 bits from
@@ -251,10 +303,10 @@ fn gather_rows(t: Tile, lid: u32) {
     let n = min(32u, t.row_len - col * 32u);
     let at = t.dst / 32u + row * (t.dst_stride / 32u) + col;
     var value = read32(t.src + row * t.src_stride + col * 32u) & low_bits(n);
-    if (n < 32u && params.keep_tail != 0u) {
-      value |= stream_word(dst_bits[at]) & ~low_bits(n);
+    if (n < 32u && keeps_tail(t)) {
+      value |= stream_word(get_bits(t.dst_binding, at)) & ~low_bits(n);
     }
-    dst_bits[at] = stream_word(value);
+    put_bits(t.dst_binding, at, stream_word(value));
     k += WORKGROUP_SIZE;
     row += step_rows;
     col += step_cols;

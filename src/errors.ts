@@ -88,14 +88,16 @@ export class SplitError extends Error {
    * @param code - The kind of rule broken.
    * @param message - The operation, the rule and the values involved.
    * @param subject - What broke it, as an object or written 'kind:name' or 'kind:name.part'.
+   * @param cause - What the device or runtime threw, when it threw (`error.cause`).
    */
   constructor(
     /** The kind of rule broken: stable, unlike the message. */
     readonly code: SplitErrorCode,
     message: string,
     subject?: SplitSubject | SubjectKey,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     if (typeof subject === 'string') {
       const [kind, name, part] = subject.split(/[:.]/) as [SplitSubject['kind'], string, SplitSubject['part']];
       subject = part ? { kind, name, part } : { kind, name };

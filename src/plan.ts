@@ -4,7 +4,7 @@
 
 import { asInt, check, guardRead, show } from './errors.js';
 import { type DType, readDType } from './dtype.js';
-import { readCount, readLengths } from './read/options.js';
+import { readCount, readSizes } from './read/options.js';
 import { numelOf, readShape } from './read/tensor.js';
 import { type SplitPlan, equalParts as equalPartsOf, planSplit as plan } from './planner/split.js';
 
@@ -32,7 +32,7 @@ export function planSplit(dtype: DType, shape: readonly number[], axis: number, 
     readDType(dtype, 'planSplit', 'option:dtype');
     const dims = readShape(shape, 'planSplit', 'option:shape');
     numelOf(dims, 'planSplit', 'option:shape');
-    return plan(dtype, dims, axis, readLengths(sizes, 'planSplit', 'option:sizes'));
+    return plan(dtype, dims, axis, readSizes(sizes, 'planSplit', 'option:sizes'));
   });
 }
 

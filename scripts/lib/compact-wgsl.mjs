@@ -1,9 +1,65 @@
-// Shaders ship without their comments and indentation (a third of the bundle otherwise). Lines
-// stay lines: the host swaps the `alias Word` line by pattern. The library build, the demo and the
-// tests all load `.wgsl?raw` through this plugin, so they see the same text (the size measurement,
-// scripts/size.mjs, builds from dist/). Plain Node ESM with JSDoc types.
+// Shaders ship minified: without their comments and the spaces no token needs, and with the names the shader declares
+// (functions, variables, parameters, struct members) shortened: a quarter of the bundle otherwise. What the host
+// names stays: the entry points, the override constant, the `Word` alias, whose line stays a line of its own (the host
+// swaps it by pattern). Binding numbers and struct offsets do not depend on names: the host's layout is reflected from
+// the source (scripts/wgsl-reflect.mjs). The library build, the demo and the tests all load `.wgsl?raw` through this
+// plugin, so they see the same text (the size measurement, scripts/size.mjs, builds from dist/). Plain Node ESM.
 
 import { readFileSync } from 'node:fs';
+
+/** Names the host uses, or WGSL's own that look declared (`default:`). */
+const KEEP = new Set(['gather_words', 'gather_bits', 'MSB_FIRST', 'Word', 'default']);
+
+/** @param {string} source WGSL source @returns {string} the minified text */
+export function minifyWgsl(source) {
+  const lines = source
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .split('\n')
+    .map((line) => line.replace(/\/\/.*$/, '').trim())
+    .filter((line) => line !== '');
+  // Declared names: after fn, let, var (and var<...>), const, override; before ':' (parameters, members, typed lets).
+  const declared = new Set();
+  for (const line of lines)
+    for (const m of line.matchAll(
+      /\b(?:fn|let|var(?:<[^>]*>)?|const|override)\s+([A-Za-z_]\w*)|(?<!\w)([A-Za-z_]\w*)\s*:/g,
+    ))
+      declared.add(m[1] ?? m[2]);
+  for (const k of KEEP) declared.delete(k);
+  // The most used names get the shortest: A..Z, then A0..Z9 (no WGSL keyword or builtin is spelled so).
+  const uses = new Map([...declared].map((n) => [n, 0]));
+  for (const line of lines)
+    for (const m of line.matchAll(/(?<!\w)[A-Za-z_]\w*/g)) if (uses.has(m[0])) uses.set(m[0], uses.get(m[0]) + 1);
+  const names = [...uses.keys()].sort((a, b) => uses.get(b) - uses.get(a));
+  const short = new Map(
+    names.map((n, i) => [n, String.fromCharCode(65 + (i % 26)) + (i < 26 ? '' : (i / 26 - 1) | 0)]),
+  );
+  // A vector's component (`.x`, `.yzw`) keeps its name, even where a variable shares it.
+  const rename = (line) =>
+    line.replace(/(?<![\w.])[A-Za-z_]\w*|\.([A-Za-z_]\w*)/g, (all, member) =>
+      member === undefined
+        ? (short.get(all) ?? all)
+        : /^([xyzw]{1,4}|[rgba]{1,4})$/.test(member)
+          ? all
+          : `.${short.get(member) ?? member}`,
+    );
+  // A space stays only between two word characters, or two operator characters that would make one token.
+  const squeeze = (text) =>
+    text.replace(/\s+/g, ' ').replace(/ /g, (_, at, s) => {
+      const [a, b] = [s[at - 1] ?? '', s[at + 1] ?? ''];
+      const wordy = (c) => /\w/.test(c);
+      const op = (c) => /[-+*/%&|^!<>=]/.test(c);
+      return (wordy(a) && wordy(b)) || (op(a) && op(b)) ? ' ' : '';
+    });
+  const alias = lines.findIndex((l) => /^alias Word = /.test(l));
+  const before = squeeze(lines.slice(0, alias).map(rename).join(' '));
+  const after = squeeze(
+    lines
+      .slice(alias + 1)
+      .map(rename)
+      .join(' '),
+  );
+  return [before, lines[alias], after].filter((l) => l !== '').join('\n');
+}
 
 /** @returns {import('vite').Plugin} */
 export function compactWgsl() {
@@ -12,18 +68,7 @@ export function compactWgsl() {
     enforce: 'pre',
     load(id) {
       if (!id.endsWith('.wgsl?raw')) return null;
-      const code = readFileSync(id.slice(0, -'?raw'.length), 'utf8')
-        .replace(/\/\*[\s\S]*?\*\//g, '')
-        .split('\n')
-        .map((line) =>
-          line
-            .replace(/\/\/.*$/, '')
-            .trim()
-            .replace(/\s+/g, ' '),
-        )
-        .filter((line) => line !== '')
-        .join('\n');
-      return `export default ${JSON.stringify(code)};`;
+      return `export default ${JSON.stringify(minifyWgsl(readFileSync(id.slice(0, -'?raw'.length), 'utf8')))};`;
     },
   };
 }

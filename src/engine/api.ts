@@ -27,11 +27,22 @@ export interface SplitStats {
 
 /**
  * A split of GPU tensors prepared once by {@link CoreSplitEngine.prepare}, for tensors of one dtype and shape: its
- * options are read, its split is planned and its GPU work is made ready then, so a call only checks the tensor it is
- * given (the prepared dtype and shape, alive, its buffer's usage) and its destinations, and records the work. It
- * needs no release: what it holds on the GPU is freed when it is garbage-collected, or with its engine.
+ * options are read and its split is planned then, and `ready` makes its GPU work ready ahead, so a call only checks
+ * the tensor it is given (the prepared dtype and shape, alive, its buffer's usage) and its destinations, and records
+ * the work. It needs no release: what it holds on the GPU is freed when it is garbage-collected, or with its engine.
  */
 export interface PreparedSplit<D extends FixedDType = FixedDType> {
+  /**
+   * Settles once everything a call needs is made: the gather's pipeline compiled with `createComputePipelineAsync`,
+   * its tile table written, the bind groups of the prepared input's and destinations' buffers made. After it, a call
+   * with the prepared tensor's and destinations' placement compiles nothing and creates nothing (a destination in
+   * another alignment class makes its table and bind groups once). A `split` before it waits for the compile; an
+   * `encode` before it compiles synchronously.
+   *
+   * @throws {@link SplitError} `GPU_ERROR` (the compile failed; its `cause` is the device's error) or `DEVICE_LOST`;
+   *   every later call then fails with the same code.
+   */
+  readonly ready: Promise<void>;
   /**
    * Splits `x` as `engine.split(x, options)` with the prepared options would: the same outputs, rules and errors.
    *
@@ -58,6 +69,8 @@ export interface PreparedSplit<D extends FixedDType = FixedDType> {
 
 /** A split of host tensors prepared once by {@link CoreSplitEngine.prepare}, on either backend. */
 export interface PreparedHostSplit<D extends DType = DType, A = HostData<D>> {
+  /** Settles once its pipeline is compiled and its tile table written (at once on the CPU); as for a GPU split. */
+  readonly ready: Promise<void>;
   /**
    * Splits `x` as `engine.split(x, options)` with the prepared options would.
    *
@@ -75,7 +88,10 @@ export interface EngineStats extends SplitStats {
   readonly pipelinesCreated: number;
   /** Buffers this engine created that are still alive (leased, pooled or cached). */
   readonly liveBuffers: number;
-  /** The device's costs the planner uses now: defaults until measured (`calibrate()`); undefined on the CPU. */
+  /**
+   * The costs the planner chooses strategies by now: the engine's `costs` option, else its adapter's fixed table
+   * (a hardware GPU's or a software adapter's), until `calibrate()` measures others; undefined on the CPU.
+   */
   readonly costs: CostModel | undefined;
 }
 
@@ -118,8 +134,10 @@ export interface CoreSplitEngine {
   // a host tensor with a widened dtype (`dtype: string`, or `number[]` data) is the usual mistake.
   /**
    * Splits a GPU tensor along one axis. The GPU work is recorded and submitted at the call, so it reads the input as
-   * it is then. The outputs are GPU tensors in a buffer of the engine's (views of the input where `alias` allows) or
-   * at your `into` destinations; release each when done with it.
+   * it is then; a split whose shader is not compiled yet on this device copies its input at the call and records once
+   * the shader's asynchronous compile is done (never a synchronous compile). The outputs are GPU tensors in a buffer
+   * of the engine's (views of the input where `alias` allows) or at your `into` destinations; release each when done
+   * with it.
    *
    * @param x - The input: a tensor in a buffer on this engine's device, with usage STORAGE | COPY_SRC.
    * @param options - `axis` (default 0) with `sizes` or `parts`; where the outputs go: `layout`, `alias`, `into`.
@@ -186,12 +204,12 @@ export interface CoreSplitEngine {
   ): GpuTensor<D & FixedDType>[];
   /**
    * Prepares a split of tensors like `x` with these options, to run on every call for what its WebGPU calls cost: the
-   * options are read now (changing the object later changes nothing), the split is planned and checked now, and each
-   * call checks only the tensor it is given and its destinations. `split` and `encodeSplit` prepare the same way and
-   * keep the last few, so a prepared split saves what finding one costs.
+   * options are read now (changing the object later changes nothing), the split is planned and checked now, its GPU
+   * work is made ready ahead (`ready`), and each call checks only the tensor it is given and its destinations. `split`
+   * and `encodeSplit` plan the same way and keep their plans, so a prepared split saves what finding one costs.
    *
-   * @param x - A tensor of the dtype and shape to prepare for (for a GPU tensor, its offset too; other offsets plan
-   *   again at the call).
+   * @param x - A tensor of the dtype and shape to prepare for (for a GPU tensor, its offset too; an offset or a
+   *   destination in another alignment class is planned once, at its first call).
    * @param options - As for `split`; `into` gives the destinations every call writes unless it gives its own.
    * @returns The prepared split: `split(x, into?)`, and for GPU tensors `encode(encoder, x, into?)`.
    * @throws {@link SplitError} the codes of `split` for these arguments (nothing is written).
@@ -199,6 +217,7 @@ export interface CoreSplitEngine {
    * ```ts
    * const qkv = engine.upload(tensor('float32', new Float32Array(12), [1, 12]));
    * const split = engine.prepare(qkv, { axis: -1, parts: 3 });
+   * await split.ready; // compiled, its table written: no call compiles or creates anything
    * for (let step = 0; step < 3; step++) {
    *   const [q, k, v] = await split.split(qkv); // the same plan every step
    *   for (const t of [q, k, v]) engine.release(t);
@@ -291,14 +310,17 @@ export interface CoreSplitEngine {
    */
   release<D extends string>(x: GpuInput<D> | undefined): void;
   /**
-   * Measures the device's costs for the planner now, once per device, and resolves when splits plan
-   * with them. Without this call the measurement starts after the engine's first split; splits
-   * until it ends plan with default costs. Resolves at once on the CPU backend.
+   * Measures the device's costs for the planner now, and only now: nothing is ever measured unless you call this.
+   * The engine plans the splits it meets from then on with them (a prepared split keeps the costs it was prepared
+   * with). Keep them (in storage, say) and pass them as `createSplitEngine({ costs })` next time: the same plans
+   * without measuring again. It submits a few hundred small command buffers (copies and gathers of 1 MiB) to the
+   * engine's queue, in a fraction of a second on a GPU.
    *
-   * @returns A promise that resolves once the costs are measured (a failed measurement keeps the defaults).
-   * @throws {@link SplitError} `RELEASED`: the engine was destroyed; `DEVICE_LOST`.
+   * @returns The costs measured.
+   * @throws {@link SplitError} `WRONG_BACKEND`: a CPU engine; `GPU_ERROR`: the measurement failed (the engine keeps
+   *   its costs); `RELEASED`: the engine was destroyed; `DEVICE_LOST`.
    */
-  calibrate(): Promise<void>;
+  calibrate(): Promise<CostModel>;
   /**
    * Frees every buffer the engine created (tensors still held become `RELEASED`), and its device if it created that
    * too, never a device you passed in. Calling it again does nothing.

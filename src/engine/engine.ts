@@ -1,50 +1,64 @@
 // The engine: one flow for every call. It reads the caller's objects once, finds the split program the call asks for
 // (one it keeps, or a new one: the options checked and the split planned), and runs it where the input lives: host
 // tensors in, host tensors out; GPU tensors in, GPU tensors out with no readback. It keeps the API, whether it is
-// still usable (destroyed, its device lost), the late-error ledger and the programs of its last splits. Operator
+// still usable (destroyed, its device lost), the late-error ledger, the costs it plans with, and its one plan cache.
+// It does nothing a call did not ask for: no measurement, no compile, no buffer before a split needs one. Operator
 // nodes (`run`) are node-engine.ts's, so that an engine without them (`cleave-gpu/core`) leaves the front-ends out
 // of a bundle.
 
 import { SplitError, check, guardRead } from '../errors.js';
 import type { AnyTensor, GpuTensor, HostTensor } from '../tensor.js';
-import { type TensorView, readGpuTensor, readTensor } from '../read/tensor.js';
+import { type TensorView, readGpuTensor, readInput, readTensor } from '../read/tensor.js';
+import { readEncoder } from '../read/webgpu-object.js';
 import { readChoice, readOptions } from '../read/options.js';
 import type { GpuPlan, Strategy } from '../planner/types.js';
+import type { CostModel } from '../planner/costs.js';
 import { GpuExecutor } from '../gpu/executor.js';
-import { type Done, retire } from '../gpu/split.js';
+import type { Done } from '../gpu/split.js';
+import type { Table } from '../gpu/encode.js';
 import { checkLive, release } from '../gpu/leases.js';
-import { calibrate } from '../gpu/calibrate.js';
-import { costsOf } from '../gpu/device.js';
-import { findKept, keep } from '../kept.js';
+import { measure } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
-import { type Fields, Program, SPLIT_KEYS, finish, programOf, readEncoder, readInput } from './program.js';
+import { type Context, type Fields, PlanCache, type Program, SPLIT_KEYS, finish, programOf } from './program.js';
 
-/** Programs an engine keeps for its splits (most recently used last): a model's distinct splits in a decode loop. */
-const KEPT_PROGRAMS = 16;
+/** How an engine was opened (open.ts): its device, or why it has none, and its options as read. */
+export interface Opened {
+  readonly device: GPUDevice | undefined;
+  readonly adapterInfo: CoreSplitEngine['adapterInfo'];
+  readonly madeDevice: boolean;
+  readonly fallbackReason: string | undefined;
+  readonly strategy: 'auto' | Strategy;
+  readonly costs: CostModel | undefined;
+  readonly onLateError: SplitEngineOptions['onLateError'];
+}
 
-export class Engine {
+export class Engine implements Context {
   readonly backend: Backend;
   readonly gpu: GpuExecutor | undefined;
+  readonly device: GPUDevice | undefined;
+  readonly adapterInfo: CoreSplitEngine['adapterInfo'];
+  readonly fallbackReason: string | undefined;
+  readonly strategy: 'auto' | Strategy;
+  /** The costs it plans with: its adapter's table, the ones it was given, or the last `calibrate()` measured. */
+  costs: CostModel | undefined;
+  readonly plans: PlanCache;
+  private readonly madeDevice: boolean;
   private destroyed = false;
   private lost: string | undefined;
   private late: SplitError[] = [];
   /** The GPU plan of the split that finished last (undefined: on the CPU). */
   private last: GpuPlan | undefined;
-  private readonly programs: Program[] = [];
-  /** Frees the GPU objects of a prepared split that the caller let go of. */
-  private readonly collected = new FinalizationRegistry<Program['placements']>((placements) => {
-    if (this.gpu && !this.destroyed) retire(this.gpu, placements);
+  /** Frees the table of a program that nothing holds any more (a prepared split let go of, a failed call's). */
+  private readonly collected = new FinalizationRegistry<Table>((t) => {
+    if (this.gpu && !this.destroyed) this.gpu.retire(t);
   });
 
-  constructor(
-    readonly device: GPUDevice | undefined,
-    readonly adapterInfo: CoreSplitEngine['adapterInfo'],
-    private readonly madeDevice: boolean,
-    readonly strategy: 'auto' | Strategy,
-    readonly fallbackReason: string | undefined,
-    onLateError: SplitEngineOptions['onLateError'],
-  ) {
+  constructor(o: Opened) {
+    ({ device: this.device, adapterInfo: this.adapterInfo, fallbackReason: this.fallbackReason } = o);
+    ({ strategy: this.strategy, costs: this.costs, madeDevice: this.madeDevice } = o);
+    const device = o.device;
+    const onLateError = o.onLateError;
     this.backend = device ? 'webgpu' : 'cpu';
     void device?.lost.then((info) => {
       this.lost = info.message || info.reason;
@@ -52,6 +66,11 @@ export class Engine {
     // The caller's listener hears a late error as a method of the engine, or the ledger keeps it.
     const onLate = (e: SplitError) => (onLateError ? onLateError.call(this, e) : this.late.push(e));
     this.gpu = device && new GpuExecutor(device, (what) => this.alive(what), onLate);
+    this.plans = new PlanCache((p) => {
+      const t = p.madeTable;
+      if (t && this.gpu) this.gpu.retire(t);
+      if (t) this.collected.unregister(p);
+    });
     // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not).
     const self = this as unknown as Record<string, unknown>;
     for (const m of Object.getOwnPropertyNames(Engine.prototype)) {
@@ -79,7 +98,7 @@ export class Engine {
       copies: g?.copies.length ?? 0,
       pipelinesCreated: this.gpu?.pipelinesCreated ?? 0,
       liveBuffers: this.gpu?.liveBuffers ?? 0,
-      costs: this.device && costsOf(this.device),
+      costs: this.costs,
     };
   }
 
@@ -114,14 +133,20 @@ export class Engine {
     this.usable('prepare');
     const v = readInput(x, 'prepare');
     // What a split of it would refuse: a GPU tensor on a CPU engine, a released one.
-    if (v.kind === 'gpu') {
-      this.requireGpu('prepare');
-      checkLive(v, 'prepare');
-    }
+    if (v.kind === 'gpu') this.requireGpu('prepare');
+    const ours = v.kind === 'gpu' && checkLive(v, 'prepare')?.home === this.gpu!.pool;
     const o = readOptions(options, 'prepare', SPLIT_KEYS);
-    const p = programOf(this, v, o, 'prepare');
-    p.into = p.destinations(o.into, v, 'prepare');
-    this.collected.register(p, p.placements);
+    const q = programOf(this, v, o, 'prepare', this.costs);
+    const into = q.destinations(o.into, v, 'prepare');
+    const gpu = this.gpu;
+    // The program of the prepared tensor's key: planned now, made ready ahead (compiled, its table and bind groups).
+    const onGpu = gpu && (v.kind === 'gpu' || !(v.strings || v.dtype.startsWith('complex')));
+    const [p, bases] = onGpu
+      ? q.at(gpu, v.kind === 'gpu' ? v.byteOffset : 0, into, v.kind === 'gpu' && q.viewsAllowed(ours, into))
+      : [q, []];
+    p.prepared = true;
+    p.into = into;
+    if (onGpu) p.prepareAhead(gpu, v, bases);
     return p;
   }
 
@@ -164,9 +189,16 @@ export class Engine {
     release(x);
   }
 
-  async calibrate(): Promise<void> {
+  async calibrate(): Promise<CostModel> {
     this.alive('calibrate');
-    if (this.device) await calibrate(this.device);
+    const gpu = this.requireGpu('calibrate');
+    try {
+      this.costs = await measure(gpu.device, this.costs!);
+    } catch (e) {
+      this.alive('calibrate');
+      throw new SplitError('GPU_ERROR', `calibrate: the measurement failed: ${(e as Error)?.message}`, undefined, e);
+    }
+    return this.costs;
   }
 
   destroy(): void {
@@ -211,9 +243,14 @@ export class Engine {
     this.last = gp;
   }
 
+  tableMade(p: Program, t: Table): void {
+    this.collected.register(p, t, p);
+  }
+
   /**
-   * Calls the program a call asks for: one kept that `matches`, or one `make` makes, kept from now on once its first
-   * call went through (a refused call keeps nothing).
+   * Calls the program a call asks for: the split of one kept that `matches` (the caller's sizes are read while
+   * comparing: a getter that throws is a SplitError, as any read of them), or one `make` makes; the program of the
+   * call's key runs it (program.ts), kept once the call went through.
    */
   protected callWith(
     what: string,
@@ -221,15 +258,7 @@ export class Engine {
     make: () => Program,
     call: (p: Program) => Done | Promise<Done>,
   ): Done | Promise<Done> {
-    const list = this.programs;
-    // The caller's lengths are read while comparing: a getter that throws is a SplitError, as any read of them.
-    const found = guardRead(what, () => findKept(list, matches), 'option:sizes');
-    if (found) return call(found);
-    const p = make();
-    const r = call(p);
-    const old = keep(list, p, KEPT_PROGRAMS);
-    if (old && this.gpu) retire(this.gpu, old.placements);
-    return r;
+    return call(guardRead(what, () => this.plans.find(matches), 'option:sizes') ?? make());
   }
 
   /** A split call's program, found or made, called on the input and destinations it was given. */

@@ -5,7 +5,8 @@
 
 import { Engine } from './engine.js';
 import { readOptions } from '../read/options.js';
-import { Program, checkUsage, finish } from './program.js';
+import { type Program, finish, programFor } from './program.js';
+import { checkUsage } from '../read/tensor.js';
 import { keyOf, readRun } from '../ops/index.js';
 import { openEngine } from './open.js';
 import type { AnyTensor } from '../tensor.js';
@@ -13,8 +14,8 @@ import type { SplitEngine } from './api.js';
 import type { SplitEngineOptions } from './options.js';
 
 class NodeEngine extends Engine {
-  constructor(...args: ConstructorParameters<typeof Engine>) {
-    super(...args);
+  constructor(o: ConstructorParameters<typeof Engine>[0]) {
+    super(o);
     // Taken off the engine (`const { run } = engine`), it still works, as the other methods do.
     this.run = this.run.bind(this);
   }
@@ -29,9 +30,9 @@ class NodeEngine extends Engine {
     const key = keyOf(r);
     const make = () => {
       const { plan, outputShapes } = r.plan();
-      return new Program(this, plan, outputShapes, v.kind, o, 'run', key ?? '');
+      return programFor(this, plan, outputShapes, v.kind, o, 'run', key ?? '');
     };
-    const matches = (p: Program) => key !== undefined && p.node === key && p.placesAlike(o);
+    const matches = (p: Program) => key !== undefined && p.spec.node === key && p.placesAlike(o);
     return finish(
       this,
       this.callWith('run', matches, make, (p) => p.call(v, p.destinations(o.into, v, 'run'), 'run')),

@@ -1,15 +1,18 @@
 // What every engine's creator does (createSplitEngine, of `cleave-gpu` and of `cleave-gpu/core`, which is this
-// module's): the options read once, then a device found (the caller's, or one Cleave asks an adapter for) and its most
-// used pipelines compiled; without one, an 'auto' engine runs on the CPU and says why. The creator names the kind of
-// engine: `cleave-gpu`'s, with operator nodes, is node-engine.ts's.
+// module's): the options read once, then a device found (the caller's, or one Cleave asks an adapter for) and the
+// costs it plans with (the caller's, or its adapter's table); without one, an 'auto' engine runs on the CPU and says
+// why. On a device Cleave found itself, the most used pipelines are compiled before the engine is handed out; on the
+// caller's, nothing is made until a split needs it. The creator names the kind of engine: `cleave-gpu`'s, with
+// operator nodes, is node-engine.ts's.
 
 // These imports' order sets the modules' order in a consumer's bundle, and its gzip size with it:
 // the shader's modules (through pipelines.ts) near the front compress best beside the planner's.
 import { isA } from '../read/webgpu-object.js';
 import { warmUp } from '../gpu/pipelines.js';
 import { check, guardRead, show } from '../errors.js';
-import { acquireDevice } from '../gpu/device.js';
+import { acquireDevice, facts } from '../gpu/device.js';
 import { readChoice, readOptions } from '../read/options.js';
+import { type CostModel, costTableFor } from '../planner/costs.js';
 import { Engine } from './engine.js';
 import type { CoreSplitEngine } from './api.js';
 import type { SplitEngineOptions } from './options.js';
@@ -20,10 +23,10 @@ const STRATEGIES = ['auto', 'alias', 'copy', 'gather'] as const;
 /** Creates an engine of the kind `Kind` (createSplitEngine's flow; see its documentation). */
 export async function openEngine<E extends Engine>(
   options: SplitEngineOptions | undefined,
-  Kind: new (...args: ConstructorParameters<typeof Engine>) => E,
+  Kind: new (o: ConstructorParameters<typeof Engine>[0]) => E,
 ): Promise<E> {
   const what = 'createSplitEngine';
-  const o = readOptions(options, what, ['device', 'backend', 'strategy', 'onLateError'], 'engine');
+  const o = readOptions(options, what, ['device', 'backend', 'strategy', 'costs', 'onLateError'], 'engine');
   const want = readChoice(o.backend, BACKENDS, 'auto', what, 'engine:backend');
   const strategy = readChoice(o.strategy, STRATEGIES, 'auto', what, 'engine:strategy');
   const given = o.device as GPUDevice | undefined;
@@ -40,11 +43,13 @@ export async function openEngine<E extends Engine>(
     () => `${what}: device must be a GPUDevice, with backend 'auto' or 'webgpu', got ${show(given)}`,
     'engine:device',
   );
+  const costs = o.costs === undefined ? undefined : readCosts(o.costs);
   const found = given
-    ? { device: given, adapterInfo: guardRead(what, () => given.adapterInfo) }
+    ? { device: given, adapterInfo: facts(guardRead(what, () => given.adapterInfo)) }
     : want === 'cpu'
       ? { reason: undefined }
       : await acquireDevice();
+  const opened = { madeDevice: !given, strategy, onLateError: onLate };
   if (!('device' in found)) {
     check(
       want !== 'webgpu',
@@ -52,18 +57,32 @@ export async function openEngine<E extends Engine>(
       () => `${what}: backend 'webgpu' was asked for, but ${found.reason}`,
       'engine:backend',
     );
-    return new Kind(undefined, undefined, false, strategy, found.reason, onLate);
+    const none = { device: undefined, adapterInfo: undefined, costs: undefined };
+    return new Kind({ ...opened, ...none, madeDevice: false, fallbackReason: found.reason });
   }
-  await warmUp(found.device);
+  if (!given) await warmUp(found.device);
   const info = found.adapterInfo;
-  return new Kind(
-    found.device,
-    info && { vendor: info.vendor, architecture: info.architecture },
-    !given,
-    strategy,
-    undefined,
-    onLate,
-  );
+  const adapterInfo = { vendor: info.vendor ?? '', architecture: info.architecture ?? '' };
+  const chosen = costs ?? costTableFor(info);
+  return new Kind({ ...opened, device: found.device, adapterInfo, costs: chosen, fallbackReason: undefined });
+}
+
+const COST_KEYS = ['copyCommandNs', 'dispatchNs', 'copyByteNs', 'gatherByteNs'] as const;
+
+/** The `costs` option: every field of a CostModel, each a finite number >= 0, copied and frozen. */
+function readCosts(raw: unknown): CostModel {
+  const what = 'createSplitEngine';
+  const o = readOptions(raw, `${what} costs`, COST_KEYS, 'engine');
+  for (const k of COST_KEYS) {
+    const v = o[k];
+    check(
+      typeof v === 'number' && Number.isFinite(v) && v >= 0,
+      'BAD_OPTIONS',
+      () => `${what}: costs.${k} must be a finite number >= 0 (ns), got ${show(v)}`,
+      'engine:costs',
+    );
+  }
+  return Object.freeze(o as CostModel);
 }
 
 /**

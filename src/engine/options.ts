@@ -6,6 +6,7 @@ import type { SplitError } from '../errors.js';
 import type { FixedDType } from '../dtype.js';
 import type { Into } from '../tensor.js';
 import type { Strategy } from '../planner/types.js';
+import type { CostModel } from '../planner/costs.js';
 
 /** Where an engine splits: 'webgpu' (on a GPU device) or 'cpu' (Cleave's CPU executor). */
 export type Backend = 'webgpu' | 'cpu';
@@ -18,6 +19,12 @@ export interface SplitEngineOptions {
   readonly backend?: 'auto' | Backend;
   /** Force a GPU strategy where the plan allows it; 'auto' (default) lets the planner choose. */
   readonly strategy?: 'auto' | Strategy;
+  /**
+   * The costs to plan with: ones `engine.calibrate()` measured on this kind of device before, kept by you. Without
+   * them, the engine plans with its adapter's fixed table (docs/performance.md gives both tables); either way the
+   * plans are the same on every run.
+   */
+  readonly costs?: CostModel;
   /**
    * Hears the GPU error (`GPU_ERROR`) of a split that resolved before its GPU errors were known (a
    * caller's buffer split again, then found destroyed): its outputs are refused from then on. Without

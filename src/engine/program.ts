@@ -1,68 +1,80 @@
-// A split program: one split, made once and run on every call. It holds what never changes between calls: the options
-// as read and checked, the split's plan, the destinations it was prepared with, and its GPU plans, one per placement
-// of its input and destinations within their alignment (gpu/split.ts), the last few kept. `engine.prepare` hands one
-// to the caller; `split`, `encodeSplit` and `run` find one the engine keeps (or make one) and call it. A call checks
-// only what can change between calls: the tensor and destinations it is given (read, compared with what was prepared,
-// alive), and that a caller's input buffer is not mapped; a GPU error its commands cause is blamed on it alone.
+// A split program: one split under one plan key (planner/types.ts PlanKey), made once and run on every call whose
+// arguments give that key. It holds the split as asked and planned (shared with the programs of the same split under
+// other keys), its GPU plan, and the tile table made for that plan. An engine keeps its programs in one bounded cache
+// (PlanCache); `engine.prepare` hands one to the caller, ready ahead (`ready`), and a call of it whose arguments give
+// another key (a KV-cache slot in another alignment class) runs the program of that key, found in the engine's cache
+// or made there once. A call checks only what can change between calls: the tensor and destinations it is given
+// (read, compared with what was prepared, alive), and that a caller's input buffer is not mapped; a GPU error its
+// commands cause is blamed on it alone, and leaves nothing of it in any cache.
 
-import { SplitError, check, show } from '../errors.js';
+import { SplitError, check } from '../errors.js';
 import type { AnyTensor, Destination } from '../tensor.js';
-import { type GpuView, type TensorView, readTensor } from '../read/tensor.js';
+import { type GpuView, type HostView, type TensorView, readInput } from '../read/tensor.js';
 import { readInto } from '../read/into.js';
-import { isA } from '../read/webgpu-object.js';
-import { readChoice, readCount, readLengths } from '../read/options.js';
+import { readEncoder } from '../read/webgpu-object.js';
+import { readChoice, readCount, readSizes } from '../read/options.js';
 import { type SplitPlan, equalParts, planSplit } from '../planner/split.js';
-import { fits, planGpu } from '../planner/gpu.js';
+import { basesOf, keyOf, planGpu } from '../planner/gpu.js';
+import type { CostModel } from '../planner/costs.js';
+import type { GpuPlan, Strategy } from '../planner/types.js';
 import { sameList } from '../shape.js';
 import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
-import { type Done, type Placement, host, resident, retire } from '../gpu/split.js';
-import { calibrateSoon } from '../gpu/calibrate.js';
+import { type Call, type Done, bindAhead, host, resident, snapshot } from '../gpu/split.js';
+import { type Table, makeTable } from '../gpu/encode.js';
+import { compile, compiled } from '../gpu/pipelines.js';
 import { checkLive } from '../gpu/leases.js';
-import { findKept, keep } from '../kept.js';
-import { USAGE, missingUsage } from '../usage.js';
-import type { Engine } from './engine.js';
 
 /** The options a split or a prepared split takes. */
 export const SPLIT_KEYS = ['axis', 'sizes', 'parts', 'layout', 'alias', 'into'] as const;
 /** Options as read, each still to be checked. */
 export type Fields = { readonly [K in (typeof SPLIT_KEYS)[number]]?: unknown };
 
-/** GPU plans a program keeps: a KV-cache slot's offsets within an alignment, an input in either kind of buffer. */
-const KEPT_PLACEMENTS = 4;
+/** What a program needs of the engine that made it (engine.ts's Engine). */
+export interface Context {
+  readonly gpu: GpuExecutor | undefined;
+  readonly strategy: 'auto' | Strategy;
+  /** The costs the engine plans with now. */
+  readonly costs: CostModel | undefined;
+  readonly plans: PlanCache;
+  usable(what: string): void;
+  alive(what: string): void;
+  ran(gp: GpuPlan | undefined): void;
+  /** A program's table was made: the engine frees it when the program is garbage-collected. */
+  tableMade(p: Program, t: Table): void;
+}
+
+/** One split as asked and planned: what the programs of that split under every key share. */
+interface Spec {
+  readonly plan: SplitPlan;
+  /** Output shapes as reported (a node's differ where keepdims=0 drops the axis). */
+  readonly shapes: readonly (readonly number[])[];
+  readonly kind: TensorView['kind'];
+  /** The options as given, to be found again by them; for `run`, the node as read (ops/index.ts keyOf). */
+  readonly asked: Fields;
+  readonly node: string | undefined;
+  readonly separate: boolean;
+  readonly alias: 'owned' | 'any' | 'none' | undefined;
+  /** The costs a prepared split plans with, whatever the engine's are later; undefined: the engine's. */
+  readonly costs: CostModel | undefined;
+}
 
 export class Program {
-  /** Its GPU plans, one per placement, most recently used last. */
-  readonly placements: Placement[] = [];
+  /** Handed to the caller by `engine.prepare`: the caller's, never kept in the engine's cache. */
+  prepared = false;
   /** The destinations it was prepared with (`engine.prepare` with `into`), for every call that gives none. */
   into: readonly (Destination | undefined)[] | undefined;
-  private readonly separate: boolean;
-  private readonly alias: 'owned' | 'any' | 'none' | undefined;
+  /** Settles once its pipeline is compiled, its table written and its bind groups made (`engine.prepare`). */
+  ready: Promise<void> = Promise.resolve();
+  private table: Table | undefined;
+  /** Why `ready` failed: every later call fails with its code. */
+  private broken: SplitError | undefined;
 
   constructor(
-    private readonly engine: Engine,
-    readonly plan: SplitPlan,
-    /** Output shapes as reported (a node's differ where keepdims=0 drops the axis). */
-    readonly shapes: readonly (readonly number[])[],
-    readonly kind: TensorView['kind'],
-    /** The options as given, to be found again by them. */
-    readonly asked: Fields,
-    what: string,
-    /** For a node's program (`run`): the node as read, to be found again by it. */
-    readonly node?: string,
+    private readonly ctx: Context,
+    readonly spec: Spec,
+    readonly gp?: GpuPlan,
   ) {
-    check(
-      kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
-      'BAD_OPTIONS',
-      () => `${what}: layout and alias place GPU outputs; a host input gives host outputs`,
-      'option:layout',
-    );
-    this.separate =
-      readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout') !== 'shared';
-    this.alias =
-      asked.alias === undefined
-        ? undefined
-        : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);
@@ -72,7 +84,7 @@ export class Program {
   split(x: unknown, into?: unknown): Promise<AnyTensor[]> {
     try {
       const v = this.read(x, 'prepared split');
-      return finish(this.engine, this.call(v, this.destinationsAt(into, v, 'prepared split'), 'prepared split'));
+      return finish(this.ctx, this.call(v, this.destinationsAt(into, v, 'prepared split'), 'prepared split'));
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
@@ -84,33 +96,26 @@ export class Program {
     check(v.kind === 'gpu', 'BAD_INPUT', () => 'prepared encode: the input must be a GPU tensor', 'input:input');
     const enc = readEncoder(encoder, 'prepared encode');
     const r = this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done;
-    this.engine.ran(r.gp);
+    this.ctx.ran(r.gp);
     return r.outputs;
   }
 
-  /** Whether a call with these options (`sizes` is the caller's, read here once) would get this program. */
+  /** Whether a call with these options (`sizes` is the caller's, read here once) asks for this program's split. */
   matches(v: TensorView, o: Fields): boolean {
-    const a = this.asked;
-    const p = this.plan;
-    if (this.node !== undefined || v.kind !== this.kind || v.dtype !== p.dtype || !sameList(v.shape, p.shape))
-      return false;
+    const { asked: a, plan: p, kind, node } = this.spec;
+    if (node !== undefined || v.kind !== kind || v.dtype !== p.dtype || !sameList(v.shape, p.shape)) return false;
     if (o.axis !== a.axis || o.parts !== a.parts || !this.placesAlike(o)) return false;
     return o.parts === undefined ? a.parts === undefined && sameList(o.sizes, p.sizes) : o.sizes === undefined;
   }
 
   /** Whether a call with these output options would place its outputs as this program does. */
   placesAlike(o: Pick<Fields, 'layout' | 'alias' | 'into'>): boolean {
-    const a = this.asked;
+    const a = this.spec.asked;
     return o.layout === a.layout && o.alias === a.alias && (o.into === undefined) === (a.into === undefined);
   }
 
   /** The caller's destinations for this split, checked against its outputs; undefined without any. */
-  destinations(
-    into: unknown,
-    v: TensorView,
-    what: string,
-    prepared = this.into,
-  ): (Destination | undefined)[] | undefined {
+  destinations(into: unknown, v: TensorView, what: string): (Destination | undefined)[] | undefined {
     if (into === undefined) return undefined;
     check(
       v.kind === 'gpu',
@@ -118,33 +123,22 @@ export class Program {
       () => `${what}: into places GPU outputs; a host input gives host outputs`,
       'option:into',
     );
-    return readInto(into, v, this.shapes, this.plan.outputShapes, this.plan.axis, what, checkLive, prepared);
+    const { shapes, plan } = this.spec;
+    return readInto(into, v, shapes, plan.outputShapes, plan.axis, what, checkLive, this.into);
   }
 
   /**
-   * Runs on a view read at the call, with its destinations: where the input lives decides the path. The engine's
-   * backend was checked for it by the call.
+   * Runs on a view read at the call, with its destinations: where the input lives decides the path; the program of
+   * the call's key runs it, and is kept in the engine's cache once the call went through.
    */
-  call(
-    x: TensorView,
-    dests: readonly (Destination | undefined)[] | undefined,
-    what: string,
-    encoder?: GPUCommandEncoder,
-  ) {
-    const gpu = this.engine.gpu;
-    if (x.kind === 'gpu') return this.resident(gpu!, x, dests, what, encoder);
-    if (!gpu || x.strings || x.dtype.startsWith('complex'))
-      return { outputs: splitOnCpu(this.plan, x, this.shapes), gp: undefined };
-    return host(gpu, this.placement(gpu, 0, false, undefined, []), x, this.shapes, what);
-  }
-
-  private resident(
-    gpu: GpuExecutor,
-    x: GpuView,
-    dests: readonly (Destination | undefined)[] | undefined,
-    what: string,
-    encoder?: GPUCommandEncoder,
-  ): Done | Promise<Done> {
+  call(x: TensorView, dests: readonly (Destination | undefined)[] | undefined, what: string, enc?: GPUCommandEncoder) {
+    if (this.broken) throw new SplitError(this.broken.code, `${what}: ${this.broken.message}`, undefined, this.broken);
+    const gpu = this.ctx.gpu;
+    if (!gpu || (x.kind === 'host' && (x.strings || x.dtype.startsWith('complex')))) {
+      this.ctx.plans.keep(this);
+      return { outputs: splitOnCpu(this.spec.plan, x as HostView, this.spec.shapes), gp: undefined };
+    }
+    if (x.kind === 'host') return this.at(gpu, 0, undefined, false)[0].host(gpu, x, what);
     const lease = checkLive(x, what);
     const ours = lease?.home === gpu.pool;
     check(
@@ -153,51 +147,135 @@ export class Program {
       () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
       'input:input.buffer',
     );
-    const alias = this.alias ?? (encoder ? 'none' : 'owned');
-    const allowAlias = !dests && !this.separate && (alias === 'any' || (alias === 'owned' && ours));
-    const bases: number[] = [];
-    const p = this.placement(gpu, x.byteOffset, allowAlias, dests, bases);
-    return resident(gpu, p, bases, x, lease, dests, this.shapes, what, encoder);
+    const [p, bases] = this.at(gpu, x.byteOffset, dests, this.viewsAllowed(ours, dests, enc));
+    return p.resident(gpu, bases, { x, lease, dests, what, encoder: enc, failed: () => this.ctx.plans.forget(p) });
   }
 
-  /** The kept placement these offsets fit (filling `bases`), or a new one, planned now and kept. */
-  private placement(
+  /** Whether a call's outputs may be views of its input (`ours`: in a buffer of the engine's pool). */
+  viewsAllowed(ours: boolean, dests: readonly unknown[] | undefined, encoder?: GPUCommandEncoder): boolean {
+    const alias = this.spec.alias ?? (encoder ? 'none' : 'owned');
+    return !dests && !this.spec.separate && (alias === 'any' || (alias === 'owned' && ours));
+  }
+
+  /** The program of this split for a call's key, and the call's bases: this one, one the engine keeps, or a new one. */
+  at(
     gpu: GpuExecutor,
     srcByteOffset: number,
+    dests: readonly (Destination | undefined)[] | undefined,
     allowAlias: boolean,
-    into: readonly (Destination | undefined)[] | undefined,
-    bases: number[],
-  ): Placement {
-    calibrateSoon(gpu.device, gpu.costs);
-    const { alignment: a, costs } = gpu.limits;
-    const list = this.placements;
-    const found = findKept(list, (p) => fits(p.gp, srcByteOffset, allowAlias, costs, into, a, bases));
-    if (found) return found;
-    const at = {
-      srcByteOffset: srcByteOffset % a,
+  ): [Program, number[]] {
+    const a = gpu.limits.alignment;
+    const costs = (this.spec.costs ?? this.ctx.costs)!;
+    const fits = (p: Program) =>
+      p.gp?.key.costs === costs ? basesOf(p.gp, srcByteOffset, dests, allowAlias, a) : undefined;
+    let bases = fits(this);
+    if (bases) return [this, bases];
+    const found = this.ctx.plans.find((p) => p.spec === this.spec && (bases = fits(p)) !== undefined);
+    if (found && bases) return [found, bases];
+    const key = keyOf(srcByteOffset, dests, a, {
       allowAlias,
-      strategy: this.engine.strategy,
-      into,
-      separate: this.separate,
-    };
-    const p: Placement = { gp: planGpu(this.plan, gpu.limits, at), handedOver: false };
-    fits(p.gp, srcByteOffset, allowAlias, costs, into, a, bases);
-    const old = keep(list, p, KEPT_PLACEMENTS);
-    if (old) retire(gpu, [old]);
-    return p;
+      separate: this.spec.separate,
+      strategy: this.ctx.strategy,
+      costs,
+    });
+    const p = new Program(this.ctx, this.spec, planGpu(this.spec.plan, gpu.limits, key));
+    return [p, fits(p) as number[]];
+  }
+
+  /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
+  private resident(gpu: GpuExecutor, bases: number[], call: Call): Done | Promise<Done> {
+    const gp = this.gp!;
+    const run = (c: Call) => resident(gpu, gp, () => this.tableOf(gpu), bases, this.spec.shapes, c);
+    // A promise-returning call whose shader is not compiled yet waits for its asynchronous compile, its input copied
+    // now: it still splits the input as it was at the call.
+    if (!call.encoder && gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst)) {
+      const copy = snapshot(gpu, gp, call.x, call.what);
+      return Promise.all([compile(gpu.device, gp.unitBits || 1, gp.msbFirst), copy.waited])
+        .then(() => {
+          gpu.alive(call.what);
+          return this.kept(run({ ...call, x: copy.x }));
+        })
+        .finally(copy.done);
+    }
+    return this.kept(run(call));
+  }
+
+  /** Splits a host tensor on the GPU: uploaded, split, read back (its bytes copied first if it must wait). */
+  private async host(gpu: GpuExecutor, x: HostView, what: string): Promise<Done> {
+    const gp = this.gp!;
+    if (gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst)) {
+      const bytes = x.bytes.slice();
+      await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
+      gpu.alive(what);
+      x = { ...x, bytes };
+    }
+    const failed = () => this.ctx.plans.forget(this);
+    return this.kept(await host(gpu, gp, () => this.tableOf(gpu), x, this.spec.shapes, { what, failed }));
+  }
+
+  /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
+  private kept<T extends Done | Promise<Done>>(r: T): T {
+    if (r instanceof Promise)
+      void r.then(
+        () => this.ctx.plans.keep(this),
+        () => undefined,
+      );
+    else this.ctx.plans.keep(this);
+    return r;
+  }
+
+  /** Its gather's tile table, made at its first use. */
+  private tableOf(gpu: GpuExecutor): Table {
+    if (!this.table) this.ctx.tableMade(this, (this.table = makeTable(gpu.device, gpu.pool, this.gp!)));
+    return this.table;
+  }
+
+  /** Its table, for the cache to retire when it lets the program go. */
+  get madeTable(): Table | undefined {
+    return this.table;
+  }
+
+  /**
+   * Makes everything a call needs ahead (`ready`): its pipeline compiled asynchronously, its table, and the bind
+   * groups of the prepared input's and destinations' buffers and of output buffers taken from the pool (and given
+   * back). A failure is kept: every later call fails with its code.
+   */
+  prepareAhead(gpu: GpuExecutor, x: TensorView, bases: readonly number[]): void {
+    const gp = this.gp;
+    if (!gp || gp.strategy !== 'gather') return;
+    this.ready = (async () => {
+      try {
+        await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
+        this.ctx.alive('ready');
+        this.tableOf(gpu);
+        if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
+      } catch (e) {
+        let why = e;
+        try {
+          this.ctx.alive('ready'); // a lost device is why, whatever the compile said
+        } catch (lost) {
+          why = lost;
+        }
+        this.broken =
+          why instanceof SplitError ? why : new SplitError('GPU_ERROR', `ready: ${String(why)}`, undefined, why);
+        throw this.broken;
+      }
+    })();
+    // A caller that never awaits `ready` hears of a failure at its next call.
+    this.ready.catch(() => undefined);
   }
 
   /** The tensor of a prepared call: read, and of the prepared dtype and shape, where the prepared one lived. */
   private read(x: unknown, what: string): TensorView {
-    this.engine.usable(what);
+    this.ctx.usable(what);
     const v = readInput(x, what);
-    const p = this.plan;
-    if (v.kind === this.kind && v.dtype === p.dtype && sameList(v.shape, p.shape)) return v;
+    const { plan: p, kind } = this.spec;
+    if (v.kind === kind && v.dtype === p.dtype && sameList(v.shape, p.shape)) return v;
     const t = (kind: string, dtype: string, shape: readonly number[]) =>
       `${kind === 'gpu' ? 'a GPU' : 'a host'} tensor of ${dtype} [${shape.join(', ')}]`;
     throw new SplitError(
-      v.dtype !== p.dtype ? 'BAD_DTYPE' : v.kind !== this.kind ? 'BAD_INPUT' : 'BAD_SHAPE',
-      `${what}: prepared for ${t(this.kind, p.dtype, p.shape)}, got ${t(v.kind, v.dtype, v.shape)}`,
+      v.dtype !== p.dtype ? 'BAD_DTYPE' : v.kind !== kind ? 'BAD_INPUT' : 'BAD_SHAPE',
+      `${what}: prepared for ${t(kind, p.dtype, p.shape)}, got ${t(v.kind, v.dtype, v.shape)}`,
       'input:input',
     );
   }
@@ -220,61 +298,98 @@ export class Program {
   }
 }
 
+/** Programs an engine keeps (most recently used last): a model's distinct splits, each under a key or two. */
+export const KEPT_PROGRAMS = 32;
+
+/**
+ * The one plan cache: an engine's programs, found by the split and key a call asks for; past KEPT_PROGRAMS the least
+ * recently used is dropped and its table retired. A program joins it once a call of it went through, and leaves it
+ * when a call of it fails.
+ */
+export class PlanCache {
+  private readonly list: Program[] = [];
+
+  constructor(private readonly retire: (p: Program) => void) {}
+
+  get size(): number {
+    return this.list.length;
+  }
+
+  /** The newest program that `match`es, now the most recently used; undefined when none does. */
+  find(match: (p: Program) => boolean): Program | undefined {
+    const list = this.list;
+    for (let k = list.length - 1; k >= 0; k--) {
+      const p = list[k]!;
+      if (!match(p)) continue;
+      if (k !== list.length - 1) list.push(...list.splice(k, 1));
+      return p;
+    }
+    return undefined;
+  }
+
+  /** Keeps `p` as the most recently used (a prepared split's own program is its caller's, never kept here). */
+  keep(p: Program): void {
+    if (p.prepared) return;
+    const k = this.list.indexOf(p);
+    if (k === this.list.length - 1 && k >= 0) return;
+    if (k >= 0) this.list.splice(k, 1);
+    if (this.list.push(p) > KEPT_PROGRAMS) this.retire(this.list.shift()!);
+  }
+
+  /** Drops `p` (a call of it failed), its table retired. */
+  forget(p: Program): void {
+    const k = this.list.indexOf(p);
+    if (k >= 0) this.retire(this.list.splice(k, 1)[0]!);
+  }
+}
+
 /** A program for `split(x, options)` or `prepare(x, options)`: the options read once, the split planned and checked. */
-export function programOf(engine: Engine, v: TensorView, o: Fields, what: string): Program {
+export function programOf(ctx: Context, v: TensorView, o: Fields, what: string, costs?: CostModel): Program {
   check(
     (o.sizes === undefined) !== (o.parts === undefined),
     'BAD_OPTIONS',
     () => `${what}: give exactly one of sizes and parts`,
     'option:sizes',
   );
-  const lengths =
+  const sizes =
     o.sizes !== undefined
-      ? readLengths(o.sizes, what, 'option:sizes')
+      ? readSizes(o.sizes, what, 'option:sizes')
       : (dim: number) => equalParts(dim, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
   const subjects = { axis: 'option:axis', sizes: o.sizes !== undefined ? 'option:sizes' : 'option:parts' } as const;
-  const plan = planSplit(v.dtype, v.shape, o.axis, lengths, what, subjects);
-  return new Program(engine, plan, plan.outputShapes, v.kind, o, what);
+  const plan = planSplit(v.dtype, v.shape, o.axis, sizes, what, subjects);
+  return programFor(ctx, plan, plan.outputShapes, v.kind, o, what, undefined, costs);
 }
 
-/**
- * A split's input, read: a tensor Cleave can read, and for a GPU one, a buffer with usage STORAGE | COPY_SRC, whatever
- * the plan (which of the two a split uses depends on the shapes and the device, so a buffer that worked for one split
- * would fail another).
- */
-export function readInput(x: unknown, what: string): TensorView {
-  const v = readTensor(x, `${what}: input`);
-  checkUsage(v, what);
-  return v;
-}
-
-/** The usage every split's GPU input needs. */
-export function checkUsage(v: TensorView, what: string): void {
-  if (v.kind === 'gpu' && (~v.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) !== 0)
-    throw new SplitError(
-      'BAD_INPUT',
-      `${what}: the input's GPU buffer needs usage ${missingUsage(v.usage, ['STORAGE', 'COPY_SRC']).join(' | ')}: ` +
-        "every split's input needs STORAGE | COPY_SRC " +
-        '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave-gpu)',
-      'input:input.buffer',
-    );
-}
-
-/** The caller's encoder. */
-export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
+/** A program for a planned split, its output options checked (layout and alias place GPU outputs only). */
+export function programFor(
+  ctx: Context,
+  plan: SplitPlan,
+  shapes: readonly (readonly number[])[],
+  kind: TensorView['kind'],
+  asked: Fields,
+  what: string,
+  node?: string,
+  costs?: CostModel,
+): Program {
   check(
-    isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
-    'BAD_INPUT',
-    () => `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`,
-    'input:encoder',
+    kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
+    'BAD_OPTIONS',
+    () => `${what}: layout and alias place GPU outputs; a host input gives host outputs`,
+    'option:layout',
   );
-  return encoder as GPUCommandEncoder;
+  const separate =
+    readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout') !== 'shared';
+  const alias =
+    asked.alias === undefined
+      ? undefined
+      : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
+  return new Program(ctx, { plan, shapes, kind, asked, node, separate, alias, costs });
 }
 
 /** A split's outputs once it is done, its plan reported by the engine; not async (see engine.split). */
-export function finish(engine: Engine, r: Done | Promise<Done>): Promise<AnyTensor[]> {
+export function finish(ctx: Pick<Context, 'ran'>, r: Done | Promise<Done>): Promise<AnyTensor[]> {
   const got = (d: Done) => {
-    engine.ran(d.gp);
+    ctx.ran(d.gp);
     return d.outputs;
   };
   return r instanceof Promise ? r.then(got) : Promise.resolve(got(r));

@@ -1,40 +1,20 @@
-// The planner's cost model, measured once per device: the probes of planner/calibration.ts, planned
-// and recorded as splits are, each in batches submitted back to back as a caller's splits are, in
-// interleaved rounds; each batch timed by timestamps around it (else the wall clock to the queue's
-// end). The statistics that turn those times into costs are planner/calibration.ts's. Costs only
-// choose among correct plans; on any failure the device keeps DEFAULT_COSTS. The measurement stays
-// off a first split's path: it starts once the device's queue is done with the work submitted before
-// the engine's first split (or when `engine.calibrate()` asks), and splits plan with DEFAULT_COSTS
-// until it ends.
+// `engine.calibrate()`: the planner's costs, measured when the caller asks and never otherwise. The probes of
+// planner/calibration.ts are planned and recorded as splits are, each in batches submitted back to back as a caller's
+// splits are, in interleaved rounds; each batch timed by timestamps around it (else the wall clock to the queue's
+// end). The statistics that turn those times into costs are planner/calibration.ts's. Every GPU call runs inside
+// its own error scopes; a failed measurement rejects, and the engine keeps the costs it had.
 
-import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
+import type { CostModel } from '../planner/costs.js';
 import { PROBES, type Timing, costsFrom } from '../planner/calibration.js';
 import { planGpu } from '../planner/gpu.js';
+import type { GpuPlan } from '../planner/types.js';
 import { planSplit } from '../planner/split.js';
 import { encodeCopies, encodeGather, makeTable } from './encode.js';
 import { BufferPool } from './pool.js';
-import { type DeviceRecord, deviceRecord } from './device.js';
+import { compile, pipelineNow } from './pipelines.js';
 import { inScopes } from './executor.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
-
-/** Measures the device's costs, once: later and concurrent calls share the first measurement. */
-export function calibrate(device: GPUDevice): Promise<CostModel> {
-  return start(deviceRecord(device), () => measure(device));
-}
-
-/**
- * Starts the measurement, once, after the work the queue holds now: a split that calls this (before
- * its own submit) is never queued behind a probe.
- */
-export function calibrateSoon(device: GPUDevice, record: DeviceRecord): void {
-  if (!record.running) void start(record, () => device.queue.onSubmittedWorkDone().then(() => measure(device)));
-}
-
-function start(record: DeviceRecord, measurement: () => Promise<CostModel>): Promise<CostModel> {
-  return (record.running ??= measurement()
-    .catch(() => DEFAULT_COSTS)
-    .then((costs) => (record.costs = costs)));
-}
+import { TARGETS_PER_DISPATCH } from './shader.js';
 
 // Rounds of every probe in turn, so a change of load hits them alike; the first warms up (pipelines,
 // tables, bind groups) and is left out.
@@ -43,7 +23,8 @@ const BYTES = 1 << 20;
 
 type Recording = (enc: GPUCommandEncoder) => void;
 
-async function measure(device: GPUDevice): Promise<CostModel> {
+/** The device's costs as measured now, by the probes; rejects when the measurement fails. */
+export async function measure(device: GPUDevice, costs: CostModel): Promise<CostModel> {
   const pool = new BufferPool(device, () => undefined);
   let querySet: GPUQuerySet | undefined;
   try {
@@ -68,7 +49,10 @@ async function measure(device: GPUDevice): Promise<CostModel> {
         if (at) enc.resolveQuerySet(querySet, 0, 2, b.resolve, 0);
         if (at) enc.copyBufferToBuffer(b.resolve, 0, b.read, 0, 16);
       };
-    const probes = recorders(device, pool, b.src, b.dst);
+    const plans = probePlans(costs);
+    for (const gp of plans) if (gp.strategy === 'gather') await compile(device, gp.unitBits || 1, false);
+    const { value: probes, error: made } = inScopes(device, () => recorders(device, pool, plans, b.src, b.dst));
+    errors.push(made);
     const rounds: Timing[][] = probes.map(() => []);
     for (let r = 0; r < ROUNDS; r++) {
       for (const [i, [record, k]] of probes.entries()) {
@@ -83,32 +67,58 @@ async function measure(device: GPUDevice): Promise<CostModel> {
             }
           }).error,
         );
-        let span;
-        if (querySet) {
-          await b.read.mapAsync(MAP_READ_MODE);
-          const [t0, t1] = new BigInt64Array(b.read.getMappedRange());
-          span = Number(t1! - t0!) / 1e6;
-          b.read.unmap();
-        } else await device.queue.onSubmittedWorkDone();
-        if (r) rounds[i]!.push([performance.now() - t, span]);
+        await (querySet ? b.read.mapAsync(MAP_READ_MODE) : device.queue.onSubmittedWorkDone());
+        const [t0, t1] = querySet ? new BigInt64Array(b.read.getMappedRange()) : [];
+        if (r) rounds[i]!.push([performance.now() - t, querySet && Number(t1! - t0!) / 1e6]);
+        if (querySet) b.read.unmap();
       }
     }
-    for (const e of errors) if (await e) throw new Error('calibration failed');
-    return costsFrom(rounds) ?? DEFAULT_COSTS;
+    for (const e of errors) if (await e) throw new Error(`a probe's commands failed: ${await e}`);
+    const measured = costsFrom(rounds);
+    if (!measured) throw new Error('no probe gave a usable timing');
+    return measured;
   } finally {
     querySet?.destroy();
     pool.destroy();
   }
 }
 
-/** Each probe's split, planned as the planner plans it with its strategy forced, and its batch's size. */
-function recorders(device: GPUDevice, pool: BufferPool, src: GPUBuffer, dst: GPUBuffer): [Recording, number][] {
-  const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, costs: DEFAULT_COSTS };
-  const b = { src, srcBase: 0, targets: [dst], bases: [0] };
-  return PROBES.map(([copy, rows, parts, piece, k]) => {
+/** Each probe's split, planned as the planner plans it with its strategy forced. */
+function probePlans(costs: CostModel): GpuPlan[] {
+  const limits = {
+    alignment: 256,
+    maxBindingBytes: BYTES,
+    maxBufferBytes: BYTES,
+    targetsPerDispatch: TARGETS_PER_DISPATCH,
+  };
+  return PROBES.map(([copy, rows, parts, piece]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
-    const gp = planGpu(plan, limits, { srcByteOffset: 0, allowAlias: false, strategy: copy ? 'copy' : 'gather' });
-    const table = gp.strategy === 'gather' ? makeTable(device, pool, gp) : undefined;
-    return [table ? (enc) => encodeGather(device, enc, gp, table, b) : (enc) => encodeCopies(enc, gp, b), k];
+    const strategy = copy ? 'copy' : 'gather';
+    return planGpu(plan, limits, {
+      srcByteOffset: 0,
+      allowAlias: false,
+      separate: false,
+      strategy,
+      costs,
+      into: undefined,
+    });
+  });
+}
+
+/** Each probe's recording (its pipeline compiled), and its batch's size. */
+function recorders(
+  device: GPUDevice,
+  pool: BufferPool,
+  plans: readonly GpuPlan[],
+  src: GPUBuffer,
+  dst: GPUBuffer,
+): [Recording, number][] {
+  const x = { buffer: src, byteOffset: 0 };
+  return plans.map((gp, i): [Recording, number] => {
+    const k = PROBES[i]![4];
+    if (gp.strategy === 'copy') return [(enc) => encodeCopies(enc, gp, x, [dst], [0]), k];
+    const table = makeTable(device, pool, gp);
+    const pipeline = pipelineNow(device, gp.unitBits || 1, false);
+    return [(enc) => void encodeGather(enc, gp, table, pipeline, x, [dst], [0]), k];
   });
 }

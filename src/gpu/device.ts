@@ -1,19 +1,17 @@
-// Finding a WebGPU device, the device's numbers the planner needs (its limits, and its costs once measured), and what
-// Cleave keeps per device. The device: `navigator.gpu` in a browser; in Node the optional `webgpu` package (Dawn),
-// imported by a computed name so browser bundles never contain it. The device asks the adapter for the largest buffers
-// and bindings it has, since the split of a large tensor needs them. When there is none, the result says why, in words
-// a user can act on. Nothing is written onto globalThis: the package's classes go to webgpu-object.ts for its checks.
+// Finding a WebGPU device: `navigator.gpu` in a browser; in Node the optional `webgpu` package (Dawn), imported by a
+// computed name so browser bundles never contain it. The device asks the adapter for the largest buffers and bindings
+// it has (the split of a large tensor needs them) and for the dynamic storage buffers that let one gather dispatch
+// write more targets at moving offsets. When there is none, the result says why, in words a user can act on. Nothing
+// is written onto globalThis: the package's classes go to webgpu-object.ts for its checks.
 
 import { useWebGpuClasses } from '../read/webgpu-object.js';
-import type { GpuLimits } from '../planner/types.js';
-import { type CostModel, DEFAULT_COSTS } from '../planner/costs.js';
-import type { GatherKit } from './pipelines.js';
+import type { AdapterFacts } from '../planner/costs.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
 export interface AcquiredDevice {
   readonly device: GPUDevice;
-  readonly adapterInfo: { readonly vendor: string; readonly architecture: string };
+  readonly adapterInfo: AdapterFacts;
 }
 
 // Dawn aborts the process if the object returned by create() is garbage-collected: keep it for good.
@@ -69,12 +67,13 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
   try {
     const adapter = await gpu.requestAdapter();
     if (!adapter) return { reason: noAdapter() };
-    // The adapter's largest buffers and bindings (a large tensor's split needs them), and what a
-    // partner such as ONNX Runtime asks for when it makes its own device: more storage buffers per
-    // stage, larger workgroups, and f16 shaders.
+    // The adapter's largest buffers and bindings (a large tensor's split needs them), more targets at moving offsets
+    // per gather dispatch, and what a partner such as ONNX Runtime asks for when it makes its own device: more
+    // storage buffers per stage, larger workgroups, and f16 shaders.
     const limits = [
       'maxStorageBufferBindingSize',
       'maxBufferSize',
+      'maxDynamicStorageBuffersPerPipelineLayout',
       'maxComputeWorkgroupsPerDimension',
       'maxStorageBuffersPerShaderStage',
       'maxComputeWorkgroupStorageSize',
@@ -88,51 +87,24 @@ export async function acquireDevice(): Promise<AcquiredDevice | { readonly reaso
       requiredLimits: Object.fromEntries(
         limits.filter((k) => typeof adapter.limits[k] === 'number').map((k) => [k, adapter.limits[k]]),
       ),
-      // Timestamps time the calibration of the planner's costs (calibrate.ts).
+      // Timestamps time `engine.calibrate()`'s measurement of the planner's costs (calibrate.ts).
       requiredFeatures: (['shader-f16', 'timestamp-query'] as const).filter((f) => adapter.features.has(f)),
     });
-    const info = adapter.info ?? { vendor: '', architecture: '' };
-    return { device, adapterInfo: { vendor: info.vendor, architecture: info.architecture } };
+    // Older implementations say it of the adapter itself.
+    const fallback = adapter.info?.isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter;
+    return { device, adapterInfo: { ...facts(adapter.info), isFallbackAdapter: fallback } };
   } catch (e) {
     return { reason: `requesting a WebGPU device failed: ${(e as Error).message ?? String(e)}` };
   }
 }
 
-/** The device's numbers the planner needs: its limits, and its costs (DEFAULT_COSTS until measured). */
-export function limitsOf(device: GPUDevice): GpuLimits {
-  const l = device.limits;
-  const record = deviceRecord(device);
+/** What an adapter's info says of it, read once into a plain object (its fields are getters on a WebGPU object). */
+export function facts(info: Partial<GPUAdapterInfo> | undefined): AdapterFacts {
   return {
-    alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
-    maxBindingBytes: l.maxStorageBufferBindingSize,
-    maxBufferBytes: l.maxBufferSize,
-    get costs() {
-      return record.costs;
-    },
+    vendor: info?.vendor ?? '',
+    architecture: info?.architecture ?? '',
+    device: info?.device ?? '',
+    description: info?.description ?? '',
+    isFallbackAdapter: info?.isFallbackAdapter,
   };
-}
-
-/**
- * What Cleave keeps per device, made on first use and found once per engine: its costs (DEFAULT_COSTS until measured,
- * and the measurement once started), which a split reads as a plain property, and the gather's bind group layouts
- * and pipelines (pipelines.ts).
- */
-export interface DeviceRecord {
-  costs: CostModel;
-  running?: Promise<CostModel>;
-  gather?: GatherKit;
-}
-
-const records = new WeakMap<GPUDevice, DeviceRecord>();
-
-/** The device's record, made on first use. */
-export function deviceRecord(device: GPUDevice): DeviceRecord {
-  let r = records.get(device);
-  if (!r) records.set(device, (r = { costs: DEFAULT_COSTS }));
-  return r;
-}
-
-/** The device's measured costs; DEFAULT_COSTS before (or without) a measurement. */
-export function costsOf(device: GPUDevice): CostModel {
-  return deviceRecord(device).costs;
 }

@@ -1,97 +1,174 @@
 // Command encoding: a GPU plan recorded onto an encoder (Cleave's own, or a caller's) as copy commands or as the
-// gather's one compute pass, at the bases a program adds to the plan's offsets; and what the gather binds: its tile
-// table, and bind groups made once per buffer, bound at dynamic offsets. A table holds the gather's uniform params (one
-// slot per dispatch) and its tiles, written once at creation and never again, so one recorded into a caller's encoder
-// stays valid however late that encoder is submitted. Records only: what to allocate and when to submit is the
-// program's business.
+// gather's one compute pass, at the bases a call adds to the plan's offsets; and what the gather binds: its tile table,
+// and bind groups made once per buffer (the source) or per set of buffers (a dispatch's targets), bound at dynamic
+// offsets. A table holds the gather's uniform params (one per dispatch) and its tiles, written once at creation and
+// never again, so one recorded into a caller's encoder stays valid however late that encoder is submitted. Records
+// only: which buffers a call takes, and when it submits, are gpu/split.ts's.
 
-import type { GpuPlan, UnitBits } from '../planner/types.js';
+import type { GpuView } from '../read/tensor.js';
+import type { Dispatch, GpuPlan } from '../planner/types.js';
 import { align } from '../planner/dispatch.js';
-import { BINDING, REFLECTED, encodeStruct } from './shader.js';
-import { gatherKit, pipelineFor } from './pipelines.js';
+import { BINDING, REFLECTED, TARGETS_PER_DISPATCH, TARGET_GROUP, encodeStruct } from './shader.js';
+import { type GatherKit, gatherKit } from './pipelines.js';
 import type { BufferPool } from './pool.js';
 import { USAGE } from '../usage.js';
-import { findKept, keep } from '../kept.js';
 
 /**
- * A gather's tile table: dispatch i's params at byte i * slot, every tile from byte tilesAt; and its bind group (the
+ * A gather's tile table: dispatch i's params at byte i * stride, every tile from byte tilesAt; and its bind group (the
  * params bound at a dynamic offset, the tiles whole).
  */
 export interface Table {
+  readonly device: GPUDevice;
   readonly buffer: GPUBuffer;
-  readonly slot: number;
+  readonly stride: number;
   readonly group: GPUBindGroup;
+  /** Recorded into a caller's encoder: its last use is unknown, so Cleave never destroys it. */
+  handedOver: boolean;
 }
+
+/** Where a call's input lies: its buffer, at the byte offset whose residue the plan was made for. */
+type Source = Pick<GpuView, 'buffer' | 'byteOffset'>;
 
 /**
- * The buffers one recording reads and writes: the source, and the buffer of each of the plan's targets; and the byte
- * each plan offset is counted from, in the source and in each target.
+ * Records the plan's copy commands: from the input `x` (its byte offset the plan's input offset), into each target's
+ * buffer at its base.
  */
-export interface Buffers {
-  readonly src: GPUBuffer;
-  readonly srcBase: number;
-  readonly targets: readonly GPUBuffer[];
-  readonly bases: readonly number[];
-}
-
-/** Records the plan's copy commands, each into its output's target buffer. */
-export function encodeCopies(enc: GPUCommandEncoder, gp: GpuPlan, b: Buffers): void {
-  const { src, srcBase, targets, bases } = b;
+export function encodeCopies(
+  enc: GPUCommandEncoder,
+  gp: GpuPlan,
+  x: Source,
+  buffers: readonly GPUBuffer[],
+  bases: readonly number[],
+): void {
+  const srcBase = x.byteOffset - gp.key.srcByteOffset;
   for (const c of gp.copies)
-    enc.copyBufferToBuffer(src, srcBase + c.src, targets[c.target]!, bases[c.target]! + c.dst, c.size);
+    enc.copyBufferToBuffer(x.buffer, srcBase + c.src, buffers[c.target]!, bases[c.target]! + c.dst, c.size);
 }
 
 /**
- * Records one compute pass: a dispatch per planned dispatch, a workgroup per tile. Each binds its table's params at
- * its slot, and its windows of the source and of its target at their offsets from the bases, through bind groups made
- * once per buffer and window size (bufferGroup): a split whose bases move, or whose outputs go to another pooled
- * buffer, makes none once each buffer has been bound.
+ * Records one compute pass: a dispatch per planned dispatch, a workgroup per tile. Each binds its table's params, the
+ * source's window and its targets' windows at their offsets from the bases, through bind groups made once for those
+ * buffers and window sizes: a split whose bases move, or whose outputs go to pooled buffers met before, makes none.
+ * Returns the bind groups it made, for a call that fails to drop.
  */
-export function encodeGather(device: GPUDevice, enc: GPUCommandEncoder, gp: GpuPlan, table: Table, b: Buffers): void {
-  const maxDim = device.limits.maxComputeWorkgroupsPerDimension;
+export function encodeGather(
+  enc: GPUCommandEncoder,
+  gp: GpuPlan,
+  table: Table,
+  pipeline: GPUComputePipeline,
+  x: Source,
+  buffers: readonly GPUBuffer[],
+  bases: readonly number[],
+): Made[] {
+  const made: Made[] = [];
   const pass = enc.beginComputePass({ label: 'cleave-gather' });
-  pass.setPipeline(pipelineFor(device, gp.unitBits as UnitBits, gp.msbFirst));
+  pass.setPipeline(pipeline);
   gp.dispatches.forEach((d, i) => {
-    const dst = b.targets[d.target]!;
-    pass.setBindGroup(0, table.group, [i * table.slot]);
-    pass.setBindGroup(1, bufferGroup(device, b.src, 1, d.srcWindow[1]), [b.srcBase + d.srcWindow[0]]);
-    pass.setBindGroup(2, bufferGroup(device, dst, 2, d.dstWindow[1]), [b.bases[d.target]! + d.dstWindow[0]]);
-    const [x, y] = foldGrid(d.tiles.length, maxDim);
-    pass.dispatchWorkgroups(x, y);
+    const [source, srcAt, targets, offsets] = bindDispatch(gp, d, x, buffers, bases, table.device, made);
+    pass.setBindGroup(0, table.group, [i * table.stride]);
+    pass.setBindGroup(BINDING.src.group, source, [srcAt]);
+    pass.setBindGroup(TARGET_GROUP, targets, offsets);
+    const [gx, gy] = foldGrid(d.tiles.length, table.device.limits.maxComputeWorkgroupsPerDimension);
+    pass.dispatchWorkgroups(gx, gy);
   });
   pass.end();
-}
-
-/** Bind groups made for a buffer: its windows of each size, as the source (group 1) or the target (group 2). */
-const groupsOf = new WeakMap<GPUBuffer, { group: number; size: number; made: GPUBindGroup }[]>();
-
-/** Window sizes a buffer keeps bind groups for (a buffer is bound for a few splits' windows at most). */
-const KEPT_WINDOWS = 4;
-
-/** A bind group of `buffer`'s first `size` bytes for group 1 or 2, bound at a dynamic offset: made once, then kept. */
-function bufferGroup(device: GPUDevice, buffer: GPUBuffer, group: 1 | 2, size: number): GPUBindGroup {
-  let list = groupsOf.get(buffer);
-  if (!list) groupsOf.set(buffer, (list = []));
-  const found = findKept(list, (e) => e.group === group && e.size === size);
-  if (found) return found.made;
-  const layout = gatherKit(device).layouts[group]!;
-  const made = device.createBindGroup({ layout, entries: [{ binding: 0, resource: { buffer, size } }] });
-  keep(list, { group, size, made }, KEPT_WINDOWS);
   return made;
 }
 
-/** A new table for a gather's dispatches, in a buffer of the pool's written at creation (mapped) and never again. */
+/**
+ * What dispatch `d` binds: the source's group and dynamic offset, and its targets' group and dynamic offsets. Each
+ * target binding holds a target's window, or the spare buffer's k-th window where the dispatch has no k-th target; at
+ * a dynamic offset for the first `moving` bindings, else at an offset fixed in the group. Groups made now go to `made`.
+ */
+export function bindDispatch(
+  gp: GpuPlan,
+  d: Dispatch,
+  x: Source,
+  buffers: readonly GPUBuffer[],
+  bases: readonly number[],
+  device: GPUDevice,
+  made: Made[],
+): [GPUBindGroup, number, GPUBindGroup, number[]] {
+  const kit = gatherKit(device);
+  const source = groupOf(kit, device, BINDING.src.group, [x.buffer, d.srcWindow[1], 0], made);
+  const parts: (GPUBuffer | number)[] = [];
+  const offsets: number[] = [];
+  for (let k = 0; k < TARGETS_PER_DISPATCH; k++) {
+    const t = d.targets[k];
+    const [buffer, size, at] =
+      t === undefined
+        ? [kit.spare, 16, k * device.limits.minStorageBufferOffsetAlignment]
+        : [buffers[t]!, d.dstWindows[k]![1], bases[t]! + d.dstWindows[k]![0]];
+    parts.push(buffer, size, k < kit.moving ? 0 : at);
+    if (k < kit.moving) offsets.push(at);
+  }
+  const srcAt = x.byteOffset - gp.key.srcByteOffset + d.srcWindow[0];
+  return [source, srcAt, groupOf(kit, device, TARGET_GROUP, parts, made), offsets];
+}
+
+/** A bind group this module made and keeps: under its first buffer, its group index and each (buffer, size, offset). */
+export interface Made {
+  readonly parts: readonly (GPUBuffer | number)[];
+  readonly group: number;
+  readonly made: GPUBindGroup;
+}
+
+/** Bind groups made, under their first buffer (gone with it). */
+const groupsOf = new WeakMap<GPUBuffer, Made[]>();
+
+/** Bind groups a buffer keeps, newest last: a few window sizes and sets of targets (a KV cache's two alignments). */
+const KEPT_GROUPS = 8;
+
+/** A bind group of group `group` binding (buffer, size, offset) triples `parts` in binding order: made once, kept. */
+function groupOf(kit: GatherKit, device: GPUDevice, group: number, parts: (GPUBuffer | number)[], made: Made[]) {
+  const lead = parts[0] as GPUBuffer;
+  let list = groupsOf.get(lead);
+  if (!list) groupsOf.set(lead, (list = []));
+  for (let k = list.length - 1; k >= 0; k--) {
+    const e = list[k]!;
+    if (e.group === group && e.parts.length === parts.length && e.parts.every((p, j) => p === parts[j])) return e.made;
+  }
+  const entries: GPUBindGroupEntry[] = [];
+  for (let j = 0; j < parts.length; j += 3)
+    entries.push({
+      binding: j / 3,
+      resource: { buffer: parts[j] as GPUBuffer, offset: parts[j + 2] as number, size: parts[j + 1] as number },
+    });
+  const e = { parts, group, made: device.createBindGroup({ layout: kit.layouts[group]!, entries }) };
+  if (list.push(e) > KEPT_GROUPS) list.shift();
+  made.push(e);
+  return e.made;
+}
+
+/** Drops bind groups a failed call made: it leaves nothing behind. */
+export function dropGroups(made: readonly Made[]): void {
+  for (const e of made) {
+    const list = groupsOf.get(e.parts[0] as GPUBuffer);
+    const k = list?.indexOf(e) ?? -1;
+    if (k >= 0) list!.splice(k, 1);
+  }
+}
+
+/**
+ * A new table for a gather's dispatches, in a buffer of the pool's written at creation (mapped) and never again:
+ * each dispatch's first tile and count, and which of its targets keep the bits past a tile's end (a caller's).
+ */
 export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Table {
   const dispatches = gp.dispatches;
-  const slot = align(REFLECTED.params.size, device.limits.minUniformBufferOffsetAlignment);
-  const tilesAt = align(slot * dispatches.length, device.limits.minStorageBufferOffsetAlignment);
+  const stride = align(REFLECTED.params.size, device.limits.minUniformBufferOffsetAlignment);
+  const tilesAt = align(stride * dispatches.length, device.limits.minStorageBufferOffsetAlignment);
   const count = dispatches.reduce((n, d) => n + d.tiles.length, 0);
   const bytes = new Uint8Array(tilesAt + Math.max(count, 1) * REFLECTED.tile.stride);
   const view = new DataView(bytes.buffer);
   let base = 0;
   dispatches.forEach((d, i) => {
-    const keep_tail = +(gp.targets[d.target]!.kind === 'into');
-    encodeStruct(view, i * slot, REFLECTED.params.members, { tile_base: base, tile_count: d.tiles.length, keep_tail });
+    let keep_tail = 0;
+    d.targets.forEach((t, k) => (keep_tail |= +(gp.targets[t]!.kind === 'into') << k));
+    encodeStruct(view, i * stride, REFLECTED.params.members, {
+      tile_base: base,
+      tile_count: d.tiles.length,
+      keep_tail,
+    });
     for (const t of d.tiles) encodeStruct(view, tilesAt + base++ * REFLECTED.tile.stride, REFLECTED.tile.members, t);
   });
   const buffer = pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
@@ -101,7 +178,8 @@ export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Tab
     { binding: BINDING.params.binding, resource: { buffer, size: REFLECTED.params.size } },
     { binding: BINDING.tiles.binding, resource: { buffer, offset: tilesAt, size: bytes.byteLength - tilesAt } },
   ];
-  return { buffer, slot, group: device.createBindGroup({ layout: gatherKit(device).layouts[0]!, entries }) };
+  const group = device.createBindGroup({ layout: gatherKit(device).layouts[BINDING.params.group]!, entries });
+  return { device, buffer, stride, group, handedOver: false };
 }
 
 /** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */

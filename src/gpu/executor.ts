@@ -10,11 +10,12 @@ import { arrayFromBytes } from '../host-data.js';
 import type { GpuTensor, HostTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import { align4 } from '../planner/dispatch.js';
-import type { GpuLimits, OutputSlot } from '../planner/types.js';
+import type { GpuLimits, OutputPlace } from '../planner/types.js';
 import { checkLive, endAll, fateOf, handOut, leaseFor, poisoned, trackBuffer } from './leases.js';
 import { pipelinesCreated } from './pipelines.js';
 import { BufferPool } from './pool.js';
-import { type DeviceRecord, deviceRecord, limitsOf } from './device.js';
+import { TARGETS_PER_DISPATCH } from './shader.js';
+import type { Table } from './encode.js';
 
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
 
@@ -44,8 +45,6 @@ interface HostForm {
 export class GpuExecutor {
   readonly limits: GpuLimits;
   readonly pool: BufferPool;
-  /** The device's costs, as the planner reads them (calibrate.ts). */
-  readonly costs: DeviceRecord;
   /** The caller's buffers whose last split here settled with no GPU error: on this device, and not destroyed then. */
   readonly seen = new WeakSet<GPUBuffer>();
 
@@ -58,8 +57,13 @@ export class GpuExecutor {
     readonly alive: (what: string) => void,
     readonly onLate: (error: SplitError) => void,
   ) {
-    this.costs = deviceRecord(device);
-    this.limits = limitsOf(device);
+    const l = device.limits;
+    this.limits = {
+      alignment: Math.max(4, l.minStorageBufferOffsetAlignment),
+      maxBindingBytes: l.maxStorageBufferBindingSize,
+      maxBufferBytes: l.maxBufferSize,
+      targetsPerDispatch: TARGETS_PER_DISPATCH,
+    };
     this.pool = new BufferPool(device, trackBuffer);
   }
 
@@ -81,14 +85,14 @@ export class GpuExecutor {
    * Anything a WebGPU call throws becomes a SplitError.
    */
   submit<T>(
-    record: (enc: GPUCommandEncoder) => T,
+    encode: (enc: GPUCommandEncoder) => T,
     scopes: readonly GPUErrorFilter[] = SCOPES.both,
   ): { value: T; error: Promise<string | undefined> } {
     return inScopes(
       this.device,
       (device) => {
         const enc = device.createCommandEncoder(ENCODER);
-        const value = record(enc);
+        const value = encode(enc);
         device.queue.submit([enc.finish()]);
         return value;
       },
@@ -97,14 +101,14 @@ export class GpuExecutor {
   }
 
   /**
-   * A buffer no program records any more: destroyed once the GPU is done with it, or, when a caller's encoder may
-   * still hold it (`handedOver`), left to the garbage collector.
+   * A table no program records any more: destroyed once the GPU is done with it, or, when a caller's encoder may still
+   * hold it (recorded there), left to the garbage collector.
    */
-  retire(b: GPUBuffer, handedOver: boolean): void {
-    this.pool.forget(b);
-    if (!handedOver)
+  retire(t: Table): void {
+    this.pool.forget(t.buffer);
+    if (!t.handedOver)
       void this.device.queue.onSubmittedWorkDone().then(
-        () => b.destroy(),
+        () => t.buffer.destroy(),
         () => undefined,
       );
   }
@@ -155,7 +159,7 @@ export class GpuExecutor {
    */
   async readBack(
     staging: GPUBuffer,
-    parts: readonly Pick<OutputSlot, 'byteOffset' | 'byteLength'>[],
+    parts: readonly Pick<OutputPlace, 'byteOffset' | 'byteLength'>[],
     form: HostForm,
     shapes: readonly (readonly number[])[],
     error: Promise<string | undefined>,
@@ -203,13 +207,13 @@ export function writePadded(queue: GPUQueue, buffer: GPUBuffer, bytes: Uint8Arra
 }
 
 /**
- * Runs `record` inside `scopes` (outermost first; none may be asked); `error` settles with the first error they
+ * Runs `work` inside `scopes` (outermost first; none may be asked); `error` settles with the first error they
  * caught. Anything a WebGPU call throws becomes a SplitError. Scopes popped on a lost device reject; the call then
  * reports DEVICE_LOST on its own.
  */
 export function inScopes<T>(
   device: GPUDevice,
-  record: (device: GPUDevice) => T,
+  work: (device: GPUDevice) => T,
   scopes: readonly GPUErrorFilter[] = SCOPES.both,
 ): { value: T; error: Promise<string | undefined> } {
   for (const f of scopes) device.pushErrorScope(f);
@@ -226,7 +230,7 @@ export function inScopes<T>(
             () => undefined,
           );
   try {
-    return { value: record(device), error: pop() };
+    return { value: work(device), error: pop() };
   } catch (e) {
     void pop();
     throw e instanceof SplitError ? e : new SplitError('GPU_ERROR', `a WebGPU call threw: ${(e as Error)?.message}`);

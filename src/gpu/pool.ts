@@ -1,11 +1,14 @@
-// The buffer pool: every buffer an engine creates, and the free ones held for reuse, because a
-// fresh buffer costs an allocation and a zero-fill. Free buffers are bounded by bytes and by
-// count; past either bound the oldest free buffer, whatever its size or usage, is destroyed first.
-// A split takes and gives buffers on every call: free buffers sit in arrays under numeric keys
-// (usage, then size), not in Sets keyed by the buffers, which cost microseconds a call in Firefox.
-// The count bound grows to the most buffers one split has taken (a buffer per output, with layout
-// 'separate'), so a repeated split of many outputs creates none in steady state. A buffer's size and usage are
-// known from its descriptor (read/webgpu-object.ts): giving one back reads no native getter.
+// The buffer pool: every buffer an engine creates, and the free ones held for reuse, because a fresh buffer costs
+// an allocation and a zero-fill. A buffer's size is a size class (sizeClass: at most 1/8 over the size asked), so
+// that sizes that drift, as a sequence growing a token a step, reuse a buffer instead of making one a call; a buffer
+// a runtime wraps whole (layout 'separate') is taken exact. Free buffers are bounded by bytes and by count; past
+// either bound the oldest free buffer, whatever its size or usage, is destroyed first, found by a scan of the free
+// lists: a list is dropped as it empties, so there are never more of them than free buffers, however many sizes came
+// and went. A split takes and gives on every call, so free buffers sit in arrays under numeric keys (usage, then
+// size), not in Sets keyed by the buffers, which cost microseconds a call in Firefox. The count bound grows to the
+// most buffers one split has taken (a buffer per output, with layout 'separate'), so a repeated split of many outputs
+// creates none in steady state. A buffer's size and usage are known from its descriptor (read/webgpu-object.ts):
+// giving one back reads no native getter.
 
 import { bufferFacts, madeBuffer } from '../read/webgpu-object.js';
 
@@ -13,6 +16,17 @@ import { bufferFacts, madeBuffer } from '../read/webgpu-object.js';
 export const POOL_BYTES = 256 << 20;
 /** Free buffers a pool keeps. */
 export const POOL_COUNT = 256;
+
+/**
+ * The size of the buffer that serves `size` bytes: a multiple of 4, at most 1/8 over `size` from
+ * 32 bytes up (with 2^k <= size < 2^(k+1), a multiple of 2^(k-3)), and under 4 bytes over below.
+ */
+export function sizeClass(size: number): number {
+  if (size < 32) return Math.ceil(size / 4) * 4;
+  let step = 2 ** (Math.floor(Math.log2(size)) - 3);
+  if (step * 8 > size) step /= 2; // log2 of a size just below a power of two may round up to it
+  return Math.ceil(size / step) * step;
+}
 
 export class BufferPool {
   /** Every buffer this pool created that is not destroyed (leased or free). */
@@ -26,6 +40,8 @@ export class BufferPool {
   private destroyed = false;
   /** The count bound: maxCount, or more once a split took more buffers at once. */
   private countBound: number;
+  /** The device's largest buffer (a multiple of 4), which no class passes. */
+  private readonly largest: number;
 
   constructor(
     private readonly device: GPUDevice,
@@ -34,11 +50,19 @@ export class BufferPool {
     readonly maxCount = POOL_COUNT,
   ) {
     this.countBound = maxCount;
+    this.largest = device.limits.maxBufferSize - (device.limits.maxBufferSize % 4);
   }
 
   /** Buffers alive (free or leased). */
   get live(): number {
     return this.owned.size;
+  }
+
+  /** Free buffers, and the lists they sit in (never more lists than buffers). */
+  get held(): { readonly buffers: number; readonly lists: number } {
+    let lists = 0;
+    for (const bySize of this.free.values()) lists += bySize.size;
+    return { buffers: this.freeCount, lists };
   }
 
   /** A new buffer this pool owns (never a reused one: mapped-at-creation buffers are written once). */
@@ -50,26 +74,34 @@ export class BufferPool {
     return b;
   }
 
-  /** Whether free buffers of these sizes (one per entry, repeats counted) and this usage are all at hand. */
-  has(sizes: readonly number[], usage: GPUBufferUsageFlags): boolean {
+  /** Whether take would find free buffers for all these sizes (one per entry, repeats counted). */
+  has(sizes: readonly number[], usage: GPUBufferUsageFlags, exact = false): boolean {
     const bySize = this.free.get(usage);
     if (!bySize) return sizes.length === 0;
-    if (sizes.length === 1) return (bySize.get(sizes[0]!)?.buffers.length ?? 0) > 0;
+    if (sizes.length === 1) return bySize.has(this.sized(sizes[0]!, exact));
     const want = new Map<number, number>();
-    for (const s of sizes) want.set(s, (want.get(s) ?? 0) + 1);
+    for (const s of sizes) {
+      const size = this.sized(s, exact);
+      want.set(size, (want.get(size) ?? 0) + 1);
+    }
     for (const [size, n] of want) if ((bySize.get(size)?.buffers.length ?? 0) < n) return false;
     return true;
   }
 
-  /** A free buffer of exactly this size and usage (the one given last), or a new one. */
-  take(size: number, usage: GPUBufferUsageFlags): GPUBuffer {
-    const list = this.free.get(usage)?.get(size);
-    const b = list?.buffers.pop();
-    if (!b) return this.create(size, usage);
-    list!.order.pop();
+  /**
+   * A free buffer of this usage (the one given last), or a new one: of `size` bytes when `exact`, else
+   * of the class of `size`, which may be larger: a tensor on it keeps its own byte length.
+   */
+  take(size: number, usage: GPUBufferUsageFlags, exact = false): GPUBuffer {
+    const sized = this.sized(size, exact);
+    const bySize = this.free.get(usage);
+    const list = bySize?.get(sized);
+    if (!list) return this.create(sized, usage);
     this.freeCount--;
-    this.freeBytes -= size;
-    return b;
+    this.freeBytes -= sized;
+    list.order.pop();
+    if (list.order.length === 0) bySize!.delete(sized);
+    return list.buffers.pop()!;
   }
 
   /** One split took `n` buffers at once: keep at least that many free for its next call. */
@@ -118,16 +150,22 @@ export class BufferPool {
     this.freeBytes = 0;
   }
 
-  /** Drops the free buffer given longest ago (the first of its list): a scan, past a bound only. */
+  /** The size take serves `size` with: its class, short of the device's largest buffer. */
+  private sized(size: number, exact: boolean): number {
+    return exact ? size : Math.min(sizeClass(size), Math.max(size, this.largest));
+  }
+
+  /** Drops the free buffer given longest ago (the first of its list): a scan of the lists, past a bound only. */
   private evictOldest(): void {
     let oldest: FreeList | undefined;
     for (const bySize of this.free.values())
-      for (const list of bySize.values())
-        if (list.order.length > 0 && (!oldest || list.order[0]! < oldest.order[0]!)) oldest = list;
+      for (const list of bySize.values()) if (!oldest || list.order[0]! < oldest.order[0]!) oldest = list;
     const b = oldest!.buffers.shift()!;
     oldest!.order.shift();
+    const { size, usage } = bufferFacts(b)!;
+    if (oldest!.order.length === 0) this.free.get(usage)!.delete(size);
     this.freeCount--;
-    this.freeBytes -= bufferFacts(b)!.size;
+    this.freeBytes -= size;
     this.drop(b);
   }
 }

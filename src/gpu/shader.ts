@@ -1,8 +1,8 @@
 // The gather shader as the host knows it: its text per variant, and what was reflected from the WGSL at build time
-// (shader.generated.ts): bind group entries typed from each variable's access, and struct encoding through one field
-// map per struct. Only the `alias Word` line changes between variants; the bit-level variants are the u32 text with
-// the gather_bits entry point (MSB_FIRST set for uint1). The compiler checks that every member the host fills exists
-// in the shader and that the shader has none the host leaves unfilled.
+// (shader.generated.ts): bind group entries typed from each variable's access, how many target buffers a dispatch
+// binds, and struct encoding through one field map per struct. Only the `alias Word` line changes between variants;
+// the bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1). The compiler
+// checks that every member the host fills exists in the shader and that the shader has none the host leaves unfilled.
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';
 import { SHADER_TILE_MEMBERS, type UnitBits } from '../planner/types.js';
@@ -11,7 +11,8 @@ import { GATHER_SHADER } from './shader.generated.js';
 
 export const REFLECTED = GATHER_SHADER;
 
-export type Role = 'params' | 'tiles' | 'src' | 'dst';
+/** A binding's role: the table's params and tiles, the source, and target k's buffer (`dst0` to `dst5`). */
+export type Role = 'params' | 'tiles' | 'src' | `dst${number}`;
 
 /** `true` when two unions of names hold the same names, `false` otherwise (a compile-time check). */
 type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
@@ -19,24 +20,34 @@ type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] exte
 // The build fails when the shader gains a member the host does not fill or lacks one it fills (the generated file is
 // checked against the WGSL by the build, and pinned in a test; encodeStruct takes every member of its struct).
 true satisfies SameNames<keyof typeof REFLECTED.tile.members, (typeof SHADER_TILE_MEMBERS)[number]>;
-true satisfies SameNames<(typeof REFLECTED.bindings)[number]['name'], Role>;
+REFLECTED.bindings satisfies readonly { readonly name: Role }[];
 
 /** Bind group and binding number of each role. */
 export const BINDING = Object.fromEntries(REFLECTED.bindings.map((b) => [b.name, b])) as unknown as Readonly<
   Record<Role, { readonly group: number; readonly binding: number }>
 >;
 
-/** The bindings bound at a dynamic offset: every one but the tiles, whose table binds them whole. */
-const DYNAMIC: readonly Role[] = ['params', 'src', 'dst'];
+/** The target buffers one dispatch binds: the shader's `dst` bindings, in binding order, all in one group. */
+export const TARGETS_PER_DISPATCH = REFLECTED.bindings.filter((b) => b.name.startsWith('dst')).length;
 
-/** The entries of bind group `group`'s layout. */
-export function bindGroupLayoutEntries(group: number): GPUBindGroupLayoutEntry[] {
+/** The group of the targets' bindings. */
+export const TARGET_GROUP = REFLECTED.bindings.find((b) => b.name === 'dst0')!.group;
+
+/**
+ * The entries of bind group `group`'s layout. Bound at a dynamic offset: the params (one slot per dispatch of a
+ * table), the source, and the first `moving` targets (the device's limit on dynamic storage buffers, less the
+ * source's); the tiles are bound whole, the other targets at offsets fixed in their bind group.
+ */
+export function bindGroupLayoutEntries(group: number, moving: number): GPUBindGroupLayoutEntry[] {
   return REFLECTED.bindings
     .filter((b) => b.group === group)
     .map((b) => ({
       binding: b.binding,
       visibility: COMPUTE_STAGE,
-      buffer: { type: b.type, hasDynamicOffset: DYNAMIC.includes(b.name) },
+      buffer: {
+        type: b.type,
+        hasDynamicOffset: b.name === 'params' || b.name === 'src' || (b.group === TARGET_GROUP && b.binding < moving),
+      },
     }));
 }
 

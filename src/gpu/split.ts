@@ -1,53 +1,49 @@
-// How a placed split runs on the GPU. A placement is a program's GPU plan for one way of lying of its input and its
-// destinations within their alignment, with the tile table made for it; a call gives the bases (whole alignments)
-// the plan's offsets count from, so a KV-cache slot that moves by whole alignments every step records the same plan
-// at new bases, binding bind groups made before at new dynamic offsets (encode.ts). A split runs recorded into a
-// caller's encoder, or submitted inside the error scopes it needs; its outputs are handed out under leases.
+// How a planned split runs on the GPU: at the bases a call gives (whole alignments; gpu.ts's basesOf), with the buffer
+// of each target (the caller's destinations', or the pool's), recorded into a caller's encoder or submitted inside
+// the error scopes it needs; its outputs are handed out under leases. A call that fails, at once or after it resolved,
+// hands its pool buffers back, drops the bind groups it made and tells its program (`failed`), so nothing of it stays.
 
 import type { AnyTensor, Destination, GpuTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import type { GpuPlan } from '../planner/types.js';
-import { type Buffers, type Table, encodeCopies, encodeGather, makeTable } from './encode.js';
-import { type GpuExecutor, SCOPES, lateError, throwIfFailed, writePadded } from './executor.js';
-import { type Lease, handOut, leaseFor, leaseOn, settle } from './leases.js';
-import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
 import { align4 } from '../planner/dispatch.js';
+import { type Made, type Table, bindDispatch, dropGroups, encodeCopies, encodeGather } from './encode.js';
+import { type GpuExecutor, SCOPES, inScopes, lateError, throwIfFailed, writePadded } from './executor.js';
+import { type Lease, handOut, leaseFor, leaseOn, settle } from './leases.js';
+import { pipelineNow } from './pipelines.js';
+import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
 
 /** A finished split: its outputs, and the GPU plan it ran (undefined on the CPU). */
 export type Done = { readonly outputs: AnyTensor[]; readonly gp: GpuPlan | undefined };
 
-/** A program's GPU plan at one placement, and its tile table (a gather's), made at its first recording. */
-export interface Placement {
-  readonly gp: GpuPlan;
-  table?: Table;
-  /** Recorded into a caller's encoder: its table's last use is unknown, so Cleave never destroys it. */
-  handedOver: boolean;
-}
-
-/** Its GPU objects are no longer needed (its program let it go, or was let go of). */
-export function retire(gpu: GpuExecutor, placements: readonly Placement[]): void {
-  for (const p of placements) if (p.table) gpu.retire(p.table.buffer, p.handedOver);
+/**
+ * A call as read: its input and the lease its bytes are under, its destinations, its name for messages, the encoder
+ * it records into (none: Cleave submits), and what to tell its program when it fails.
+ */
+export interface Call {
+  readonly x: GpuView;
+  readonly lease: Lease | undefined;
+  readonly dests: readonly (Destination | undefined)[] | undefined;
+  readonly what: string;
+  readonly encoder?: GPUCommandEncoder;
+  readonly failed: () => void;
 }
 
 /**
- * Splits a GPU-resident tensor at `bases` (one per target of the plan, from `fits`): recorded into the caller's
- * encoder, or submitted now inside the error scopes it needs. Finished at once when it waits for no scope (views, the
- * engine's own buffers, or a caller's buffers all split here before, resolved early); else a promise that settles with
- * its scopes. `lease` is the input's, when its bytes are under one.
+ * Splits a GPU-resident tensor by `gp` at `bases`: recorded into the caller's encoder, or submitted now inside the
+ * error scopes it needs. Finished at once when it waits for no scope (views, the engine's own buffers, or a caller's
+ * buffers all split here before, resolved early); else a promise that settles with its scopes. `table` gives the
+ * gather's tile table (made at first use, inside the scopes).
  */
 export function resident(
   gpu: GpuExecutor,
-  p: Placement,
+  gp: GpuPlan,
+  table: () => Table,
   bases: readonly number[],
-  x: GpuView,
-  lease: Lease | undefined,
-  dests: readonly (Destination | undefined)[] | undefined,
   shapes: readonly (readonly number[])[],
-  what: string,
-  encoder?: GPUCommandEncoder,
+  call: Call,
 ): Done | Promise<Done> {
-  const gp = p.gp;
-  const ours = lease?.home === gpu.pool;
+  const { x, lease, dests, what, encoder } = call;
   // Outputs of an input whose own split's errors are still unknown share its fate.
   const done = (buffers: readonly GPUBuffer[]): Done => {
     const outputs = outputsOf(gp, x, gpu.pool, buffers, bases, dests, shapes);
@@ -56,27 +52,32 @@ export function resident(
   };
   if (gp.strategy === 'alias') return done([x.buffer]);
   if (gp.outputs.length === 0) return { outputs: [], gp };
-  // Each target's buffer, filled as the split is recorded.
-  const b = { src: x.buffer, srcBase: x.byteOffset - gp.srcByteOffset, targets: [] as GPUBuffer[], bases };
+  const run = (enc: GPUCommandEncoder) => {
+    const buffers = targetBuffers(gpu, gp, dests);
+    return { buffers, made: record(enc, gp, table, x, buffers, bases) };
+  };
   if (encoder) {
-    p.handedOver = true;
-    return done(record(gpu, encoder, p, b, dests));
+    if (gp.strategy === 'gather') table().handedOver = true;
+    return done(run(encoder).buffers);
   }
-  const theirs = callerBuffers(gpu, ours ? undefined : x.buffer, dests);
-  let seen = true;
-  for (const t of theirs) seen &&= gpu.seen.has(t);
-  const { scopes, early } = scopesFor(theirs.length, seen, gpu.pool.has(gp.buffers, TENSOR_USAGE));
-  const { value: taken, error } = gpu.submit((enc) => record(gpu, enc, p, b, dests), scopes);
+  const theirs = callerBuffers(gpu, lease?.home === gpu.pool ? undefined : x.buffer, dests);
+  const seen = theirs.every((t) => gpu.seen.has(t));
+  const { scopes, early } = scopesFor(theirs.length, seen, pooled(gpu, gp));
+  const { value: ran, error } = gpu.submit(run, scopes);
   // Nothing of the caller's and nothing allocated: these commands cannot fail.
-  if (scopes.length === 0) return done(taken);
-  const forget = () => theirs.forEach((t) => gpu.seen.delete(t));
+  if (scopes.length === 0) return done(ran.buffers);
+  const fail = () => {
+    for (const t of theirs) gpu.seen.delete(t);
+    dropGroups(ran.made);
+    call.failed();
+  };
   if (early) {
-    const r = done(taken);
+    const r = done(ran.buffers);
     const fate = lateError(what, error);
     settle(r.outputs as GpuTensor[], fate);
     void fate.then((e) => {
       if (!e) return;
-      forget();
+      fail();
       gpu.onLate(e);
     });
     return r;
@@ -85,15 +86,99 @@ export function resident(
     () => {
       gpu.alive(what);
       for (const t of theirs) gpu.seen.add(t);
-      return done(taken);
+      return done(ran.buffers);
     },
     (e: unknown) => {
-      forget();
-      // The buffers it took from the pool.
-      gp.targets.forEach((t, k) => t.kind !== 'into' && gpu.pool.give(taken[k]!));
+      fail();
+      gp.targets.forEach((t, k) => t.kind !== 'into' && gpu.pool.give(ran.buffers[k]!));
       throw e;
     },
   );
+}
+
+/**
+ * The input of a call that must wait before it records, copied now (one copy command, submitted at the call) into a
+ * buffer of the pool: the view of the copy, placed as the input was within its alignment, and `done` to give it back.
+ */
+export function snapshot(gpu: GpuExecutor, gp: GpuPlan, x: GpuView, what: string) {
+  const from = x.byteOffset - gp.key.srcByteOffset;
+  const size = align4(gp.key.srcByteOffset + x.byteLength);
+  const copy = gpu.pool.take(size, TENSOR_USAGE);
+  const { error } = gpu.submit((enc) => enc.copyBufferToBuffer(x.buffer, from, copy, 0, size));
+  const waited = throwIfFailed(what, error);
+  return {
+    x: { ...x, buffer: copy, byteOffset: gp.key.srcByteOffset },
+    waited,
+    done: () => gpu.pool.give(copy),
+  };
+}
+
+/**
+ * Makes ahead what a prepared split's calls bind: the bind groups of its input's and destinations' buffers, and of
+ * output buffers taken from the pool for it (given back after); inside error scopes, rejecting on a GPU error.
+ */
+export async function bindAhead(
+  gpu: GpuExecutor,
+  gp: GpuPlan,
+  x: GpuView,
+  dests: readonly (Destination | undefined)[] | undefined,
+  bases: readonly number[],
+): Promise<void> {
+  const { value: buffers, error } = inScopes(gpu.device, (device) => {
+    const taken = targetBuffers(gpu, gp, dests);
+    for (const d of gp.dispatches) bindDispatch(gp, d, x, taken, bases, device, []);
+    return taken;
+  });
+  gp.targets.forEach((t, k) => t.kind !== 'into' && gpu.pool.give(buffers[k]!));
+  await throwIfFailed('ready', error);
+}
+
+/** Whether the pool holds a free buffer for each one the plan takes (as targetBuffers takes them). */
+function pooled(gpu: GpuExecutor, gp: GpuPlan): boolean {
+  const sizes: number[] = [];
+  for (const t of gp.targets) if (t.kind === 'shared' || t.kind === 'separate') sizes.push(t.bytes);
+  return gpu.pool.has(
+    sizes,
+    TENSOR_USAGE,
+    gp.targets.some((t) => t.kind === 'separate'),
+  );
+}
+
+/** Each target's buffer for this call: the input's (views), its destinations', or one taken from the pool now. */
+function targetBuffers(
+  gpu: GpuExecutor,
+  gp: GpuPlan,
+  dests: readonly (Destination | undefined)[] | undefined,
+): GPUBuffer[] {
+  const buffers = new Array<GPUBuffer>(gp.targets.length);
+  const into = gp.key.into ?? [];
+  for (let i = 0; i < into.length; i++) if (into[i]) buffers[into[i]!.target] ??= dests![i]!.buffer;
+  let taken = 0;
+  gp.targets.forEach((t, k) => {
+    if (t.kind !== 'shared' && t.kind !== 'separate') return;
+    // A 'separate' output's buffer is exactly its bytes: TF.js reads a buffer it wraps whole (tfjs.ts, toTfTensor).
+    buffers[k] = gpu.pool.take(t.bytes, TENSOR_USAGE, t.kind === 'separate');
+    taken++;
+  });
+  gpu.pool.took(taken);
+  return buffers;
+}
+
+/** Records the copies or the gather of `gp` into `enc`; the bind groups it made. */
+function record(
+  enc: GPUCommandEncoder,
+  gp: GpuPlan,
+  table: () => Table,
+  x: Pick<GpuView, 'buffer' | 'byteOffset'>,
+  buffers: readonly GPUBuffer[],
+  bases: readonly number[],
+): Made[] {
+  if (gp.strategy === 'copy') {
+    encodeCopies(enc, gp, x, buffers, bases);
+    return [];
+  }
+  const t = table();
+  return encodeGather(enc, gp, t, pipelineNow(t.device, gp.unitBits || 1, gp.msbFirst), x, buffers, bases);
 }
 
 /** The caller's buffers a split touches: its input's (unless the engine's), its destinations'. */
@@ -105,30 +190,6 @@ function callerBuffers(
   const theirs = input ? [input] : [];
   if (dests) for (const d of dests) if (d && leaseOn(d.buffer)?.home !== gpu.pool) theirs.push(d.buffer);
   return theirs;
-}
-
-/**
- * Records the placement's copies or gather into `enc`; returns each target's buffer for this call: the caller's
- * destination's, or one taken from the pool now.
- */
-function record(
-  gpu: GpuExecutor,
-  enc: GPUCommandEncoder,
-  p: Placement,
-  b: Buffers & { readonly targets: GPUBuffer[] },
-  dests: readonly (Destination | undefined)[] | undefined,
-): GPUBuffer[] {
-  for (const t of p.gp.targets)
-    b.targets.push(t.kind === 'into' ? dests![t.output]!.buffer : gpu.pool.take(t.bytes, TENSOR_USAGE));
-  gpu.pool.took(p.gp.buffers.length);
-  encodeWork(gpu, enc, p, b);
-  return b.targets;
-}
-
-function encodeWork(gpu: GpuExecutor, enc: GPUCommandEncoder, p: Placement, b: Buffers): void {
-  if (p.gp.strategy === 'copy') return encodeCopies(enc, p.gp, b);
-  p.table ??= makeTable(gpu.device, gpu.pool, p.gp);
-  encodeGather(gpu.device, enc, p.gp, p.table, b);
 }
 
 /**
@@ -160,28 +221,32 @@ function outputsOf(
 /** Splits a host tensor: one upload, one submit, one readback of every output, in the input's array class. */
 export async function host(
   gpu: GpuExecutor,
-  p: Placement,
+  gp: GpuPlan,
+  table: () => Table,
   x: HostView,
   shapes: readonly (readonly number[])[],
-  what: string,
+  call: Pick<Call, 'what' | 'failed'>,
 ): Promise<Done> {
-  const gp = p.gp;
   const bytes = gp.targets[0]!.bytes;
   const staging = gpu.pool.take(bytes, STAGING_USAGE);
   const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
   const { value, error } = gpu.submit((enc) => {
     writePadded(gpu.device.queue, input, x.bytes);
-    const at = { src: input, srcBase: 0, bases: [0] };
-    if (gp.strategy === 'copy') return encodeWork(gpu, enc, p, { ...at, targets: [staging] });
-    const out = gpu.pool.take(bytes, TENSOR_USAGE);
-    encodeWork(gpu, enc, p, { ...at, targets: [out] });
-    enc.copyBufferToBuffer(out, 0, staging, 0, bytes);
-    return out;
+    const out = gp.strategy === 'copy' ? staging : gpu.pool.take(bytes, TENSOR_USAGE);
+    const made = record(enc, gp, table, { buffer: input, byteOffset: 0 }, [out], [0]);
+    if (out !== staging) enc.copyBufferToBuffer(out, 0, staging, 0, bytes);
+    return { out, made };
   });
   gpu.pool.give(input);
-  if (value) gpu.pool.give(value);
+  if (value.out !== staging) gpu.pool.give(value.out);
   const form = { dtype: x.dtype as GpuView['dtype'], array: x.array! };
-  return { outputs: await gpu.readBack(staging, gp.outputs, form, shapes, error, what), gp };
+  try {
+    return { outputs: await gpu.readBack(staging, gp.outputs, form, shapes, error, call.what), gp };
+  } catch (e) {
+    dropGroups(value.made);
+    call.failed();
+    throw e;
+  }
 }
 
 /**

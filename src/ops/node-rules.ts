@@ -104,7 +104,7 @@ export function intAttribute(n: NodeFields, name: string, who: string): number |
  * Each present input is read once, under its spec name; every input after the data is a parameter
  * the planner reads on the CPU, so a GPU tensor there is refused before it is read further.
  */
-export function inputSlots(
+export function inputsOf(
   n: NodeFields,
   who: string,
   names: readonly string[],

@@ -3,7 +3,7 @@
 // accepts. The planner does the rest.
 
 import { check, show } from '../errors.js';
-import { readCount, readLengths } from '../read/options.js';
+import { readCount, readSizes } from '../read/options.js';
 import { type PlanSubjects, equalParts, planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ReadNode } from './types.js';
@@ -12,7 +12,7 @@ import {
   checkAttributes,
   checkOutputCount,
   declaredOutputs,
-  inputSlots,
+  inputsOf,
   intAttribute,
   pickVersion,
 } from './node-rules.js';
@@ -47,7 +47,7 @@ export function resolveSplit(n: NodeFields): ReadNode {
   const version = pickVersion('Split', n.opset, VERSIONS) as Version;
   const who = `Split-${version}`;
   checkAttributes(n, who, ATTRIBUTES[version], WHY);
-  const [data, splitInput] = inputSlots(n, who, version === 1 || version >= 13 ? ['input', 'split'] : ['input'], 1) as [
+  const [data, splitInput] = inputsOf(n, who, version === 1 || version >= 13 ? ['input', 'split'] : ['input'], 1) as [
     TensorView,
     TensorView?,
   ];
@@ -63,7 +63,7 @@ export function resolveSplit(n: NodeFields): ReadNode {
         : 'node:outputs';
   const axis = intAttribute(n, 'axis', who);
   const splitAttr = readSplitAttribute(n, who);
-  const sizes = (dim: number) => lengths(n, version, who, data, splitInput, splitAttr, declared, dim)[0];
+  const sizes = (dim: number) => sizesOf(n, version, who, data, splitInput, splitAttr, declared, dim)[0];
   const plan = () => {
     const p = planSplit(data.dtype, data.shape, axis, sizes, who, { axis: 'attribute:axis', sizes: from });
     return { label: who, plan: p, outputShapes: p.outputShapes };
@@ -71,14 +71,14 @@ export function resolveSplit(n: NodeFields): ReadNode {
   return { label: who, data, read: [axis, splitAttr, splitInput, n.attrs.num_outputs, declared], plan };
 }
 
-/** Lengths, and where they came from. */
+/** Sizes, and where they came from. */
 type Sourced = [unknown[], PlanSubjects['sizes']];
 type Explicit = (sizes: unknown[], subject: PlanSubjects['sizes']) => Sourced;
 
 /** The 'split' attribute (Split-1 to -11), copied: a list of integers, or undefined. */
 function readSplitAttribute(n: NodeFields, who: string): unknown[] | undefined {
   const splitAttr =
-    n.attrs.split === undefined ? undefined : readLengths(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
+    n.attrs.split === undefined ? undefined : readSizes(n.attrs.split, who, 'attribute:split', 'BAD_ATTRIBUTE');
   check(
     !splitAttr?.some((v) => typeof v !== 'number'),
     'BAD_ATTRIBUTE',
@@ -88,8 +88,8 @@ function readSplitAttribute(n: NodeFields, who: string): unknown[] | undefined {
   return splitAttr;
 }
 
-/** Where this version takes its lengths from, checked against the declared output count. */
-function lengths(
+/** Where this version takes its sizes from, checked against the declared output count. */
+function sizesOf(
   n: NodeFields,
   version: Version,
   who: string,

@@ -14,7 +14,7 @@ import {
   checkAttributes,
   checkOutputCount,
   declaredOutputs,
-  inputSlots,
+  inputsOf,
   intAttribute,
   pickVersion,
 } from './node-rules.js';
@@ -35,7 +35,7 @@ export function resolveSplitToSequence(n: NodeFields): ReadNode {
   const version = pickVersion('SplitToSequence', n.opset, VERSIONS);
   const who = `SplitToSequence-${version}`;
   checkAttributes(n, who, ['axis', 'keepdims'], WHY);
-  const [data, split] = inputSlots(n, who, ['input', 'split'], 1) as [TensorView, TensorView?];
+  const [data, split] = inputsOf(n, who, ['input', 'split'], 1) as [TensorView, TensorView?];
   checkDType(data, T[version]!, who, 'input', () => laterVersion('SplitToSequence', data.dtype, version, T));
   // The node declares one output, the sequence; a count equal to the sequence's length is read as
   // the number of tensors in it, which is what a caller comparing outputs usually means.

@@ -6,7 +6,7 @@ import { check } from '../errors.js';
 import { planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ReadNode } from './types.js';
-import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputSlots } from './node-rules.js';
+import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputsOf } from './node-rules.js';
 import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';
 
 const WHO = 'VariadicSplit-1';
@@ -20,7 +20,7 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
     axis: "the axis is VariadicSplit's second input, a scalar or shape-[1] integer tensor",
     split: "the lengths are VariadicSplit's third input, 'split_lengths'",
   });
-  const [data, axisT, lengthsT] = inputSlots(n, WHO, ['data', 'axis', 'split_lengths'], 3) as TensorView[];
+  const [data, axisT, sizesT] = inputsOf(n, WHO, ['data', 'axis', 'split_lengths'], 3) as TensorView[];
   const declared = declaredOutputs(n, WHO);
   const axis = readParam(axisT!, WHO, 'axis', T2, [0, 1], 'a scalar or a tensor of shape [1]', 'AXIS_RANGE').values;
   check(
@@ -31,8 +31,8 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
   );
   const resolve = (dim: number, ax: number) => {
     const rule = 'a 1-D tensor with one length per output';
-    const lengths = readParam(lengthsT!, WHO, 'split_lengths', T2, [1], rule, 'BAD_SIZE').values;
-    const sizes = resolveLengths(lengths, dim, ax);
+    const values = readParam(sizesT!, WHO, 'split_lengths', T2, [1], rule, 'BAD_SIZE').values;
+    const sizes = resolveSizes(values, dim, ax);
     const count = `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`;
     checkOutputCount(declared, sizes.length, WHO, count);
     return sizes;
@@ -41,42 +41,42 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
     const p = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: LENGTHS });
     return { label: WHO, plan: p, outputShapes: p.outputShapes };
   };
-  return { label: WHO, data: data!, read: [axis[0], lengthsT, declared], plan };
+  return { label: WHO, data: data!, read: [axis[0], sizesT, declared], plan };
 }
 
-/** Lengths >= 0, or one -1 for what the others leave of the axis. */
-function resolveLengths(lengths: number[], dim: number, ax: number): number[] {
+/** Sizes >= 0, or one -1 for what the others leave of the axis. */
+function resolveSizes(values: number[], dim: number, ax: number): number[] {
   check(
-    lengths.length > 0,
+    values.length > 0,
     'BAD_SIZE',
     () => `${WHO}: 'split_lengths' is empty, but VariadicSplit has at least one output`,
     LENGTHS,
   );
-  const bad = lengths.findIndex((v) => v < -1);
+  const bad = values.findIndex((v) => v < -1);
   check(
     bad < 0,
     'BAD_SIZE',
-    () => `${WHO}: 'split_lengths' value ${lengths[bad]} at index ${bad} must be >= 0, or -1 for the remainder`,
+    () => `${WHO}: 'split_lengths' value ${values[bad]} at index ${bad} must be >= 0, or -1 for the remainder`,
     LENGTHS,
   );
-  const inferred = lengths.flatMap((v, i) => (v === -1 ? [i] : []));
+  const inferred = values.flatMap((v, i) => (v === -1 ? [i] : []));
   check(
     inferred.length <= 1,
     'BAD_SIZE',
     () =>
-      `${WHO}: 'split_lengths' [${lengths.join(', ')}] has ${inferred.length} entries of -1 ` +
+      `${WHO}: 'split_lengths' [${values.join(', ')}] has ${inferred.length} entries of -1 ` +
       `(at ${inferred.join(', ')}); at most one may be -1`,
     LENGTHS,
   );
-  if (!inferred.length) return lengths;
-  const rest = dim - lengths.reduce((a, v) => (v === -1 ? a : a + v), 0);
+  if (!inferred.length) return values;
+  const rest = dim - values.reduce((a, v) => (v === -1 ? a : a + v), 0);
   check(
     rest >= 0,
     'SIZE_SUM',
     () =>
-      `${WHO}: 'split_lengths' [${lengths.join(', ')}] without its -1 already sums to ` +
+      `${WHO}: 'split_lengths' [${values.join(', ')}] without its -1 already sums to ` +
       `${dim - rest}, more than the length ${dim} of dimension ${ax}`,
     LENGTHS,
   );
-  return lengths.map((v) => (v === -1 ? rest : v));
+  return values.map((v) => (v === -1 ? rest : v));
 }

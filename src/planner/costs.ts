@@ -1,15 +1,16 @@
-// The planner's cost model: what copy commands and the gather cost on a device, the costs used
-// before (or without) a measurement, and the comparison that picks the cheaper strategy.
+// The planner's cost model: what copy commands and the gather cost on a device, the fixed tables a device's adapter
+// chooses (a hardware GPU, a software one), and the comparison that picks the cheaper strategy.
 
 /**
- * A device's costs in ns of the caller's wall time, which the planner weighs to choose between copies and the gather:
- * defaults until measured, once per device, after an engine's first split or at `engine.calibrate()`. What every
- * split pays (its submit) is left out: only what one strategy costs beyond the other counts.
+ * A device's costs in ns of the caller's wall time, which the planner weighs to choose between copies and the gather.
+ * What every split pays (its submit) is left out: only what one strategy costs beyond the other counts. An engine
+ * plans with the table its adapter chooses ({@link COST_TABLES}), the costs it was created with, or the costs
+ * `engine.calibrate()` measured; never with a measurement it started on its own.
  */
 export interface CostModel {
   /** One copy command: recording it and running it. */
   readonly copyCommandNs: number;
-  /** The gather's one dispatch: recording its pass and running it, past the bytes it moves. */
+  /** One gather dispatch: recording it and running it, past the bytes it moves. */
   readonly dispatchNs: number;
   /** Each byte a copy command moves. */
   readonly copyByteNs: number;
@@ -18,32 +19,52 @@ export interface CostModel {
 }
 
 /**
- * Costs before (or without) a measurement, which choose copy commands for at most 16 contiguous
- * chunks (a dispatch costs 16.5 commands) and the gather for strided chunks (the same cost per
- * byte, so row copies never win).
+ * The fixed tables. `gpu`: a hardware GPU, as `engine.calibrate()` measured an NVIDIA H100 (Dawn, Vulkan): copies
+ * win for a few contiguous chunks and for rows past about 190 kB, the gather for the rest. `software`: a CPU adapter
+ * (SwiftShader, llvmpipe, WARP), as it measured SwiftShader on 2 cores: its compute shaders move bytes 30-100x slower
+ * than its copies, so copies win for contiguous chunks and for rows past a few kB.
  */
-export const DEFAULT_COSTS: CostModel = {
-  copyCommandNs: 2000,
-  dispatchNs: 33000,
-  copyByteNs: 0.01,
-  gatherByteNs: 0.01,
-};
+export const COST_TABLES = {
+  gpu: { copyCommandNs: 5540, dispatchNs: 17800, copyByteNs: 0.001, gatherByteNs: 0.035 },
+  software: { copyCommandNs: 2000, dispatchNs: 33000, copyByteNs: 0.01, gatherByteNs: 0.01 },
+} as const satisfies Record<string, CostModel>;
+
+/** What an adapter says of itself (GPUAdapterInfo's fields, each optional). */
+export interface AdapterFacts {
+  readonly vendor?: string;
+  readonly architecture?: string;
+  readonly device?: string;
+  readonly description?: string;
+  readonly isFallbackAdapter?: boolean;
+}
+
+/** The table for an adapter: `software` for a fallback adapter or a known CPU implementation, else `gpu`. */
+export function costTableFor(info: AdapterFacts | undefined): CostModel {
+  const text = `${info?.vendor} ${info?.architecture} ${info?.device} ${info?.description}`;
+  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe|softpipe|\bwarp\b/i.test(text)
+    ? COST_TABLES.software
+    : COST_TABLES.gpu;
+}
 
 /**
- * How much cheaper row copies must measure before strided rows leave the gather: near the
- * break-even the two cost about the same, and a measurement's noise would flip the plan from one
- * process to the next; the gather loses at most this much where copies are truly cheaper.
+ * How much cheaper row copies must be before strided rows leave the gather: near the break-even the two cost about the
+ * same; the gather loses at most this much where copies are truly cheaper.
  */
 const ROW_COPY_MARGIN = 1.15;
 
 /**
- * Whether copy commands cost less than the gather. Contiguous chunks: `commands` commands moving
- * `bytes` against `dispatches` dispatches moving them (one, or one per output buffer with layout
- * 'separate'). Strided chunks (a command per row): every row's command against the gather of its
- * bytes, the shortest row (`rowBytes`) deciding, so the plan never depends on the number of rows (a
- * batch size), and row copies must win by ROW_COPY_MARGIN.
+ * Whether copy commands cost less than the gather. Contiguous chunks: `commands` commands moving `bytes` against the
+ * gather's `dispatches` dispatches moving them. Strided chunks (a command per row): every row's command against the
+ * gather of its bytes, the shortest row (`rowBytes`) deciding, so the plan never depends on the number of rows (a batch
+ * size), and row copies must win by ROW_COPY_MARGIN.
  */
-export function copyCheaper(c: CostModel, commands: number, bytes: number, rowBytes?: number, dispatches = 1): boolean {
+export function copyCheaper(
+  c: CostModel,
+  commands: number,
+  bytes: number,
+  dispatches: number,
+  rowBytes?: number,
+): boolean {
   return rowBytes === undefined
     ? commands * c.copyCommandNs + bytes * c.copyByteNs < dispatches * c.dispatchNs + bytes * c.gatherByteNs
     : (c.copyCommandNs + rowBytes * c.copyByteNs) * ROW_COPY_MARGIN < rowBytes * c.gatherByteNs;

@@ -1,11 +1,10 @@
-// Gather dispatches: binding windows and series of regions, in shader units, each series cut into tiles
-// (tiles.ts). One dispatch covers every output when the input and the outputs each fit one binding
-// window; beyond that, one dispatch per window-sized piece of a region. Outputs in several target
-// buffers take a group of dispatches per target.
+// Gather dispatches: which target buffers each binds, binding windows, and the regions as geometries in shader units,
+// each cut into tiles (tiles.ts). One dispatch writes every output of up to `targetsPerDispatch` target buffers when
+// the input and each of those targets fit one binding window; past that many targets, one dispatch per group of them;
+// past a window, one dispatch per window-sized piece of a region.
 
-import { check } from '../errors.js';
-import { tilesOf } from './tiles.js';
-import type { Dispatch, GpuLimits, OutputSlot, Region, Series, ShaderTile, Target, UnitBits } from './types.js';
+import { coverRegion } from './tiles.js';
+import type { Dispatch, GpuLimits, OutputPlace, Region, ShaderTile, Target, UnitBits } from './types.js';
 
 /** `x` rounded up to a multiple of `a`. */
 export const align = (x: number, a: number) => Math.ceil(x / a) * a;
@@ -13,37 +12,60 @@ export const align = (x: number, a: number) => Math.ceil(x / a) * a;
 export const align4 = (x: number) => Math.max(4, align(x, 4));
 
 /** One bit past a region's last row, read from `at` with stride `stride`. */
-const endOf = (r: Region, at: number, stride: number) => at + (r.rows - 1) * stride + r.rowLen;
+const endOf = (r: Region, at: number, stride: number) => at + (r.rows - 1) * stride + r.row_len;
 
 /**
- * Dispatches for `regions` (in bits) read from input bytes [srcBegin, srcEnd) into bytes
- * [dstBegin, dstEnd) of buffer `target`. Offsets inside a window stay below 2^31 shader units so
- * the shader's u32 arithmetic never wraps: 2 GiB for words, 256 MiB for the bit variant.
+ * The dispatches of a gather of `regions` (in bits; region k is output `outputOf[k]`'s) read from input bytes
+ * [src[0], src[1]). Offsets inside a window stay below 2^31 shader units, so the shader's u32 arithmetic never wraps:
+ * 2 GiB for words, 256 MiB for the bit variant.
  */
 export function planDispatches(
   regions: readonly Region[],
+  outputOf: readonly number[],
+  outputs: readonly OutputPlace[],
+  targets: readonly Target[],
   src: readonly [begin: number, end: number],
-  dst: readonly [begin: number, end: number],
   unit: UnitBits,
-  limits: { readonly alignment: number; readonly maxBindingBytes: number },
-  target = 0,
+  limits: GpuLimits,
 ): Dispatch[] {
   const a = limits.alignment;
   const span = Math.floor(Math.min(limits.maxBindingBytes, unit === 1 ? 2 ** 28 : 2 ** 31) / a) * a;
-  const [srcBase, dstBase] = [Math.floor(src[0] / a) * a, Math.floor(dst[0] / a) * a];
-  if (align(src[1], 4) - srcBase <= span && align(dst[1], 4) - dstBase <= span) {
-    return [makeDispatch(regions, srcBase, align(src[1], 4), dstBase, align(dst[1], 4), unit, target)];
-  }
-  // One dispatch per tile, each tile a block of rows (or of one row's bits) small enough that its
-  // source and destination each fit one window.
-  const room = (span - a) * 8;
+  // Each target's regions, and the bytes they write from its base (the engine's buffers: the whole buffer).
+  const byTarget = targets.map((t) => ({ regions: [] as Region[], end: t.kind === 'into' ? 0 : t.bytes * 8 }));
+  regions.forEach((r, k) => {
+    const t = byTarget[outputs[outputOf[k]!]!.target]!;
+    t.regions.push(r);
+    if (targets[outputs[outputOf[k]!]!.target]!.kind === 'into') t.end = Math.max(t.end, endOf(r, r.dst, r.dst_stride));
+  });
+  const srcBase = Math.floor(src[0] / a) * a;
+  const srcFits = align(src[1], 4) - srcBase <= span;
   const out: Dispatch[] = [];
-  for (const r of regions) {
-    for (const t of tileRegion(r, room, unit)) {
-      const [sb, db] = [Math.floor(t.src / 8 / a) * a, Math.floor(t.dst / 8 / a) * a];
-      const [se, de] = [Math.ceil(endOf(t, t.src, t.srcStride) / 8), Math.ceil(endOf(t, t.dst, t.dstStride) / 8)];
-      out.push(makeDispatch([t], sb, align(se, 4), db, align(de, 4), unit, target));
+  for (let first = 0; first < targets.length; first += limits.targetsPerDispatch) {
+    const group = [...targets.keys()].slice(first, first + limits.targetsPerDispatch);
+    const bound = group.filter((t) => byTarget[t]!.regions.length > 0);
+    if (bound.length === 0) continue;
+    if (srcFits && bound.every((t) => align(Math.ceil(byTarget[t]!.end / 8), 4) <= span)) {
+      const windows = bound.map((t) => [0, align(Math.ceil(byTarget[t]!.end / 8), 4)] as const);
+      out.push(
+        dispatchOf(
+          bound,
+          [srcBase, align(src[1], 4) - srcBase],
+          windows,
+          bound.map((t) => byTarget[t]!.regions),
+          unit,
+        ),
+      );
+      continue;
     }
+    // One dispatch per piece of a region small enough that its source and destination each fit one window.
+    const room = (span - a) * 8;
+    for (const t of bound)
+      for (const r of byTarget[t]!.regions)
+        for (const p of tileRegion(r, room, unit)) {
+          const [sb, db] = [Math.floor(p.src / 8 / a) * a, Math.floor(p.dst / 8 / a) * a];
+          const [se, de] = [Math.ceil(endOf(p, p.src, p.src_stride) / 8), Math.ceil(endOf(p, p.dst, p.dst_stride) / 8)];
+          out.push(dispatchOf([t], [sb, align(se, 4) - sb], [[db, align(de, 4) - db]], [[p]], unit));
+        }
   }
   return out;
 }
@@ -51,91 +73,85 @@ export function planDispatches(
 /** Cuts a region into pieces whose source and destination spans are at most `room` bits. */
 export function tileRegion(r: Region, room: number, unit: UnitBits): Region[] {
   const out: Region[] = [];
-  if (r.rowLen <= room) {
-    const stride = Math.max(r.srcStride, r.dstStride);
-    const k = Math.max(1, Math.min(r.rows, Math.floor((room - r.rowLen) / stride) + 1));
-    for (let row = 0; row < r.rows; row += k) {
+  if (r.row_len <= room) {
+    const stride = Math.max(r.src_stride, r.dst_stride);
+    const k = Math.max(1, Math.min(r.rows, Math.floor((room - r.row_len) / stride) + 1));
+    for (let row = 0; row < r.rows; row += k)
       out.push({
         ...r,
-        src: r.src + row * r.srcStride,
-        dst: r.dst + row * r.dstStride,
+        src: r.src + row * r.src_stride,
+        dst: r.dst + row * r.dst_stride,
         rows: Math.min(k, r.rows - row),
       });
-    }
     return out;
   }
   const step = Math.floor(room / Math.max(unit, 32)) * Math.max(unit, 32);
-  for (let row = 0; row < r.rows; row++) {
-    for (let col = 0; col < r.rowLen; col += step) {
-      const rowLen = Math.min(step, r.rowLen - col);
-      out.push({
-        src: r.src + row * r.srcStride + col,
-        dst: r.dst + row * r.dstStride + col,
-        rowLen,
-        srcStride: rowLen,
-        dstStride: rowLen,
-        rows: 1,
-      });
+  for (let row = 0; row < r.rows; row++)
+    for (let col = 0; col < r.row_len; col += step) {
+      const len = Math.min(step, r.row_len - col);
+      const [src, dst] = [r.src + row * r.src_stride + col, r.dst + row * r.dst_stride + col];
+      out.push({ src, dst, row_len: len, src_stride: len, dst_stride: len, rows: 1 });
     }
-  }
   return out;
 }
 
-/** One dispatch over windows [srcBase, srcEnd) and [dstBase, dstEnd) (bytes) and regions in bits. */
-function makeDispatch(
-  regions: readonly Region[],
-  srcBase: number,
-  srcEnd: number,
-  dstBase: number,
-  dstEnd: number,
+/**
+ * One dispatch binding `targets` (their regions in `regions`, in bits) through the source window and one window per
+ * target (bytes). Equal one-row regions at equal steps (4096 equal outputs) are one geometry whose strides are the
+ * steps; every other region is a geometry of its own.
+ */
+function dispatchOf(
+  targets: readonly number[],
+  srcWindow: readonly [number, number],
+  dstWindows: readonly (readonly [number, number])[],
+  regions: readonly (readonly Region[])[],
   unit: UnitBits,
-  target: number,
 ): Dispatch {
-  const series: Series[] = [];
   const tiles: ShaderTile[] = [];
-  for (let i = 0; i < regions.length;) {
-    const r = regions[i]!;
-    const count = seriesLength(regions, i, unit);
-    const next = regions[i + 1];
-    const [srcStep, dstStep] = count > 1 ? [next!.src - r.src, next!.dst - r.dst] : [0, 0];
-    const ser: Series = {
-      src: (r.src - srcBase * 8) / unit,
-      dst: (r.dst - dstBase * 8) / unit,
-      row_len: r.rowLen / unit,
-      src_stride: r.srcStride / unit,
-      dst_stride: r.dstStride / unit,
-      rows: r.rows,
-      count,
-      src_step: srcStep / unit,
-      dst_step: dstStep / unit,
-    };
-    series.push(ser);
-    tilesOf(ser, unit, tiles);
-    i += count;
-  }
-  return { target, srcWindow: [srcBase, srcEnd - srcBase], dstWindow: [dstBase, dstEnd - dstBase], series, tiles };
+  regions.forEach((rs, target) => {
+    const [srcAt, dstAt] = [srcWindow[0] * 8, dstWindows[target]![0] * 8];
+    for (let i = 0; i < rs.length;) {
+      const r = rs[i]!;
+      const count = seriesLength(rs, i, unit);
+      const [srcStep, dstStep] = count > 1 ? [rs[i + 1]!.src - r.src, rs[i + 1]!.dst - r.dst] : [0, 0];
+      const g: Region = {
+        src: (r.src - srcAt) / unit,
+        dst: (r.dst - dstAt) / unit,
+        row_len: r.row_len / unit,
+        rows: r.rows,
+        src_stride: r.src_stride / unit,
+        dst_stride: r.dst_stride / unit,
+      };
+      // A lone row's strides never matter; equal lone rows: the steps are the strides.
+      const strides =
+        count > 1
+          ? { rows: count, src_stride: srcStep / unit, dst_stride: dstStep / unit }
+          : r.rows === 1 && { src_stride: g.row_len, dst_stride: g.row_len };
+      coverRegion(strides ? { ...g, ...strides } : g, unit, target, tiles);
+      i += count;
+    }
+  });
+  return { targets, srcWindow, dstWindows, tiles };
 }
 
 /**
- * How many regions from `i` have the same form at the same distance (a series the shader walks as
- * one). The bit variant takes a series only of one-row regions whose destinations start words and
- * stay whole words apart: each row then owns its destination words.
+ * How many regions from `i` have the same form at the same distance (one geometry for the shader when they are single
+ * rows). The bit variant takes only one-row regions whose destinations start words and stay whole words apart: each row
+ * then owns its destination words.
  */
 function seriesLength(regions: readonly Region[], i: number, unit: UnitBits): number {
   const r = regions[i]!;
   const next = regions[i + 1];
-  if (!next) return 1;
+  if (!next || r.rows !== 1) return 1;
   const srcStep = next.src - r.src;
   const dstStep = next.dst - r.dst;
-  if (unit === 1 && (r.rows !== 1 || r.dst % 32 !== 0 || dstStep % 32 !== 0 || dstStep < r.rowLen)) return 1;
+  if (unit === 1 && (r.dst % 32 !== 0 || dstStep % 32 !== 0 || dstStep < r.row_len)) return 1;
   let count = 1;
   while (i + count < regions.length) {
     const q = regions[i + count]!;
     if (
-      q.rows !== r.rows ||
-      q.rowLen !== r.rowLen ||
-      q.srcStride !== r.srcStride ||
-      q.dstStride !== r.dstStride ||
+      q.rows !== 1 ||
+      q.row_len !== r.row_len ||
       q.src - r.src !== count * srcStep ||
       q.dst - r.dst !== count * dstStep
     )
@@ -143,49 +159,4 @@ function seriesLength(regions: readonly Region[], i: number, unit: UnitBits): nu
     count++;
   }
   return count;
-}
-
-/**
- * A gather's dispatches when outputs go to several target buffers (a caller's destinations, or with layout 'separate'
- * a buffer per output): one group per target (the shader binds one output buffer), each over the span its regions
- * write. On the bit path a caller's strided destination's rows must each start a 4-byte word: a word is then written
- * by one thread only, and the bytes between rows are left as they were. An output's own buffer is the engine's: its
- * tail bits are zeroed.
- */
-export function targetDispatches(
-  regions: readonly Region[],
-  owner: readonly number[],
-  outputs: readonly OutputSlot[],
-  targets: readonly Target[],
-  src: [number, number],
-  unit: UnitBits,
-  limits: GpuLimits,
-): Dispatch[] {
-  const groups = new Map<number, Region[]>();
-  regions.forEach((r, k) => {
-    const o = owner[k]!;
-    const target = outputs[o]!.target;
-    check(
-      unit !== 1 ||
-        targets[target]!.kind !== 'into' ||
-        (r.dst % 32 === 0 && (r.rows === 1 || r.dstStride === r.rowLen || r.dstStride % 32 === 0)),
-      'BAD_INPUT',
-      () =>
-        `split: into[${o}]: this split moves bits, not whole 4-byte words, ` +
-        'so every row of a strided destination must start at a multiple of 4 bytes ' +
-        '(its row strides in bytes must be multiples of 4); a row starting inside a byte never can',
-      `option:into[${o}]`,
-    );
-    let g = groups.get(target);
-    if (!g) groups.set(target, (g = []));
-    g.push(r);
-  });
-  return [...groups].flatMap(([target, rs]) => {
-    // The span the regions write (a loop: a destination may have 65,536 regions, too many to spread).
-    const t = targets[target]!;
-    let [begin, end] = t.kind === 'into' ? [Infinity, 0] : [0, t.bytes * 8];
-    if (t.kind === 'into')
-      for (const r of rs) [begin, end] = [Math.min(begin, r.dst), Math.max(end, endOf(r, r.dst, r.dstStride))];
-    return planDispatches(rs, src, [Math.floor(begin / 8), Math.ceil(end / 8)], unit, limits, target);
-  });
 }

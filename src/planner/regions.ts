@@ -1,41 +1,41 @@
-// Each output as regions of the input, in bits: where it is read and where it is written (its place
-// in the output buffer, or a caller's destination with strides). Offsets are counted in bits, so
-// packed sub-byte tensors (whose chunks may start inside a byte) take the same path as every
-// other dtype.
+// Each output as regions of the input, in bits: where it is read and where it is written (its place in its target
+// buffer, or a caller's destination with strides). Offsets are counted in bits, so packed sub-byte tensors (whose
+// chunks may start inside a byte) take the same path as every other dtype.
 
 import { check } from '../errors.js';
 import { type FixedDType, byteLengthOf, elementBits } from '../dtype.js';
 import { rowMajorStrides } from '../shape.js';
-import type { Destination } from '../tensor.js';
 import type { SplitPlan } from './split.js';
-import type { OutputSlot, Region, Target } from './types.js';
+import type { OutputPlace, PlanKey, Region, Target } from './types.js';
 import { align4 } from './dispatch.js';
 
 /** Most row geometries one destination may take (a destination's strides may cut an output into many). */
 export const MAX_DESTINATION_REGIONS = 1 << 16;
 
+/** The outputs' places, the targets they lie in, and each output's regions (`outputOf[k]` is region k's output). */
+export interface Layout {
+  readonly outputs: OutputPlace[];
+  readonly targets: Target[];
+  readonly regions: Region[];
+  readonly outputOf: number[];
+}
+
 /**
- * Each non-empty output as a region of the input (in bits) written at its place in its target (see Target): the
- * engine's shared buffer (target 0), at aligned offsets; its destination, from the destination's base (its offset
- * rounded down to `alignment`, so that a plan made here holds wherever it moves by whole alignments); or, with
- * `separate`, byte 0 of a buffer of its own. `owner[k]` is the output of region k. This runs per output of every split
- * planned: one loop, no closure, one object per output and per region.
+ * Each non-empty output as regions of the input (in bits), written at its place in its target (see Target): a
+ * caller's destination, from its buffer's base (the key gives its offset there and its strides); with `separate`,
+ * byte 0 of a buffer of its own; else the engine's shared buffer, at aligned offsets. This runs per output of every
+ * split planned: one loop, no closure, one object per output and per region.
  */
-export function regionsOf(
-  plan: SplitPlan,
-  srcByteOffset: number,
-  alignment: number,
-  into?: readonly (Destination | undefined)[],
-  separate = false,
-) {
+export function regionsOf(plan: SplitPlan, key: PlanKey, alignment: number): Layout {
   const dtype = plan.dtype as FixedDType;
   const bits = elementBits(dtype);
   const rowBits = plan.axisLen * plan.inner * bits;
   const { outer, inner, sizes, starts } = plan;
-  const outputs = new Array<OutputSlot>(sizes.length);
-  const regions: Region[] = [];
-  const owner: number[] = [];
-  const targets: Target[] = separate || (into && !into.includes(undefined)) ? [] : [SHARED];
+  const into = key.into;
+  const outputs = new Array<OutputPlace>(sizes.length);
+  const layout: Layout = { outputs, targets: [], regions: [], outputOf: [] };
+  for (const d of into ?? []) if (d) layout.targets[d.target] = { kind: 'into', bytes: 0 };
+  const shared = key.separate || (into && !into.includes(undefined)) ? -1 : layout.targets.push(SHARED) - 1;
   let [end, at] = [0, 0];
   // What depends on an output's length alone, carried over from the last output: equal parts compute it once.
   let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
@@ -49,44 +49,41 @@ export function regionsOf(
       rowLen = strided ? size * inner * bits : size * inner * bits * outer;
     }
     const d = into?.[i];
-    const src = srcByteOffset * 8 + starts[i]! * inner * bits;
+    const src = key.srcByteOffset * 8 + starts[i]! * inner * bits;
     if (d) {
-      const target = targets.push({ kind: 'into', output: i, bytes: 0 }) - 1;
-      const byteOffset = d.byteOffset % alignment;
-      outputs[i] = { target, byteOffset, byteLength, strides: d.strides };
-      if (byteLength > 0) destinationRegions(plan, i, d.strides, byteOffset, src, regions, owner);
+      outputs[i] = { ...d, byteLength };
+      if (byteLength > 0) destinationRegions(plan, i, d.strides, d.byteOffset, src, layout);
       continue;
     }
     let dst = 0;
-    if (separate) {
-      const target = targets.push({ kind: 'separate', output: i, bytes: align4(byteLength) }) - 1;
+    if (shared < 0) {
+      const target = layout.targets.push({ kind: 'separate', bytes: align4(byteLength) }) - 1;
       outputs[i] = { target, byteOffset: 0, byteLength };
     } else {
       // `at` is aligned, so the next output's place is at + padded: no division per output.
-      outputs[i] = { target: 0, byteOffset: at, byteLength };
+      outputs[i] = { target: shared, byteOffset: at, byteLength };
       end = at + byteLength;
       dst = at * 8;
       at += padded;
     }
     if (rowLen === 0 || outer === 0) continue;
-    regions.push(
+    layout.regions.push(
       strided
-        ? { src, dst, rowLen, srcStride: rowBits, dstStride: rowLen, rows: outer }
-        : { src, dst, rowLen, srcStride: rowLen, dstStride: rowLen, rows: 1 },
+        ? { src, dst, row_len: rowLen, src_stride: rowBits, dst_stride: rowLen, rows: outer }
+        : { src, dst, row_len: rowLen, src_stride: rowLen, dst_stride: rowLen, rows: 1 },
     );
-    owner.push(i);
+    layout.outputOf.push(i);
   }
-  if (targets[0] === SHARED) targets[0] = { ...SHARED, bytes: align4(end) };
-  return { outputs, targets, regions, owner };
+  if (shared >= 0) layout.targets[shared] = { kind: 'shared', bytes: align4(end) };
+  return layout;
 }
 
-const SHARED: Target = { kind: 'shared', output: -1, bytes: 0 };
+const SHARED: Target = { kind: 'shared', bytes: 0 };
 
 /**
- * Output i written at a caller's destination, as regions: its dimensions (size, source stride,
- * destination stride, in elements) without those of size 1, neighbours merged where both sides
- * are contiguous across them; the innermost, if contiguous on both sides, is the row; the longest
- * other is the rows; every index of the rest starts a region of its own.
+ * Output i written at a caller's destination, as regions: its dimensions (size, source stride, destination stride, in
+ * elements) without those of size 1, neighbours merged where both sides are contiguous across them; the innermost, if
+ * contiguous on both sides, is the row; the longest other is the rows; every index of the rest starts a region.
  */
 function destinationRegions(
   plan: SplitPlan,
@@ -94,8 +91,7 @@ function destinationRegions(
   strides: readonly number[],
   byteOffset: number,
   src: number,
-  out: Region[],
-  owner: number[],
+  layout: Layout,
 ) {
   const bits = elementBits(plan.dtype as FixedDType);
   const dims: [size: number, s: number, d: number][] = [];
@@ -127,14 +123,14 @@ function destinationRegions(
       const [n, s, t] = dims[k]!;
       [so, dof, q] = [so + (q % n) * s, dof + (q % n) * t, Math.floor(q / n)];
     }
-    out.push({
+    layout.regions.push({
       src: src + so * bits,
       dst: byteOffset * 8 + dof * bits,
-      rowLen: rowLen * bits,
-      srcStride: rs * bits,
-      dstStride: rd * bits,
+      row_len: rowLen * bits,
+      src_stride: rs * bits,
+      dst_stride: rd * bits,
       rows,
     });
-    owner.push(i);
+    layout.outputOf.push(i);
   }
 }

@@ -69,24 +69,24 @@ export function equalParts(dim: number, parts: number): number[] {
  * The split lengths along an axis: as given, or worked out from the axis's length `dim` and its index (from 0) by
  * the caller's rule (equal parts, chunks, one length inferred), so that the axis is resolved here only.
  */
-export type Lengths = readonly unknown[] | ((dim: number, axis: number) => readonly unknown[]);
+export type Sizes = readonly unknown[] | ((dim: number, axis: number) => readonly unknown[]);
 
 /**
- * Plans a split of `shape` along `axis` (as given: undefined is the default, 0) into `lengths`, checking every rule.
- * Plain loops, no closure per length: this runs whenever a split is made, and 4096-output splits are a case we care
- * about; a message's closure is made only for a bad length. The lengths are capped (MAX_OUTPUTS) where they are read.
+ * Plans a split of `shape` along `axis` (as given: undefined is the default, 0) into `given` sizes, checking every
+ * rule. Plain loops, no closure per size: this runs whenever a split is made, and 4096-output splits are a case we
+ * care about; a message's closure is made only for a bad size. The sizes are capped (MAX_OUTPUTS) where they are read.
  */
 export function planSplit(
   dtype: DType,
   shape: readonly number[],
   axis: unknown,
-  lengths: Lengths,
+  given: Sizes,
   who = 'split',
   subjects: PlanSubjects = OPTION_SUBJECTS,
 ): SplitPlan {
   const ax = normalizeAxis(axis === undefined ? 0 : axis, shape.length, who, subjects.axis);
   const axisLen = shape[ax]!;
-  const sizes = typeof lengths === 'function' ? lengths(axisLen, ax) : lengths;
+  const sizes = typeof given === 'function' ? given(axisLen, ax) : given;
   // No outputs at all only makes sense for an empty axis (SplitToSequence's empty sequence).
   check(
     sizes.length > 0 || axisLen === 0,

@@ -1,7 +1,7 @@
-// The tiles the shader's workgroups take: each series' geometries cut into blocks of whole rows of
-// words (gather_words) or into spans of destination words (gather_bits), one workgroup each.
+// The tiles the shader's workgroups take: each geometry cut into blocks of whole rows of words (gather_words) or into
+// spans of destination words (gather_bits), one workgroup each, written to one of the dispatch's bound targets.
 
-import type { Series, ShaderTile, UnitBits } from './types.js';
+import type { Region, ShaderTile, UnitBits } from './types.js';
 
 /** Destination u32 words a gather_bits tile of a small geometry covers: 8 per lane of a 256-lane workgroup. */
 export const TILE_POSITIONS = 2048;
@@ -21,47 +21,18 @@ export const WORD_TILE_WORDS = 4096;
  */
 export const BIT_TILE_POSITIONS = 8192;
 
-/**
- * Appends a series' tiles. Equal one-row regions are one geometry whose strides are the series'
- * steps; regions of several rows are one geometry each.
- */
-export function tilesOf(ser: Series, unit: UnitBits, out: ShaderTile[]): void {
-  const g = {
-    src: ser.src,
-    dst: ser.dst,
-    row_len: ser.row_len,
-    src_stride: ser.src_stride,
-    dst_stride: ser.dst_stride,
-  };
-  if (ser.rows === 1) {
-    // A lone row: its strides never matter; equal lone rows: the steps are the strides.
-    const rows = ser.count;
-    const strided =
-      rows > 1
-        ? { src_stride: ser.src_step, dst_stride: ser.dst_step }
-        : { src_stride: ser.row_len, dst_stride: ser.row_len };
-    cover({ ...g, ...strided, rows }, unit, out);
-    return;
-  }
-  for (let c = 0; c < ser.count; c++) {
-    cover({ ...g, rows: ser.rows, src: ser.src + c * ser.src_step, dst: ser.dst + c * ser.dst_step }, unit, out);
-  }
-}
-
-type Geometry = Omit<ShaderTile, 'first' | 'last'>;
-
 /** Lanes of the shader's workgroup. */
 const WORKGROUP_SIZE = 256;
 
-/** Cuts a geometry into tiles: rows for words, destination words for bits. */
-function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
-  if (unit !== 1) return coverRows(g, out);
+/** Appends the tiles of geometry `g` (in shader units) written to `dst_binding`: rows for words, words for bits. */
+export function coverRegion(g: Region, unit: UnitBits, dst_binding: number, out: ShaderTile[]): void {
+  if (unit !== 1) return coverRows(g, dst_binding, out);
   const [first, last] =
     g.dst_stride === g.row_len
       ? [Math.floor(g.dst / 32), Math.ceil((g.dst + g.rows * g.row_len) / 32)]
       : [0, g.rows * Math.ceil(g.row_len / 32)];
   const span = last - first >= BIT_TILE_POSITIONS ? BIT_TILE_POSITIONS : TILE_POSITIONS;
-  for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span) });
+  for (let p = first; p < last; p += span) out.push({ ...g, first: p, last: Math.min(last, p + span), dst_binding });
 }
 
 /**
@@ -71,14 +42,14 @@ function cover(g: Geometry, unit: UnitBits, out: ShaderTile[]): void {
  * row; a longer row of a strided geometry is cut into columns of 256 words, each a geometry of its
  * own with the same strides.
  */
-function coverRows(g: Geometry, out: ShaderTile[]): void {
+function coverRows(g: Region, dst_binding: number, out: ShaderTile[]): void {
   if (g.row_len > WORKGROUP_SIZE && (g.rows === 1 || (g.src_stride === g.row_len && g.dst_stride === g.row_len))) {
     const words = g.rows * g.row_len;
     const cut = words - (words % WORKGROUP_SIZE);
     const row = { row_len: WORKGROUP_SIZE, src_stride: WORKGROUP_SIZE, dst_stride: WORKGROUP_SIZE };
-    coverRows({ ...g, ...row, rows: cut / WORKGROUP_SIZE }, out);
+    coverRows({ ...g, ...row, rows: cut / WORKGROUP_SIZE }, dst_binding, out);
     if (cut < words)
-      coverRows({ ...g, ...row, src: g.src + cut, dst: g.dst + cut, row_len: words - cut, rows: 1 }, out);
+      coverRows({ ...g, ...row, src: g.src + cut, dst: g.dst + cut, row_len: words - cut, rows: 1 }, dst_binding, out);
     return;
   }
   for (let c = 0; c < g.row_len; c += WORKGROUP_SIZE) {
@@ -86,6 +57,7 @@ function coverRows(g: Geometry, out: ShaderTile[]): void {
     const passRows = Math.floor(WORKGROUP_SIZE / rowLen);
     const rows = Math.max(1, Math.floor(WORD_TILE_WORDS / rowLen / passRows)) * passRows;
     const cols = { ...g, src: g.src + c, dst: g.dst + c, row_len: rowLen };
-    for (let r = 0; r < g.rows; r += rows) out.push({ ...cols, first: r, last: Math.min(g.rows, r + rows) });
+    for (let r = 0; r < g.rows; r += rows)
+      out.push({ ...cols, first: r, last: Math.min(g.rows, r + rows), dst_binding });
   }
 }

@@ -123,13 +123,8 @@ export function copyArray(
   return out;
 }
 
-/** A list of lengths: an array of at most MAX_OUTPUTS entries, copied (the planner checks each). */
-export function readLengths(
-  v: unknown,
-  what: string,
-  subject: SubjectKey,
-  code: SplitErrorCode = 'BAD_SIZE',
-): unknown[] {
+/** A list of split sizes: an array of at most MAX_OUTPUTS entries, copied (the planner checks each). */
+export function readSizes(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode = 'BAD_SIZE'): unknown[] {
   return guardRead(
     what,
     () => {

@@ -356,3 +356,26 @@ export function readStrides(raw: unknown, dims: readonly number[], what: string,
   }
   return s;
 }
+
+/**
+ * A split's input, read: a tensor Cleave can read, and for a GPU one, a buffer with usage STORAGE | COPY_SRC, whatever
+ * the plan (which of the two a split uses depends on the shapes and the device, so a buffer that worked for one split
+ * would fail another).
+ */
+export function readInput(x: unknown, what: string): TensorView {
+  const v = readTensor(x, `${what}: input`);
+  checkUsage(v, what);
+  return v;
+}
+
+/** The usage every split's GPU input needs. */
+export function checkUsage(v: TensorView, what: string): void {
+  if (v.kind === 'gpu' && (~v.usage & (USAGE.STORAGE | USAGE.COPY_SRC)) !== 0)
+    throw new SplitError(
+      'BAD_INPUT',
+      `${what}: the input's GPU buffer needs usage ${missingUsage(v.usage, ['STORAGE', 'COPY_SRC']).join(' | ')}: ` +
+        "every split's input needs STORAGE | COPY_SRC " +
+        '(create it with GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC, or TENSOR_USAGE from cleave-gpu)',
+      'input:input.buffer',
+    );
+}

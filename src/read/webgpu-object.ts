@@ -4,6 +4,8 @@
 // package's globals), else from the `webgpu` package Cleave loaded itself: Cleave never writes
 // them onto globalThis.
 
+import { check, show } from '../errors.js';
+
 let loaded: Readonly<Record<string, unknown>> = {};
 
 /** Records the WebGPU classes of the `webgpu` package Cleave loaded in Node. */
@@ -11,18 +13,12 @@ export function useWebGpuClasses(classes: object): void {
   loaded = classes as Record<string, unknown>;
 }
 
-/** Each class's native `label` getter (or none), found once: a split checks a buffer on every call. */
-const labels = new WeakMap<object, (() => unknown) | null>();
-
+/** The class's native `label` getter, from its prototype chain (or none). */
 function labelGetter(c: abstract new () => object): (() => unknown) | undefined {
-  let get = labels.get(c);
-  if (get === undefined) {
-    let proto: object | null = c.prototype as object;
-    while (proto && !(get = Object.getOwnPropertyDescriptor(proto, 'label')?.get))
-      proto = Object.getPrototypeOf(proto) as object | null;
-    labels.set(c, (get ??= null));
-  }
-  return get ?? undefined;
+  let get: (() => unknown) | undefined;
+  for (let proto = c.prototype as object | null; proto && !get; proto = Object.getPrototypeOf(proto) as object | null)
+    get = Object.getOwnPropertyDescriptor(proto, 'label')?.get;
+  return get;
 }
 
 /**
@@ -73,3 +69,14 @@ export function madeBuffer(b: GPUBuffer, size: number, usage: number): void {
 }
 
 const readFacts = (b: GPUBuffer): BufferFacts => ({ size: b.size, usage: b.usage });
+
+/** The caller's encoder. */
+export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
+  check(
+    isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
+    'BAD_INPUT',
+    () => `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`,
+    'input:encoder',
+  );
+  return encoder as GPUCommandEncoder;
+}

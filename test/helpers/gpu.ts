@@ -4,7 +4,6 @@
 import { afterAll, expect, test } from 'vitest';
 import { createSplitEngine, type SplitEngine, type SplitEngineOptions } from '../../src/index.js';
 import { acquireDevice, gpuEntry } from '../../src/gpu/device.js';
-import { calibrate } from '../../src/gpu/calibrate.js';
 
 export interface GpuFixture {
   readonly device: GPUDevice;
@@ -22,9 +21,6 @@ export function gpu(): Promise<GpuFixture> {
     const found = await acquireDevice();
     if ('reason' in found) throw new Error(`No WebGPU adapter: GPU tests need one (${found.reason})`);
     const device = found.device;
-    // The planner's costs measured before any test, as a long-lived engine has them: no test sees
-    // the measurement's buffers come and go, or its plans change halfway.
-    await calibrate(device);
     const live = countBuffers(device);
     const engines: SplitEngine[] = [];
     afterAll(() => {
@@ -95,6 +91,5 @@ export async function defaultLimitsDevice(): Promise<GPUDevice> {
   if (!adapter) throw new Error(`No WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES ?? 'unset'})`);
   const device = await adapter.requestDevice();
   afterAll(() => device.destroy());
-  await calibrate(device);
   return device;
 }
