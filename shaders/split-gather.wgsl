@@ -59,17 +59,6 @@ override MSB_FIRST: bool = false;
 @group(2) @binding(5) var<storage, read_write> bits5: array<u32>;
 
 // Word i of bound target k: WGSL indexes no array of bindings. Uniform across a workgroup (one tile, one target).
-fn put(k: u32, i: u32, v: Word) {
-  switch k {
-    case 0u: { dst0[i] = v; }
-    case 1u: { dst1[i] = v; }
-    case 2u: { dst2[i] = v; }
-    case 3u: { dst3[i] = v; }
-    case 4u: { dst4[i] = v; }
-    default: { dst5[i] = v; }
-  }
-}
-
 fn put_bits(k: u32, i: u32, v: u32) {
   switch k {
     case 0u: { bits0[i] = v; }
@@ -111,15 +100,22 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   let pass_rows = WORKGROUP_SIZE / t.row_len;
   let lane_row = lid / t.row_len;
   let col = lid - lane_row * t.row_len;
-  var s = t.src + (t.first + lane_row) * t.src_stride + col;
-  var d = t.dst + (t.first + lane_row) * t.dst_stride + col;
+  let r = t.first + lane_row;
+  // The lane's rows: `n` of them from row `r`, `pass_rows` apart (none when its row is past the pass's whole rows).
+  let n = select(0u, (t.last - r + pass_rows - 1u) / pass_rows, lane_row < pass_rows && r < t.last);
+  var s = t.src + r * t.src_stride + col;
+  var d = t.dst + r * t.dst_stride + col;
   // Steps in u32 arithmetic: the last one may wrap, an offset that is used does not.
-  let s_step = pass_rows * t.src_stride;
-  let d_step = pass_rows * t.dst_stride;
-  for (var r = t.first + lane_row; r < t.last && lane_row < pass_rows; r += pass_rows) {
-    put(t.dst_binding, d, src[s]);
-    s += s_step;
-    d += d_step;
+  let ss = pass_rows * t.src_stride;
+  let ds = pass_rows * t.dst_stride;
+  // A loop per target binding, each a plain copy (a store chosen by a switch costs software adapters a branch a word).
+  switch t.dst_binding {
+    case 0u: { for (var i = 0u; i < n; i++) { dst0[d] = src[s]; s += ss; d += ds; } }
+    case 1u: { for (var i = 0u; i < n; i++) { dst1[d] = src[s]; s += ss; d += ds; } }
+    case 2u: { for (var i = 0u; i < n; i++) { dst2[d] = src[s]; s += ss; d += ds; } }
+    case 3u: { for (var i = 0u; i < n; i++) { dst3[d] = src[s]; s += ss; d += ds; } }
+    case 4u: { for (var i = 0u; i < n; i++) { dst4[d] = src[s]; s += ss; d += ds; } }
+    default: { for (var i = 0u; i < n; i++) { dst5[d] = src[s]; s += ss; d += ds; } }
   }
 }
 
@@ -189,15 +185,19 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   let bulk = select(groups, 0u, short);
   let step_bits = WORKGROUP_SIZE * GROUP * 32u;
   let step = vec2<u32>(step_bits / t.row_len, step_bits % t.row_len);
+  // The bulk: a loop per target binding. Group k's words go from bit (row, col) `at` of the tile, when the group lies
+  // inside its row (group_words); `at` steps on by the lane's stride (next_group).
   var at = place(t, t.first + (1u + lid) * GROUP);
-  for (var k = 1u + lid; k + 1u < bulk; k += WORKGROUP_SIZE) {
-    if (at.y + GROUP * 32u <= t.row_len) {
-      store4(t.dst_binding, t.first + k * GROUP, funnel4(t.src + at.x * t.src_stride + at.y));
-    }
-    at += step;
-    if (at.y >= t.row_len) {
-      at += vec2<u32>(1u, 0u - t.row_len);
-    }
+  var w = t.first + (1u + lid) * GROUP;
+  let ws = WORKGROUP_SIZE * GROUP;
+  let n = select(0u, (bulk - 3u - lid) / WORKGROUP_SIZE + 1u, bulk > lid + 2u);
+  switch t.dst_binding {
+    case 0u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits0[w] = v.x; bits0[w + 1u] = v.y; bits0[w + 2u] = v.z; bits0[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
+    case 1u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits1[w] = v.x; bits1[w + 1u] = v.y; bits1[w + 2u] = v.z; bits1[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
+    case 2u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits2[w] = v.x; bits2[w + 1u] = v.y; bits2[w + 2u] = v.z; bits2[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
+    case 3u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits3[w] = v.x; bits3[w + 1u] = v.y; bits3[w + 2u] = v.z; bits3[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
+    case 4u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits4[w] = v.x; bits4[w + 1u] = v.y; bits4[w + 2u] = v.z; bits4[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
+    default: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits5[w] = v.x; bits5[w + 1u] = v.y; bits5[w + 2u] = v.z; bits5[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
   }
   for (var r = place(t, t.first).x + lid; r + 1u < t.rows; r += WORKGROUP_SIZE) {
     let e = t.dst + (r + 1u) * t.row_len;
@@ -218,6 +218,23 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
       build_word(t, j, &cur);
     }
   }
+}
+
+// Whether the group from bit (row, col) `at` of a back-to-back tile lies inside its row.
+fn inside(t: Tile, at: vec2<u32>) -> bool {
+  return at.y + GROUP * 32u <= t.row_len;
+}
+
+// The group's words from bit (row, col) `at`, each turned back into the stream's bit order.
+fn group_words(t: Tile, at: vec2<u32>) -> vec4<u32> {
+  let v = funnel4(t.src + at.x * t.src_stride + at.y);
+  return vec4<u32>(stream_word(v.x), stream_word(v.y), stream_word(v.z), stream_word(v.w));
+}
+
+// (row, col) `step` bits on from `at`.
+fn next_group(t: Tile, at: vec2<u32>, step: vec2<u32>) -> vec2<u32> {
+  let a = at + step;
+  return select(a, a + vec2<u32>(1u, 0u - t.row_len), a.y >= t.row_len);
 }
 
 // Words w .. w + GROUP - 1 of target k, each turned back into the stream's bit order.

@@ -7,8 +7,8 @@
 
 import { readFileSync } from 'node:fs';
 
-/** Names the host uses, or WGSL's own that look declared (`default:`). */
-const KEEP = new Set(['gather_words', 'gather_bits', 'MSB_FIRST', 'Word', 'default']);
+/** Names the host uses (and every override constant), or WGSL's own that look declared (`default:`). */
+const KEEP = new Set(['gather_words', 'gather_bits', 'Word', 'default']);
 
 /** @param {string} source WGSL source @returns {string} the minified text */
 export function minifyWgsl(source) {
@@ -18,24 +18,32 @@ export function minifyWgsl(source) {
     .map((line) => line.replace(/\/\/.*$/, '').trim())
     .filter((line) => line !== '');
   // Declared names: after fn, let, var (and var<...>), const, override; before ':' (parameters, members, typed lets).
+  /** @type {Set<string>} */
   const declared = new Set();
   for (const line of lines)
     for (const m of line.matchAll(
       /\b(?:fn|let|var(?:<[^>]*>)?|const|override)\s+([A-Za-z_]\w*)|(?<!\w)([A-Za-z_]\w*)\s*:/g,
     ))
-      declared.add(m[1] ?? m[2]);
+      declared.add(/** @type {string} */ (m[1] ?? m[2]));
   for (const k of KEEP) declared.delete(k);
+  // An override constant is named by the host's pipeline descriptor.
+  for (const line of lines) for (const m of line.matchAll(/\boverride\s+(\w+)/g)) declared.delete(/** @type {string} */ (m[1]));
   // The most used names get the shortest: A..Z, then A0..Z9 (no WGSL keyword or builtin is spelled so).
+  /** @type {Map<string, number>} */
   const uses = new Map([...declared].map((n) => [n, 0]));
   for (const line of lines)
-    for (const m of line.matchAll(/(?<!\w)[A-Za-z_]\w*/g)) if (uses.has(m[0])) uses.set(m[0], uses.get(m[0]) + 1);
-  const names = [...uses.keys()].sort((a, b) => uses.get(b) - uses.get(a));
+    for (const [n] of line.matchAll(/(?<!\w)[A-Za-z_]\w*/g)) {
+      const k = uses.get(n);
+      if (k !== undefined) uses.set(n, k + 1);
+    }
+  const names = [...uses.keys()].sort((a, b) => (uses.get(b) ?? 0) - (uses.get(a) ?? 0));
   const short = new Map(
     names.map((n, i) => [n, String.fromCharCode(65 + (i % 26)) + (i < 26 ? '' : (i / 26 - 1) | 0)]),
   );
   // A vector's component (`.x`, `.yzw`) keeps its name, even where a variable shares it.
+  /** @param {string} line */
   const rename = (line) =>
-    line.replace(/(?<![\w.])[A-Za-z_]\w*|\.([A-Za-z_]\w*)/g, (all, member) =>
+    line.replace(/(?<![\w.])[A-Za-z_]\w*|\.([A-Za-z_]\w*)/g, (all, /** @type {string | undefined} */ member) =>
       member === undefined
         ? (short.get(all) ?? all)
         : /^([xyzw]{1,4}|[rgba]{1,4})$/.test(member)
@@ -43,11 +51,14 @@ export function minifyWgsl(source) {
           : `.${short.get(member) ?? member}`,
     );
   // A space stays only between two word characters, or two operator characters that would make one token.
+  /** @param {string} c */
+  const wordy = (c) => /\w/.test(c);
+  /** @param {string} c */
+  const op = (c) => /[-+*/%&|^!<>=]/.test(c);
+  /** @param {string} text */
   const squeeze = (text) =>
-    text.replace(/\s+/g, ' ').replace(/ /g, (_, at, s) => {
+    text.replace(/\s+/g, ' ').replace(/ /g, (_, /** @type {number} */ at, /** @type {string} */ s) => {
       const [a, b] = [s[at - 1] ?? '', s[at + 1] ?? ''];
-      const wordy = (c) => /\w/.test(c);
-      const op = (c) => /[-+*/%&|^!<>=]/.test(c);
       return (wordy(a) && wordy(b)) || (op(a) && op(b)) ? ' ' : '';
     });
   const alias = lines.findIndex((l) => /^alias Word = /.test(l));

@@ -67,9 +67,8 @@ export class Engine implements Context {
     const onLate = (e: SplitError) => (onLateError ? onLateError.call(this, e) : this.late.push(e));
     this.gpu = device && new GpuExecutor(device, (what) => this.alive(what), onLate);
     this.plans = new PlanCache((p) => {
-      const t = p.madeTable;
-      if (t && this.gpu) this.gpu.retire(t);
-      if (t) this.collected.unregister(p);
+      if (p.table) this.gpu?.retire(p.table);
+      this.collected.unregister(p);
     });
     // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not).
     const self = this as unknown as Record<string, unknown>;
@@ -193,12 +192,10 @@ export class Engine implements Context {
     this.alive('calibrate');
     const gpu = this.requireGpu('calibrate');
     try {
-      this.costs = await measure(gpu.device, this.costs!);
+      return (this.costs = await measure(gpu.device, this.costs!));
     } catch (e) {
-      this.alive('calibrate');
-      throw new SplitError('GPU_ERROR', `calibrate: the measurement failed: ${(e as Error)?.message}`, undefined, e);
+      throw gpu.failure(e, 'calibrate: the measurement failed');
     }
-    return this.costs;
   }
 
   destroy(): void {

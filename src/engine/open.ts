@@ -9,7 +9,7 @@
 // the shader's modules (through pipelines.ts) near the front compress best beside the planner's.
 import { isA } from '../read/webgpu-object.js';
 import { warmUp } from '../gpu/pipelines.js';
-import { check, guardRead, show } from '../errors.js';
+import { SplitError, check, guardRead, show } from '../errors.js';
 import { acquireDevice, facts } from '../gpu/device.js';
 import { readChoice, readOptions } from '../read/options.js';
 import { type CostModel, costTableFor } from '../planner/costs.js';
@@ -72,7 +72,12 @@ const COST_KEYS = ['copyCommandNs', 'dispatchNs', 'copyByteNs', 'gatherByteNs'] 
 /** The `costs` option: every field of a CostModel, each a finite number >= 0, copied and frozen. */
 function readCosts(raw: unknown): CostModel {
   const what = 'createSplitEngine';
-  const o = readOptions(raw, `${what} costs`, COST_KEYS, 'engine');
+  let o: { [K in (typeof COST_KEYS)[number]]?: unknown };
+  try {
+    o = readOptions(raw, `${what} costs`, COST_KEYS, 'engine');
+  } catch (e) {
+    throw new SplitError('BAD_OPTIONS', (e as Error).message, 'engine:costs');
+  }
   for (const k of COST_KEYS) {
     const v = o[k];
     check(
@@ -82,7 +87,7 @@ function readCosts(raw: unknown): CostModel {
       'engine:costs',
     );
   }
-  return Object.freeze(o as CostModel);
+  return Object.freeze(o as unknown as CostModel);
 }
 
 /**

@@ -66,7 +66,8 @@ export class Program {
   into: readonly (Destination | undefined)[] | undefined;
   /** Settles once its pipeline is compiled, its table written and its bind groups made (`engine.prepare`). */
   ready: Promise<void> = Promise.resolve();
-  private table: Table | undefined;
+  /** Its gather's tile table, made at its first use (`tableOf`). */
+  table: Table | undefined;
   /** Why `ready` failed: every later call fails with its code. */
   private broken: SplitError | undefined;
 
@@ -230,11 +231,6 @@ export class Program {
     return this.table;
   }
 
-  /** Its table, for the cache to retire when it lets the program go. */
-  get madeTable(): Table | undefined {
-    return this.table;
-  }
-
   /**
    * Makes everything a call needs ahead (`ready`): its pipeline compiled asynchronously, its table, and the bind
    * groups of the prepared input's and destinations' buffers and of output buffers taken from the pool (and given
@@ -246,19 +242,11 @@ export class Program {
     this.ready = (async () => {
       try {
         await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
-        this.ctx.alive('ready');
+        gpu.alive('ready');
         this.tableOf(gpu);
         if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
       } catch (e) {
-        let why = e;
-        try {
-          this.ctx.alive('ready'); // a lost device is why, whatever the compile said
-        } catch (lost) {
-          why = lost;
-        }
-        this.broken =
-          why instanceof SplitError ? why : new SplitError('GPU_ERROR', `ready: ${String(why)}`, undefined, why);
-        throw this.broken;
+        throw (this.broken = gpu.failure(e, 'ready'));
       }
     })();
     // A caller that never awaits `ready` hears of a failure at its next call.

@@ -187,11 +187,16 @@ export class GpuExecutor {
         staging.unmap();
       }
     } catch (e) {
-      this.alive(what);
-      throw e;
+      throw this.failure(e, what);
     } finally {
       this.pool.give(staging);
     }
+  }
+
+  /** What a call that failed reports: DEVICE_LOST or RELEASED when the engine is gone, else its error (a SplitError). */
+  failure(e: unknown, what: string): SplitError {
+    this.alive(what);
+    return e instanceof SplitError ? e : new SplitError('GPU_ERROR', `${what}: ${(e as Error)?.message}`, undefined, e);
   }
 }
 

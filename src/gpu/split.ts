@@ -218,7 +218,11 @@ function outputsOf(
   return outputs;
 }
 
-/** Splits a host tensor: one upload, one submit, one readback of every output, in the input's array class. */
+/**
+ * Splits a host tensor: one upload, one submit, one readback of every output, in the input's array class. Every
+ * target (the engine's buffers) is read back through one staging buffer, target after target: copies land there
+ * directly; the gather writes pooled buffers, copied there after.
+ */
 export async function host(
   gpu: GpuExecutor,
   gp: GpuPlan,
@@ -227,21 +231,46 @@ export async function host(
   shapes: readonly (readonly number[])[],
   call: Pick<Call, 'what' | 'failed'>,
 ): Promise<Done> {
-  const bytes = gp.targets[0]!.bytes;
+  const bases: number[] = [];
+  let bytes = 0;
+  for (const t of gp.targets) {
+    bases.push(bytes);
+    bytes += t.bytes;
+  }
   const staging = gpu.pool.take(bytes, STAGING_USAGE);
   const input = gpu.pool.take(align4(x.bytes.length), TENSOR_USAGE);
   const { value, error } = gpu.submit((enc) => {
     writePadded(gpu.device.queue, input, x.bytes);
-    const out = gp.strategy === 'copy' ? staging : gpu.pool.take(bytes, TENSOR_USAGE);
-    const made = record(enc, gp, table, { buffer: input, byteOffset: 0 }, [out], [0]);
-    if (out !== staging) enc.copyBufferToBuffer(out, 0, staging, 0, bytes);
-    return { out, made };
+    const src = { buffer: input, byteOffset: 0 };
+    if (gp.strategy === 'copy')
+      return {
+        outs: [],
+        made: record(
+          enc,
+          gp,
+          table,
+          src,
+          bases.map(() => staging),
+          bases,
+        ),
+      };
+    const outs = gp.targets.map((t) => gpu.pool.take(t.bytes, TENSOR_USAGE));
+    const made = record(
+      enc,
+      gp,
+      table,
+      src,
+      outs,
+      bases.map(() => 0),
+    );
+    outs.forEach((b, k) => enc.copyBufferToBuffer(b, 0, staging, bases[k]!, gp.targets[k]!.bytes));
+    return { outs, made };
   });
-  gpu.pool.give(input);
-  if (value.out !== staging) gpu.pool.give(value.out);
+  for (const b of [input, ...value.outs]) gpu.pool.give(b);
+  const parts = gp.outputs.map((o) => ({ byteOffset: bases[o.target]! + o.byteOffset, byteLength: o.byteLength }));
   const form = { dtype: x.dtype as GpuView['dtype'], array: x.array! };
   try {
-    return { outputs: await gpu.readBack(staging, gp.outputs, form, shapes, error, call.what), gp };
+    return { outputs: await gpu.readBack(staging, parts, form, shapes, error, call.what), gp };
   } catch (e) {
     dropGroups(value.made);
     call.failed();

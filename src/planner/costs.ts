@@ -41,7 +41,7 @@ export interface AdapterFacts {
 /** The table for an adapter: `software` for a fallback adapter or a known CPU implementation, else `gpu`. */
 export function costTableFor(info: AdapterFacts | undefined): CostModel {
   const text = `${info?.vendor} ${info?.architecture} ${info?.device} ${info?.description}`;
-  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe|softpipe|\bwarp\b/i.test(text)
+  return info?.isFallbackAdapter === true || /swiftshader|llvmpipe|lavapipe|softpipe|\bwarp\b|\bsoftware\b/i.test(text)
     ? COST_TABLES.software
     : COST_TABLES.gpu;
 }

@@ -40,10 +40,10 @@ export function planDispatches(
   const srcBase = Math.floor(src[0] / a) * a;
   const srcFits = align(src[1], 4) - srcBase <= span;
   const out: Dispatch[] = [];
-  for (let first = 0; first < targets.length; first += limits.targetsPerDispatch) {
-    const group = [...targets.keys()].slice(first, first + limits.targetsPerDispatch);
-    const bound = group.filter((t) => byTarget[t]!.regions.length > 0);
-    if (bound.length === 0) continue;
+  // The targets with something to write, in groups of targetsPerDispatch.
+  const written = [...targets.keys()].filter((t) => byTarget[t]!.regions.length > 0);
+  for (let first = 0; first < written.length; first += limits.targetsPerDispatch) {
+    const bound = written.slice(first, first + limits.targetsPerDispatch);
     if (srcFits && bound.every((t) => align(Math.ceil(byTarget[t]!.end / 8), 4) <= span)) {
       const windows = bound.map((t) => [0, align(Math.ceil(byTarget[t]!.end / 8), 4)] as const);
       out.push(

@@ -85,7 +85,9 @@ export function basesOf(
 ): number[] | undefined {
   const { key } = gp;
   const srcAt = srcByteOffset % alignment;
-  if (key.srcByteOffset !== srcAt || key.allowAlias !== allowAlias || !key.into !== !dests) return undefined;
+  // A plan that may give views and gives none serves a call that may not: the planner would make it again.
+  const views = key.allowAlias === allowAlias || (key.allowAlias && gp.strategy !== 'alias');
+  if (key.srcByteOffset !== srcAt || !views || !key.into !== !dests) return undefined;
   const bases = new Array<number>(gp.targets.length).fill(0);
   if (gp.strategy === 'alias') bases[0] = srcByteOffset - srcAt;
   const buffers: GPUBuffer[] = [];
