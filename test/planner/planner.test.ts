@@ -476,6 +476,163 @@ describe('planGpu', () => {
   });
 });
 
+describe('dispatch grouping', () => {
+  const [K, V, W, X, Y] = [{}, {}, {}, {}, {}];
+
+  /**
+   * A gather of `plan` under `k`, with everything in one binding window: ceil(targets / 6) dispatches, each binding
+   * the next targets in order (every target once, at most 6 a dispatch, a window each), every tile writing one of its
+   * dispatch's bound targets, and every output's bits written where they must go.
+   */
+  function expectGrouped(plan: SplitPlan, k: PlanKey, targets: number, dispatches: number): GpuPlan {
+    const g = as(planGpu(plan, LIMITS, k), 'gather');
+    expect(g.targets).toHaveLength(targets);
+    expect(g.dispatches).toHaveLength(dispatches);
+    expect(Math.ceil(targets / 6)).toBe(dispatches);
+    expect(g.dispatches.flatMap((d) => d.targets)).toEqual([...g.targets.keys()]);
+    for (const d of g.dispatches) {
+      expect(d.targets.length).toBeLessThanOrEqual(6);
+      expect(d.dstWindows).toHaveLength(d.targets.length);
+      expect(d.tiles.every((t) => t.dst_binding < TARGETS_PER_DISPATCH && t.dst_binding < d.targets.length)).toBe(true);
+      // Every bound target is written by a tile of this dispatch.
+      expect(new Set(d.tiles.map((t) => t.dst_binding)).size).toBe(d.targets.length);
+    }
+    expectGathered(plan, g);
+    return g;
+  }
+
+  test('three destinations in one buffer are one target: one dispatch', () => {
+    const plan = planSplit('float32', [4, 12], 1, [4, 4, 4]);
+    const into = [dest(K, 0, [4, 1]), dest(K, 64, [4, 1]), dest(K, 128, [4, 1])];
+    const g = expectGrouped(plan, intoKey(into, { strategy: 'gather' }), 1, 1);
+    expect(g.targets).toEqual([{ kind: 'into', bytes: 0 }]);
+    expect(g.outputs.map((o) => [o.target, o.byteOffset])).toEqual([
+      [0, 0],
+      [0, 64],
+      [0, 128],
+    ]);
+  });
+
+  test('three destinations in three buffers: three targets, one dispatch', () => {
+    const plan = planSplit('float32', [4, 12], 1, [4, 4, 4]);
+    const into = [dest(K, 0, [4, 1]), dest(V, 0, [4, 1]), dest(W, 0, [4, 1])];
+    const g = expectGrouped(plan, intoKey(into, { strategy: 'gather' }), 3, 1);
+    expect(g.dispatches[0]!.targets).toEqual([0, 1, 2]);
+  });
+
+  test("six 'separate' outputs: one dispatch; seven: two (six targets, then one)", () => {
+    const six = expectGrouped(planSplit('float32', [4, 6], 1, equalParts(6, 6)), key({ separate: true }), 6, 1);
+    expect(six.targets.every((t) => t.kind === 'separate' && t.bytes === 16)).toBe(true);
+    const seven = expectGrouped(planSplit('float32', [4, 7], 1, equalParts(7, 7)), key({ separate: true }), 7, 2);
+    expect(seven.dispatches.map((d) => d.targets)).toEqual([[0, 1, 2, 3, 4, 5], [6]]);
+    // The bit variant groups alike.
+    const bits = expectGrouped(
+      planSplit('uint4', [4, 7], 1, equalParts(7, 7)),
+      key({ separate: true, strategy: 'gather' }),
+      7,
+      2,
+    );
+    expect(bits.unitBits).toBe(1);
+  });
+
+  test("64 'separate' outputs: 11 dispatches", () => {
+    const g = expectGrouped(planSplit('float32', [4, 64], 1, equalParts(64, 64)), key({ separate: true }), 64, 11);
+    expect(g.dispatches.map((d) => d.targets.length)).toEqual([...Array<number>(10).fill(6), 4]);
+  });
+
+  test('destinations and engine buffers in any mix count as targets alike', () => {
+    const plan = planSplit('float32', [4, 8], 1, equalParts(8, 8));
+    const none = Array<undefined>(5).fill(undefined);
+    // Two destination buffers and the engine's shared buffer for the other six outputs: three targets.
+    const shared = intoKey([dest(K, 0, [1, 1]), dest(V, 0, [1, 1]), ...none, undefined], { strategy: 'gather' });
+    const s = expectGrouped(plan, shared, 3, 1);
+    expect(s.targets.map((t) => t.kind)).toEqual(['into', 'into', 'shared']);
+    // Five destination buffers (two destinations in K) and 'separate' buffers for the other two outputs: seven.
+    const five = [K, V, W, X, Y].map((b) => dest(b, 0, [1, 1]));
+    const mixed = intoKey([...five, dest(K, 256, [1, 1]), undefined, undefined], {
+      separate: true,
+      strategy: 'gather',
+    });
+    const m = expectGrouped(plan, mixed, 7, 2);
+    expect(m.targets.map((t) => t.kind)).toEqual(['into', 'into', 'into', 'into', 'into', 'separate', 'separate']);
+    // Past a binding window each piece is a dispatch of its own, one target each, whatever the grouping.
+    const small: GpuLimits = { ...LIMITS, maxBindingBytes: 1024 };
+    const wide = planSplit('float32', [64, 8], 1, equalParts(8, 8));
+    const w = as(planGpu(wide, small, key({ separate: true, strategy: 'gather' })), 'gather');
+    expect(w.dispatches.length).toBeGreaterThan(8);
+    expect(w.dispatches.every((d) => d.targets.length === 1)).toBe(true);
+    expectGathered(wide, w);
+  });
+});
+
+describe('cost tables', () => {
+  test("the software table keeps 0.6's defaults; each table's break-evens are as its documentation says", () => {
+    expect(COST_TABLES.software).toEqual({
+      copyCommandNs: 2000,
+      dispatchNs: 33000,
+      copyByteNs: 0.01,
+      gatherByteNs: 0.01,
+    });
+    // software: 16 contiguous chunks (4 KiB in all) are copied (32 µs against 33 µs), 17 gathered; strided rows are
+    // never copied (a row's command is never paid back: copies and the gather cost the same per byte).
+    expect(copyCheaper(COST_TABLES.software, 16, 4096, 1)).toBe(true);
+    expect(copyCheaper(COST_TABLES.software, 17, 4096, 1)).toBe(false);
+    expect(copyCheaper(COST_TABLES.software, 1, 1 << 24, 1, 1 << 24)).toBe(false);
+    // gpu: 3 contiguous chunks (1 KiB in all) copied (16.6 µs against 17.8 µs), 4 gathered; rows copied from about
+    // 190 kB: (5540 + r × 0.001) × 1.15 < r × 0.035 from r = 188,213 bytes.
+    expect(copyCheaper(COST_TABLES.gpu, 3, 1024, 1)).toBe(true);
+    expect(copyCheaper(COST_TABLES.gpu, 4, 1024, 1)).toBe(false);
+    expect(copyCheaper(COST_TABLES.gpu, 1, 188_212, 1, 188_212)).toBe(false);
+    expect(copyCheaper(COST_TABLES.gpu, 1, 188_213, 1, 188_213)).toBe(true);
+  });
+
+  test("costTableFor: 'software' for a CPU adapter or a fallback one, 'gpu' for the rest", () => {
+    const software = [
+      // SwiftShader as Dawn names it (the adapter of Cleave's GPU tests here).
+      { vendor: 'google', architecture: 'swiftshader' },
+      { vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader Device (Subzero)' },
+      // Mesa's llvmpipe and lavapipe (Dawn: vendor 'mesa', architecture 'software'), named in the device or description.
+      { vendor: 'mesa', architecture: 'software', device: 'llvmpipe (LLVM 15.0.7, 256 bits)', description: '' },
+      { vendor: 'mesa', architecture: 'software', device: '', description: 'llvmpipe (LLVM 17.0.6, 256 bits)' },
+      { vendor: 'mesa', architecture: 'software', device: '', description: 'Mesa 24.0.5 (lavapipe)' },
+      // Microsoft's WARP (Dawn: vendor 'microsoft', architecture 'warp').
+      { vendor: 'microsoft', architecture: 'warp', description: 'Microsoft Basic Render Driver' },
+      { vendor: 'microsoft', architecture: 'WARP' },
+      // A fallback adapter, whatever it says of itself.
+      { isFallbackAdapter: true },
+      { vendor: 'nvidia', architecture: 'ampere', isFallbackAdapter: true },
+    ];
+    for (const info of software) expect(costTableFor(info), JSON.stringify(info)).toBe(COST_TABLES.software);
+    const gpu = [
+      undefined,
+      {},
+      { vendor: 'nvidia', architecture: 'hopper', device: '', description: 'NVIDIA H100 80GB HBM3' },
+      { vendor: 'nvidia', architecture: 'lovelace', description: 'NVIDIA GeForce RTX 4090', isFallbackAdapter: false },
+      { vendor: 'amd', architecture: 'rdna-3', description: 'AMD Radeon RX 7900 XTX' },
+      { vendor: 'apple', architecture: 'metal-3', description: 'Apple M2 Max' },
+      { vendor: 'intel', architecture: 'gen-12lp', description: 'Intel(R) UHD Graphics 770' },
+      { vendor: 'intel', architecture: 'xe-lpg', description: 'Intel(R) Arc(TM) Graphics' },
+      { vendor: 'qualcomm', architecture: 'adreno-7xx', description: 'Qualcomm(R) Adreno(TM) X1-85 GPU' },
+    ];
+    for (const info of gpu) expect(costTableFor(info), JSON.stringify(info)).toBe(COST_TABLES.gpu);
+  });
+
+  test("the planner counts dispatches: seven 'separate' buffers weigh two dispatches against seven copies", () => {
+    // float32 [7 × 4096] in seven contiguous chunks of 16 KiB, on the gpu table: seven commands cost 38.9 µs; one
+    // dispatch and its bytes 21.8 µs, two 39.6 µs.
+    const costs = COST_TABLES.gpu;
+    const plan = planSplit('float32', [7 * 4096], 0, equalParts(7 * 4096, 7));
+    expect(planGpu(plan, LIMITS, key({ costs })).strategy).toBe('gather');
+    expect(planGpu(plan, LIMITS, key({ costs, strategy: 'gather', separate: true })).dispatches).toHaveLength(2);
+    const separate = as(planGpu(plan, LIMITS, key({ costs, separate: true })), 'copy');
+    expect(separate.copies).toHaveLength(7);
+    expect([copyCheaper(costs, 7, 7 * 16384, 1), copyCheaper(costs, 7, 7 * 16384, 2)]).toEqual([false, true]);
+    // Six chunks in six buffers fit one dispatch: gathered (33.3 µs of commands against 21.2 µs).
+    const six = planSplit('float32', [6 * 4096], 0, equalParts(6 * 4096, 6));
+    expect(planGpu(six, LIMITS, key({ costs, separate: true })).strategy).toBe('gather');
+  });
+});
+
 test('grids beyond 65535 workgroups fold into 2-D and cover every group', () => {
   expect(foldGrid(100, 65535)).toEqual([100, 1]);
   const [x, y] = foldGrid(200_000, 65535);
