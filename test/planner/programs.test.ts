@@ -255,10 +255,7 @@ describe('the plan cache', () => {
       }));
       const [q, bases] = place(at + 512, moved);
       expect(q, name).toBe(programs[i]);
-      expect(
-        bases.every((b) => b % 256 === 0 && b >= 1024),
-        name,
-      ).toBe(true);
+      expect(bases.every((b) => b % 256 === 0 && b >= 1024)).toBe(true);
     });
     expect(e.ctx.plans.size).toBe(calls.length);
   });
@@ -301,7 +298,8 @@ describe('the plan cache', () => {
     const [H, T, d] = [4, 16, 8];
     const kv = [H * T * d, T * d, d, 1];
     const s = [8, 1];
-    const cases: [string, 'auto' | Strategy, TensorView, Fields, number, Destination[]?, boolean?][] = [
+    type Case = [string, 'auto' | Strategy, TensorView, Fields, number, (Destination | undefined)[]?, boolean?];
+    const cases: Case[] = [
       [
         'copies, the input 4 bytes past a base',
         'copy',
@@ -318,7 +316,7 @@ describe('the plan cache', () => {
         view('float32', [1, 3 * H, 1, d]),
         { axis: 1, sizes: [H, H, H] },
         260,
-        [undefined, dest(K, 13 * d * 4, kv), dest(V, 21 * d * 4, kv)] as Destination[],
+        [undefined, dest(K, 13 * d * 4, kv), dest(V, 21 * d * 4, kv)],
       ],
       [
         'copies into one buffer',
@@ -349,13 +347,8 @@ describe('the plan cache', () => {
         into: gp.key.into?.map((w, i) => w && { ...w, byteOffset: dests![i]!.byteOffset }),
       });
       expect([gp.strategy, gp.targets], name).toEqual([real.strategy, real.targets]);
-      expect(recorded(gp, at, bases), name).toEqual(
-        recorded(
-          real,
-          at,
-          gp.targets.map(() => 0),
-        ),
-      );
+      const zeros = gp.targets.map(() => 0);
+      expect(recorded(gp, at, bases), name).toEqual(recorded(real, at, zeros));
       expect(gp.strategy, name).toBe(strategy === 'auto' ? 'alias' : strategy);
     }
   });
