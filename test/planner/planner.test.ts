@@ -588,9 +588,15 @@ describe('cost tables', () => {
 
   test("costTableFor: 'software' for a CPU adapter or a fallback one, 'gpu' for the rest", () => {
     const software = [
-      // SwiftShader as Dawn names it (the adapter of Cleave's GPU tests here).
+      // SwiftShader as Dawn in Node reports it (the adapter of Cleave's GPU tests here), and by its names alone.
+      {
+        vendor: 'google',
+        architecture: 'swiftshader',
+        device: 'swiftshader-device-subzero-',
+        description: 'SwiftShader driver 5.0.0',
+        isFallbackAdapter: true,
+      },
       { vendor: 'google', architecture: 'swiftshader' },
-      { vendor: 'google', architecture: 'swiftshader', device: '', description: 'SwiftShader Device (Subzero)' },
       // Mesa's llvmpipe and lavapipe (Dawn: vendor 'mesa', architecture 'software'), named in the device or description.
       { vendor: 'mesa', architecture: 'software', device: 'llvmpipe (LLVM 15.0.7, 256 bits)', description: '' },
       { vendor: 'mesa', architecture: 'software', device: '', description: 'llvmpipe (LLVM 17.0.6, 256 bits)' },
