@@ -515,7 +515,8 @@ describe('dispatch grouping', () => {
 
   test('three destinations in three buffers: three targets, one dispatch', () => {
     const plan = planSplit('float32', [4, 12], 1, [4, 4, 4]);
-    const into = [dest(K, 0, [4, 1]), dest(V, 0, [4, 1]), dest(W, 0, [4, 1])];
+    // Strided destinations, rows 32 or 48 bytes apart: the walk of the tiles follows a destination's strides too.
+    const into = [dest(K, 0, [8, 1]), dest(V, 16, [8, 1]), dest(W, 0, [12, 1])];
     const g = expectGrouped(plan, intoKey(into, { strategy: 'gather' }), 3, 1);
     expect(g.dispatches[0]!.targets).toEqual([0, 1, 2]);
   });
