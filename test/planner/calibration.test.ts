@@ -50,10 +50,10 @@ const exact = (ms: number): Timing => [ms + 2.6, ms];
 function breakEven(c: CostModel): number {
   let lo = 1;
   let hi = 1 << 24;
-  if (!copyCheaper(c, 1, hi, hi)) return Infinity;
+  if (!copyCheaper(c, 1, hi, 1, hi)) return Infinity;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (copyCheaper(c, 1, mid, mid)) hi = mid;
+    if (copyCheaper(c, 1, mid, 1, mid)) hi = mid;
     else lo = mid;
   }
   return hi;
@@ -75,12 +75,16 @@ describe('costsFrom', () => {
     // Strided rows: the gather up to 1267 bytes, row copies past it.
     expect(breakEven(c)).toBeGreaterThanOrEqual(1264);
     expect(breakEven(c)).toBeLessThanOrEqual(1270);
-    expect(copyCheaper(c, 4096, 4 << 20, 1024)).toBe(false);
-    expect(copyCheaper(c, 1024, 4 << 20, 2048)).toBe(true);
+    expect(copyCheaper(c, 4096, 4 << 20, 1, 1024)).toBe(false);
+    expect(copyCheaper(c, 1024, 4 << 20, 1, 2048)).toBe(true);
     // Contiguous chunks of 1 KiB in all: 7 commands (11.95 µs) cost less than a dispatch and its bytes (10.4 µs and
     // 1.6 µs), 8 (13.65 µs) do not.
-    expect(copyCheaper(c, 7, 1024)).toBe(true);
-    expect(copyCheaper(c, 8, 1024)).toBe(false);
+    expect(copyCheaper(c, 7, 1024, 1)).toBe(true);
+    expect(copyCheaper(c, 8, 1024, 1)).toBe(false);
+    // Two dispatches (a gather into seven target buffers or more) against their copies: 13 commands (22.15 µs) cost
+    // less than two dispatches and the bytes (20.8 µs and 1.6 µs), 14 (23.85 µs) do not.
+    expect(copyCheaper(c, 13, 1024, 2)).toBe(true);
+    expect(copyCheaper(c, 14, 1024, 2)).toBe(false);
   });
 
   test('rounds stretched by a preemption or a slow wait, two of five per probe, change nothing', () => {
@@ -101,8 +105,8 @@ describe('costsFrom', () => {
       const c = costsFrom(timings(SOFTWARE, 5, (ms) => exact(ms * (0.8 + 0.4 * next()))))!;
       expect(rel(breakEven(c), 1267), `seed ${seed}`).toBeLessThan(0.3);
       // Far from the break-even the plan never flips: 512-byte rows gathered, 4 KiB rows copied.
-      expect(copyCheaper(c, 8192, 4 << 20, 512), `seed ${seed}`).toBe(false);
-      expect(copyCheaper(c, 1024, 4 << 20, 4096), `seed ${seed}`).toBe(true);
+      expect(copyCheaper(c, 8192, 4 << 20, 1, 512), `seed ${seed}`).toBe(false);
+      expect(copyCheaper(c, 1024, 4 << 20, 1, 4096), `seed ${seed}`).toBe(true);
     }
   });
 
@@ -112,12 +116,12 @@ describe('costsFrom', () => {
     for (let seed = 1; seed <= 50; seed++) {
       const next = rng(seed);
       const c = costsFrom(timings(tie, 5, (ms) => exact(ms * (0.95 + 0.1 * next()))))!;
-      expect(copyCheaper(c, 1024, 1 << 20, 1024), `seed ${seed}`).toBe(false);
-      expect(copyCheaper(c, 1024, 1 << 20, 1536), `seed ${seed}`).toBe(true);
+      expect(copyCheaper(c, 1024, 1 << 20, 1, 1024), `seed ${seed}`).toBe(false);
+      expect(copyCheaper(c, 1024, 1 << 20, 1, 1536), `seed ${seed}`).toBe(true);
     }
   });
 
-  test('a probe that failed, or gave no usable time, leaves the device on its defaults', () => {
+  test('a probe that failed, or gave no usable time, gives no costs: calibrate() rejects, the costs stay', () => {
     const good = timings(SOFTWARE, 5, exact);
     expect(costsFrom(good.slice(0, 4))).toBeUndefined();
     expect(costsFrom([...good.slice(0, 4), []])).toBeUndefined();

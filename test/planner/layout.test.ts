@@ -3,7 +3,9 @@
 // the generated file is rewritten; the host encoders follow it, never hand-written offsets.
 import { execFileSync } from 'node:child_process';
 import { expect, test } from 'vitest';
-import { BINDING, REFLECTED, bindGroupLayoutEntries, encodeStruct } from '../../src/gpu/shader.js';
+import { BINDING, GROUPS, REFLECTED, TARGETS_PER_DISPATCH, TARGET_GROUP } from '../../src/gpu/shader.js';
+import { bindGroupLayoutEntries, encodeStruct } from '../../src/gpu/shader.js';
+import { COMPUTE_STAGE } from '../../src/usage.js';
 import { entryPoint, shaderText } from '../../src/gpu/shader.js';
 
 test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () => {
@@ -13,44 +15,64 @@ test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () =
 
 test('pinned layout', () => {
   expect(REFLECTED.params).toEqual({ size: 12, members: { tile_base: 0, tile_count: 4, keep_tail: 8 } });
+  // 0.7: a tile names the target it writes (dst_binding), so one dispatch writes up to six target buffers.
   expect(REFLECTED.tile).toEqual({
-    size: 32,
-    stride: 32,
-    members: { src: 0, dst: 4, row_len: 8, rows: 12, src_stride: 16, dst_stride: 20, first: 24, last: 28 },
+    size: 36,
+    stride: 36,
+    members: {
+      src: 0,
+      dst: 4,
+      row_len: 8,
+      rows: 12,
+      src_stride: 16,
+      dst_stride: 20,
+      first: 24,
+      last: 28,
+      dst_binding: 32,
+    },
   });
   expect(REFLECTED.workgroupSize).toBe(256);
+  const dst = (k: number) => ({ group: 2, binding: k, name: `dst${k}`, type: 'storage' });
   expect(BINDING).toEqual({
     params: { group: 0, binding: 0, name: 'params', type: 'uniform' },
     tiles: { group: 0, binding: 1, name: 'tiles', type: 'read-only-storage' },
     src: { group: 1, binding: 0, name: 'src', type: 'read-only-storage' },
-    dst: { group: 2, binding: 0, name: 'dst', type: 'storage' },
+    ...Object.fromEntries([0, 1, 2, 3, 4, 5].map((k) => [`dst${k}`, dst(k)])),
   });
+  // Six target bindings, all in group 2, in binding order: what a dispatch of the planner may bind.
+  expect([TARGETS_PER_DISPATCH, TARGET_GROUP, GROUPS]).toEqual([6, 2, [0, 1, 2]]);
 });
 
 test('bind group entry types come from each variable address space and access', () => {
-  const entries = [0, 1, 2].map((g) => bindGroupLayoutEntries(g).map((e) => [e.binding, e.buffer?.type]));
+  const entries = [0, 1, 2].map((g) => bindGroupLayoutEntries(g, 3).map((e) => [e.binding, e.buffer?.type]));
   expect(entries).toEqual([
     [
       [0, 'uniform'],
       [1, 'read-only-storage'],
     ],
     [[0, 'read-only-storage']],
-    [[0, 'storage']],
-  ]);
-  // The table binds its tiles whole; the params, the source and the target are bound at a dynamic offset.
-  expect([0, 1, 2].flatMap((g) => bindGroupLayoutEntries(g).map((e) => e.buffer?.hasDynamicOffset))).toEqual([
-    true,
-    false,
-    true,
-    true,
+    [0, 1, 2, 3, 4, 5].map((k) => [k, 'storage']),
   ]);
 });
 
+test('dynamic offsets: the params, the source and the first `moving` targets; the tiles never', () => {
+  const dynamic = (moving: number) =>
+    [0, 1, 2].map((g) => bindGroupLayoutEntries(g, moving).map((e) => e.buffer?.hasDynamicOffset));
+  // WebGPU's default limits: 4 dynamic storage buffers, the source's and three targets'.
+  expect(dynamic(3)).toEqual([[true, false], [true], [true, true, true, false, false, false]]);
+  // A device that allows 7 or more: every target moves.
+  expect(dynamic(6)).toEqual([[true, false], [true], [true, true, true, true, true, true]]);
+  // Every entry is the compute stage's, whatever moves.
+  for (const moving of [3, 6])
+    for (const g of GROUPS)
+      expect(bindGroupLayoutEntries(g, moving).every((e) => e.visibility === COMPUTE_STAGE)).toBe(true);
+});
+
 test('a tile is encoded member by member at the reflected offsets', () => {
-  const view = new DataView(new ArrayBuffer(32));
-  const tile = { src: 1, dst: 2, row_len: 3, rows: 4, src_stride: 5, dst_stride: 6, first: 7, last: 8 };
+  const view = new DataView(new ArrayBuffer(36));
+  const tile = { src: 1, dst: 2, row_len: 3, rows: 4, src_stride: 5, dst_stride: 6, first: 7, last: 8, dst_binding: 5 };
   encodeStruct(view, 0, REFLECTED.tile.members, tile);
-  expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  expect([...new Uint32Array(view.buffer)]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 5]);
 });
 
 test('variants change only the Word alias', () => {

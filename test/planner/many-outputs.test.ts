@@ -2,16 +2,27 @@
 // layout (outputs, regions, runs) for equal and mixed lengths.
 import { describe, expect, test } from 'vitest';
 import { equalParts, planSplit } from '../../src/index.js';
-import { DEFAULT_COSTS } from '../../src/planner/costs.js';
-import type { GpuLimits, GpuPlan } from '../../src/planner/types.js';
-import { planGpu } from '../../src/planner/gpu.js';
+import { COST_TABLES } from '../../src/planner/costs.js';
+import type { GpuLimits, GpuPlan, PlanKey } from '../../src/planner/types.js';
+import { basesOf, planGpu } from '../../src/planner/gpu.js';
 
 const LIMITS: GpuLimits = {
   alignment: 256,
   maxBindingBytes: 128 << 20,
   maxBufferBytes: 256 << 20,
-  costs: DEFAULT_COSTS,
+  targetsPerDispatch: 6,
 };
+
+/** A plan key for a call without destinations: the input `srcByteOffset` past an aligned base. */
+const key = (srcByteOffset: number, allowAlias: boolean, over: Partial<PlanKey> = {}): PlanKey => ({
+  srcByteOffset,
+  allowAlias,
+  separate: false,
+  strategy: 'auto',
+  costs: COST_TABLES.software,
+  into: undefined,
+  ...over,
+});
 
 function gatherOf(g: GpuPlan): GpuPlan {
   expect(g.strategy).toBe('gather');
@@ -49,20 +60,32 @@ describe('output shapes', () => {
 describe('layout of many outputs', () => {
   test('4096 one-element outputs: aligned slots, one run of 4096 regions', () => {
     const p = planSplit('float32', [4096, 1], 0, equalParts(4096, 4096));
-    const g = gatherOf(planGpu(p, LIMITS, { srcByteOffset: 0, allowAlias: true }));
+    const g = gatherOf(planGpu(p, LIMITS, key(0, true)));
     expect(g.outputs).toHaveLength(4096);
-    expect(g.outputs.every((o, i) => o.byteOffset === i * 256 && o.byteLength === 4)).toBe(true);
-    expect(g.targets[0]!.bytes).toBe(4095 * 256 + 4);
+    expect(g.outputs.every((o, i) => o.target === 0 && o.byteOffset === i * 256 && o.byteLength === 4)).toBe(true);
+    expect(g.targets).toEqual([{ kind: 'shared', bytes: 4095 * 256 + 4 }]);
     expect(g.dispatches).toHaveLength(1);
-    expect(g.dispatches[0]!.series).toEqual([
-      { src: 0, dst: 0, row_len: 1, src_stride: 1, dst_stride: 1, rows: 1, count: 4096, src_step: 1, dst_step: 64 },
+    // The run is one geometry whose rows are the outputs: its strides are the steps between them. One tile.
+    expect(g.dispatches[0]!.tiles).toEqual([
+      { src: 0, dst: 0, row_len: 1, rows: 4096, src_stride: 1, dst_stride: 64, first: 0, last: 4096, dst_binding: 0 },
     ]);
   });
 
   test('mixed lengths: an empty output takes no room and breaks no run of the others', () => {
-    // float32 [2, 9] along axis 1: strided rows, lengths 2 2 0 2 3 (bits: 64 64 0 64 96; row 288).
+    // float32 [9], lengths 2 2 0 2 3, one row each (bits: 64 64 0 64 96), the input 8 bytes past its base.
+    const row = planSplit('float32', [9], 0, [2, 2, 0, 2, 3]);
+    const r = gatherOf(planGpu(row, LIMITS, key(8, false, { strategy: 'gather' })));
+    expect(r.outputs.map((o) => o.byteOffset)).toEqual([0, 256, 512, 512, 768]);
+    expect(r.dispatches[0]!.srcWindow).toEqual([0, 44]);
+    // The empty output takes no room, so outputs 0, 1 and 3 are equal and equally spaced: one run, a geometry of three
+    // rows; output 4 differs in length.
+    expect(r.dispatches[0]!.tiles.map((t) => [t.src, t.dst, t.row_len, t.rows, t.src_stride, t.dst_stride])).toEqual([
+      [2, 0, 2, 3, 2, 64],
+      [8, 192, 3, 1, 3, 3],
+    ]);
+    // float32 [2, 9] along axis 1: strided rows, the same lengths (row 288 bits).
     const p = planSplit('float32', [2, 9], 1, [2, 2, 0, 2, 3]);
-    const g = gatherOf(planGpu(p, LIMITS, { srcByteOffset: 8, allowAlias: false }));
+    const g = gatherOf(planGpu(p, LIMITS, key(8, false)));
     expect(g.outputs).toEqual([
       { target: 0, byteOffset: 0, byteLength: 16 },
       { target: 0, byteOffset: 256, byteLength: 16 },
@@ -73,37 +96,43 @@ describe('layout of many outputs', () => {
     expect(g.unitBits).toBe(32);
     const d = g.dispatches[0]!;
     expect(d.srcWindow).toEqual([0, 80]);
-    // The empty output takes no room, so outputs 0, 1 and 3 are equal and equally spaced: one run;
-    // output 4 differs in length.
-    expect(d.series.map((r) => [r.src, r.dst, r.row_len, r.src_stride, r.rows, r.count])).toEqual([
-      [2, 0, 2, 9, 2, 3],
-      [8, 192, 3, 9, 2, 1],
+    // Outputs of several rows are a geometry each (a tile has one pair of strides, and its rows are the output's),
+    // the empty one none.
+    expect(d.tiles.map((t) => [t.src, t.dst, t.row_len, t.src_stride, t.rows])).toEqual([
+      [2, 0, 2, 9, 2],
+      [4, 64, 2, 9, 2],
+      [6, 128, 2, 9, 2],
+      [8, 192, 3, 9, 2],
     ]);
   });
 
-  test('copies of contiguous outputs go to each output at its slot, named by output', () => {
+  test('copies of contiguous outputs go to each output at its slot, in its target', () => {
     const p = planSplit('int32', [12], 0, [4, 0, 8]);
-    const g = planGpu(p, LIMITS, { srcByteOffset: 0, allowAlias: false });
+    const g = planGpu(p, LIMITS, key(0, false));
     expect(g.strategy).toBe('copy');
     if (g.strategy !== 'copy') return;
     expect(g.copies).toEqual([
-      { output: 0, target: 0, src: 0, dst: 0, size: 16 },
-      { output: 2, target: 0, src: 16, dst: 256, size: 32 },
+      { target: 0, src: 0, dst: 0, size: 16 },
+      { target: 0, src: 16, dst: 256, size: 32 },
     ]);
   });
 
   test('views: each output at its place in the input, empty ones at the input itself', () => {
+    // The input at byte 512 of its buffer: the plan of its key (0 past an aligned base), at base 512.
     const p = planSplit('uint8', [1024], 0, [256, 0, 768]);
-    const { strategy, outputs, copies, dispatches } = planGpu(p, LIMITS, { srcByteOffset: 512, allowAlias: true });
-    expect({ strategy, outputs, copies, dispatches }).toEqual({
+    const gp = planGpu(p, LIMITS, key(512 % 256, true));
+    const { strategy, targets, outputs, copies, dispatches } = gp;
+    expect({ strategy, targets, outputs, copies, dispatches }).toEqual({
       copies: [],
       dispatches: [],
       strategy: 'alias',
+      targets: [{ kind: 'input', bytes: 0 }],
       outputs: [
-        { target: 0, byteOffset: 512, byteLength: 256 },
-        { target: 0, byteOffset: 512, byteLength: 0 },
-        { target: 0, byteOffset: 768, byteLength: 768 },
+        { target: 0, byteOffset: 0, byteLength: 256 },
+        { target: 0, byteOffset: 0, byteLength: 0 },
+        { target: 0, byteOffset: 256, byteLength: 768 },
       ],
     });
+    expect(basesOf(gp, 512, undefined, true, 256)).toEqual([512]);
   });
 });
