@@ -138,9 +138,9 @@ describe('ready ahead: compiles and objects counted', () => {
         expect(e.stats.pipelinesCreated, 'variants on the device').toBe(1);
         // Each call counted alone; its outputs checked and released between calls, as a decode loop releases them.
         const made = { ...ZERO };
-        const counted = <T>(fn: () => T): T => {
+        const counted = async <T>(fn: () => T | Promise<T>): Promise<T> => {
           const from = { ...c };
-          const r = fn();
+          const r = await fn();
           for (const [k, v] of Object.entries(since(c, from))) made[k as keyof Counts] += v;
           return r;
         };
@@ -148,7 +148,7 @@ describe('ready ahead: compiles and objects counted', () => {
           const split = await counted(() => p.split(gx));
           expectSplitOf(await downloadAll(e, split), x, 1, [1, 5]);
           for (const o of split) e.release(o);
-          const encoded = counted(() => {
+          const encoded = await counted(() => {
             const enc = device.createCommandEncoder();
             const outs = p.encode(enc, gx);
             device.queue.submit([enc.finish()]);
