@@ -1,11 +1,13 @@
 // Tier 2: the engine's promises on a real adapter: one dispatch whatever the output count,
 // aligned outputs in one buffer, cached pipelines, bit-exact values, no buffers left behind,
-// errors before any GPU work, and tensors past one binding window.
+// errors before any GPU work, tensors past one binding window, and the costs it plans with (its
+// adapter's table, the caller's, or what calibrate() measured when called: never a measurement of its own).
 import { describe, expect, test } from 'vitest';
 import {
   type FixedDType,
   type GpuTensor,
   type HostTensor,
+  type SplitEngine,
   SplitError,
   createSplitEngine,
   equalParts,
@@ -13,14 +15,60 @@ import {
   tensor,
 } from '../../src/index.js';
 import * as core from '../../src/core.js';
-import { DEFAULT_COSTS, copyCheaper } from '../../src/planner/costs.js';
+import { COST_TABLES, type CostModel, copyCheaper } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
-import { calibrate } from '../../src/gpu/calibrate.js';
-import { costsOf, gpuEntry } from '../../src/gpu/device.js';
+import type { GpuPlan } from '../../src/planner/types.js';
+import type { PlanCache } from '../../src/engine/program.js';
+import { TARGETS_PER_DISPATCH } from '../../src/gpu/shader.js';
+import { gpuEntry } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
 import { expectSplitOf } from '../helpers/check.js';
 import { downloadAll } from '../helpers/download.js';
 import { gpuTest } from '../helpers/gpu.js';
+
+/** The table an adapter chooses, by the rule the brief states: 'software' for a CPU adapter (SwiftShader), else 'gpu'. */
+function tableOf(device: GPUDevice): CostModel {
+  const info = device.adapterInfo;
+  const text = `${info.vendor} ${info.architecture} ${info.device} ${info.description}`;
+  const software = info.isFallbackAdapter || /swiftshader|llvmpipe|lavapipe|softpipe|\bwarp\b/i.test(text);
+  return software ? COST_TABLES.software : COST_TABLES.gpu;
+}
+
+/**
+ * Submits and query sets made on every device while `fn` runs: the prototypes wrapped, so that a device made inside
+ * `fn` is counted too. A count, never a timing.
+ */
+async function workDuring(fn: () => Promise<void>): Promise<{ submits: number; querySets: number }> {
+  const made = { submits: 0, querySets: 0 };
+  const [queue, device] = [GPUQueue.prototype, GPUDevice.prototype];
+  const [submit, createQuerySet] = [queue.submit, device.createQuerySet];
+  queue.submit = function (this: GPUQueue, buffers: Iterable<GPUCommandBuffer>) {
+    made.submits++;
+    return submit.call(this, buffers);
+  };
+  device.createQuerySet = function (this: GPUDevice, d: GPUQuerySetDescriptor) {
+    made.querySets++;
+    return createQuerySet.call(this, d);
+  };
+  try {
+    await fn();
+  } finally {
+    [queue.submit, device.createQuerySet] = [submit, createQuerySet];
+  }
+  return made;
+}
+
+/** 200 ms with no call, then a few round trips of the queue: time for anything started on its own to show. */
+async function idle(device: GPUDevice): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let i = 0; i < 3; i++) await device.queue.onSubmittedWorkDone();
+}
+
+/** The engine's plan cache (src/engine/program.ts PlanCache), reached past the public type. */
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+
+/** The key of the program the engine used last (the newest in its plan cache). */
+const newestKey = (e: SplitEngine) => plansOf(e).find(() => true)!.gp!.key;
 
 describe('one dispatch per split', () => {
   for (const n of [1, 2, 7, 8, 9, 10, 64, 4096]) {
@@ -59,9 +107,16 @@ describe('one dispatch per split', () => {
           alignment: 256,
           maxBindingBytes: g.device.limits.maxStorageBufferBindingSize,
           maxBufferBytes: g.device.limits.maxBufferSize,
-          costs: DEFAULT_COSTS,
+          targetsPerDispatch: TARGETS_PER_DISPATCH,
         },
-        { srcByteOffset: 0, allowAlias: false, strategy: 'gather' },
+        {
+          srcByteOffset: 0,
+          allowAlias: false,
+          separate: false,
+          strategy: 'gather',
+          costs: COST_TABLES.software,
+          into: undefined,
+        },
       );
       if (plan.strategy !== 'gather') throw new Error('expected the gather strategy');
       expect(plan.dispatches[0]!.tiles.length).toBeGreaterThan(g.device.limits.maxComputeWorkgroupsPerDimension);
@@ -103,8 +158,8 @@ describe('strategies', () => {
     expect(aliased.every((o) => o.buffer === gx.buffer)).toBe(true);
     expectSplitOf(await downloadAll(e, aliased), x, 0, [256, 256, 256, 256]);
     const copied = await e.split(x, { axis: 0, sizes: [1, 1023] });
-    // Two copy commands or one dispatch, as the device's measured costs choose (SwiftShader: copies; a GPU may gather).
-    const copies = copyCheaper(costsOf(g.device), 2, 1024 * 64 * 4);
+    // Two copy commands or one dispatch, as the engine's costs choose (SwiftShader's table: copies; a GPU's may gather).
+    const copies = copyCheaper(e.stats.costs!, 2, 1024 * 64 * 4, 1);
     expect(e.stats).toMatchObject(
       copies ? { strategy: 'copy', dispatches: 0, copies: 2 } : { strategy: 'gather', dispatches: 1, copies: 0 },
     );
@@ -438,44 +493,144 @@ describe('device and backends', () => {
     expect(outs.map((o) => [...o.data])).toEqual([[1, 0], [1]]);
   });
 
-  test('creation measures nothing; the costs are measured once per device, after a first split or at calibrate()', async () => {
-    const e = await createSplitEngine();
-    const device = e.device!;
-    expect(costsOf(device), 'no measurement at creation').toBe(DEFAULT_COSTS);
-    expect(e.stats.costs).toBe(DEFAULT_COSTS);
+  gpuTest('creation measures nothing, ever: no query set and no submit at creation or while idle', async () => {
+    let e: SplitEngine | undefined;
+    const created = await workDuring(async () => {
+      e = await createSplitEngine(); // a device of its own: its most used pipelines compiled, nothing measured
+      await idle(e.device!);
+    });
+    expect(created, 'GPU work at creation and while idle').toEqual({ submits: 0, querySets: 0 });
     const x = randomTensor('float32', [16, 8], rng(5)) as HostTensor<'float32'>;
-    const gx = e.upload(x);
-    const outs = await e.split(gx, { axis: 1, sizes: [3, 5] });
-    expectSplitOf(await downloadAll(e, outs), x, 1, [3, 5]);
-    await e.calibrate();
-    const costs = costsOf(device);
-    expect(costs, 'measured').not.toBe(DEFAULT_COSTS);
-    for (const v of Object.values(costs)) expect(v).toBeGreaterThan(0);
-    expect(e.stats.costs, 'the stats show the costs splits plan with').toBe(costs);
-    // A second engine on the same device, and a second call, measure nothing again.
-    const again = await createSplitEngine({ device });
-    await again.calibrate();
-    expect(costsOf(device)).toBe(costs);
-    await expect(createSplitEngine({ backend: 'cpu' }).then((c) => c.calibrate())).resolves.toBeUndefined();
-    again.destroy();
+    expectSplitOf(await e!.split(x, { axis: 1, sizes: [3, 5] }), x, 1, [3, 5]);
+    const after = await workDuring(() => idle(e!.device!));
+    expect(after, 'GPU work while idle after a split').toEqual({ submits: 0, querySets: 0 });
+    expect(e!.stats.costs, "its adapter's table").toBe(tableOf(e!.device!));
+    e!.destroy();
+  });
+
+  gpuTest("a caller's device plans with its adapter's table (SwiftShader's: 'software')", async (g) => {
+    const e = await g.engine();
+    expect(e.stats.costs).toBe(tableOf(g.device));
+    expect(tableOf(g.device), 'these tests run on SwiftShader (vitest.config.ts)').toBe(COST_TABLES.software);
+    const other = await createSplitEngine({ device: g.device, strategy: 'copy' });
+    expect(other.stats.costs, 'every engine on the device alike').toBe(COST_TABLES.software);
+    other.destroy();
+  });
+
+  gpuTest(
+    'calibrate() measures when called and returns the costs; the engine plans with them from then on',
+    async (g) => {
+      const e = await g.engine();
+      const table = e.stats.costs;
+      const x = randomTensor('float32', [16, 8], rng(5)) as HostTensor<'float32'>;
+      const gx = e.upload(x);
+      const options = { axis: 1, sizes: [3, 5] };
+      const p = e.prepare(gx, options);
+      await p.ready;
+      const before = await e.split(gx, options);
+      expect(newestKey(e).costs, 'planned with the table before').toBe(table);
+      let costs: CostModel | undefined;
+      const work = await workDuring(async () => {
+        costs = await e.calibrate();
+      });
+      expect(work.submits, 'measured at the call').toBeGreaterThan(0);
+      expect(Object.keys(costs!).sort()).toEqual(Object.keys(COST_TABLES.software).sort());
+      for (const [k, v] of Object.entries(costs!)) expect(Number.isFinite(v) && v >= 0, `${k}: ${v}`).toBe(true);
+      expect(costs, 'a measurement, not the table').not.toBe(table);
+      expect(e.stats.costs, 'the stats show the costs splits plan with').toBe(costs);
+      // The same split again is planned with the measured costs; the prepared one keeps the costs it was prepared with.
+      const after = await e.split(gx, options);
+      expect(newestKey(e).costs, 'planned with the measurement after').toBe(costs);
+      const prepared = await p.split(gx);
+      expect((p as unknown as { gp: GpuPlan }).gp.key.costs, 'the prepared split keeps its costs').toBe(table);
+      for (const outs of [before, after, prepared]) expectSplitOf(await downloadAll(e, outs), x, 1, [3, 5]);
+      // Another engine on the device has its own costs: a measurement is the engine's, not the device's.
+      const other = await createSplitEngine({ device: g.device });
+      expect(other.stats.costs).toBe(table);
+      other.destroy();
+    },
+  );
+
+  test("a CPU engine's calibrate() rejects WRONG_BACKEND; a destroyed engine's, RELEASED", async () => {
+    const cpu = await createSplitEngine({ backend: 'cpu' });
+    await expect(cpu.calibrate()).rejects.toMatchObject({ code: 'WRONG_BACKEND', name: 'SplitError' });
+    expect(cpu.stats.costs).toBeUndefined();
+    const e = await createSplitEngine();
     e.destroy();
     await expect(e.calibrate()).rejects.toMatchObject({ code: 'RELEASED' });
   });
 
-  test('a device without timestamp queries is measured by the wall clock', async () => {
+  gpuTest('a device without timestamp queries is measured by the wall clock', async () => {
     const gpu = await gpuEntry();
     if (typeof gpu === 'string') throw new Error(gpu);
     const adapter = await gpu.requestAdapter();
     if (!adapter) throw new Error('no WebGPU adapter');
     const device = await adapter.requestDevice();
     expect(device.features.has('timestamp-query')).toBe(false);
+    const e = await createSplitEngine({ device });
     device.pushErrorScope('validation');
-    const costs = await calibrate(device);
+    const costs = await e.calibrate();
     expect(await device.popErrorScope(), 'no GPU error').toBeNull();
-    expect(costs, 'measured').not.toBe(DEFAULT_COSTS);
-    expect(costsOf(device)).toBe(costs);
-    for (const v of Object.values(costs)) expect(Number.isFinite(v) && v > 0).toBe(true);
+    expect(costs, 'measured').not.toBe(tableOf(device));
+    expect(e.stats.costs).toBe(costs);
+    for (const v of Object.values(costs)) expect(Number.isFinite(v) && v >= 0).toBe(true);
+    e.destroy();
     device.destroy();
+  });
+
+  gpuTest('createSplitEngine({ costs }): the engine plans with them, and keeps its own copy', async (g) => {
+    // Tables that leave no doubt: copies free and dispatches dear, or the other way round.
+    const copies = { copyCommandNs: 0, dispatchNs: 1e9, copyByteNs: 0, gatherByteNs: 1 };
+    const gather = { copyCommandNs: 1e9, dispatchNs: 0, copyByteNs: 1, gatherByteNs: 0 };
+    const x = randomTensor('float32', [8, 16], rng(12)) as HostTensor<'float32'>;
+    for (const [costs, strategy] of [
+      [copies, 'copy'],
+      [gather, 'gather'],
+    ] as const) {
+      const given = { ...costs };
+      const e = await createSplitEngine({ device: g.device, costs: given });
+      expect(e.stats.costs).toEqual(costs);
+      given.dispatchNs = 7; // the caller's object, changed later, changes nothing
+      expect(e.stats.costs).toEqual(costs);
+      const gx = e.upload(x);
+      // Contiguous chunks (never views: alias 'none') and strided rows, each way as the costs say.
+      for (const [axis, sizes] of [
+        [0, [2, 6]],
+        [1, [4, 12]],
+      ] as const) {
+        const outs = await e.split(gx, { axis, sizes: [...sizes], alias: 'none' });
+        expect(e.stats.strategy, `axis ${axis} with ${strategy}'s costs`).toBe(strategy);
+        expectSplitOf(await downloadAll(e, outs), x, axis, [...sizes]);
+      }
+      e.destroy();
+    }
+  });
+
+  describe('malformed costs: BAD_OPTIONS, naming the field', () => {
+    const good = { copyCommandNs: 2000, dispatchNs: 33000, copyByteNs: 0.01, gatherByteNs: 0.01 };
+    const missing: Partial<typeof good> = { ...good };
+    delete missing.gatherByteNs;
+    const bad: [string, unknown, RegExp][] = [
+      ['a missing field', missing, /costs\.gatherByteNs/],
+      ['a negative field', { ...good, dispatchNs: -1 }, /costs\.dispatchNs/],
+      ['NaN', { ...good, copyByteNs: NaN }, /costs\.copyByteNs/],
+      ['Infinity', { ...good, copyCommandNs: Infinity }, /costs\.copyCommandNs/],
+      ['a string', { ...good, copyCommandNs: '2000' }, /costs\.copyCommandNs/],
+      ['an unknown key', { ...good, dispatchMs: 3 }, /dispatchMs/],
+      ['not an object', 5, /costs/],
+    ];
+    for (const [name, costs, message] of bad)
+      gpuTest(name, async (g) => {
+        const live = g.live.size;
+        const err = await createSplitEngine({ device: g.device, costs: costs as CostModel }).then(
+          (e) => (e.destroy(), undefined),
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(SplitError);
+        expect(err).toMatchObject({ code: 'BAD_OPTIONS', subject: { kind: 'engine', name: 'costs' } });
+        expect((err as Error).message).toMatch(message);
+        expect(g.live.size, 'no buffer created').toBe(live);
+      });
   });
 
   test("'auto' finds the adapter by itself and asks for its largest bindings; a lost device is reported", async () => {
@@ -553,10 +708,17 @@ describe('one shape for every call', () => {
 
   gpuTest('encodeSplit of a host tensor is refused and keeps no program', async (g) => {
     const e = await g.engine();
-    const x = tensor('float32', new Float32Array(4), [4]);
+    const x = tensor('float32', Float32Array.of(1, 2, 3, 4), [4]);
     expect(() => e.encodeSplit(g.device.createCommandEncoder(), x as never, { parts: 2 })).toThrow(
       'encodeSplit: the input must be a GPU tensor',
     );
-    expect((e as unknown as { programs: unknown[] }).programs).toEqual([]);
+    expect(plansOf(e).size, 'programs in the plan cache after the refusal').toBe(0);
+    // Control: the same split of a GPU tensor goes through, and its program is kept.
+    const gx = e.upload(x);
+    const enc = g.device.createCommandEncoder();
+    const outs = e.encodeSplit(enc, gx, { parts: 2 });
+    g.device.queue.submit([enc.finish()]);
+    expect(plansOf(e).size, 'programs in the plan cache after a split went through').toBe(1);
+    expectSplitOf(await downloadAll(e, outs), x, 0, [2, 2]);
   });
 });

@@ -8,6 +8,7 @@ import { ParamsBuilder, hashParams, randomSplit, randomTensor, rng } from '../he
 import { FIXED_REF_DTYPES } from '../helpers/dtypes.js';
 import { bufferOf, noise, randomDestinations, rowMajor, scatter, widthOf } from '../helpers/destinations.js';
 import { gpuTest } from '../helpers/gpu.js';
+import type { PlanCache } from '../../src/engine/program.js';
 import { readBuffer } from '../helpers/download.js';
 import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
 
@@ -76,13 +77,39 @@ describe('into: a KV cache', () => {
             strides: [H * T * d, T * d, d, 1],
           });
           await expectInto(e, g.device, x, 1, [H, H, H], [undefined, slot(kc), slot(vc)], images);
-          expect(e.stats.strategy).toBe('gather');
+          // Three target buffers (the engine's for q, each cache): one dispatch binds them all.
+          expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
         }
         kc.destroy();
         vc.destroy();
       },
     );
   }
+
+  gpuTest('K and V in one cache buffer [2, H, T, d]: one target, one dispatch, 5 steps', async (g) => {
+    const e = await g.engine();
+    const [H, T, d] = [3, 8, 4];
+    const next = rng(9);
+    const image = noise(2 * H * T * d * 4, next);
+    const kv = bufferOf(g.device, image);
+    const images = new Map<GPUBuffer, Uint8Array>([[kv, image]]);
+    for (const t of [0, 1, 2, 5, 7]) {
+      const x = randomTensor('float32', [1, 3 * H, 1, d], next);
+      const slot = (c: number): Into => ({
+        dtype: 'float32',
+        shape: [1, H, 1, d],
+        buffer: kv,
+        byteOffset: (c * H * T * d + t * d) * 4,
+        strides: [H * T * d, T * d, d, 1],
+      });
+      await expectInto(e, g.device, x, 1, [H, H, H], [undefined, slot(0), slot(1)], images);
+      expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
+      // The plan's targets (src/planner/types.ts Target, through the engine's plan cache): the cache buffer once.
+      const plans = (e as unknown as { plans: PlanCache }).plans;
+      expect(plans.find(() => true)!.gp!.targets.map((k) => k.kind)).toEqual(['into', 'shared']);
+    }
+    kv.destroy();
+  });
 
   gpuTest(
     'prefill: S tokens of [1, S, 3, H, d] into slots t0.. of the caches (a transposed destination)',

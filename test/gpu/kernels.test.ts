@@ -7,10 +7,12 @@
 import { describe, expect } from 'vitest';
 import { type HostTensor, type SplitEngine } from '../../src/index.js';
 import { planSplit } from '../../src/planner/split.js';
-import { DEFAULT_COSTS } from '../../src/planner/costs.js';
+import { COST_TABLES } from '../../src/planner/costs.js';
 import type { GpuLimits } from '../../src/planner/types.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { encodeGather, makeTable } from '../../src/gpu/encode.js';
+import { pipelineNow } from '../../src/gpu/pipelines.js';
+import { TARGETS_PER_DISPATCH } from '../../src/gpu/shader.js';
 import { BufferPool } from '../../src/gpu/pool.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { rng } from '../helpers/cases.js';
@@ -127,7 +129,10 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   const gp = planGpu(planSplit(d, [rows, dim], 1, sizes), limits, {
     srcByteOffset: 0,
     allowAlias: false,
+    separate: false,
     strategy: 'gather',
+    costs: COST_TABLES.software,
+    into: undefined,
   });
   if (gp.strategy !== 'gather') throw new Error('expected the gather strategy');
   const device = g.device;
@@ -141,8 +146,8 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   device.queue.writeBuffer(out, 0, new Uint8Array(gp.targets[0]!.bytes).fill(0xff));
   const staging = device.createBuffer({ size: gp.targets[0]!.bytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
-  const b = { src: input, srcBase: 0, targets: [out], bases: [0] };
-  encodeGather(device, enc, gp, makeTable(device, pool, gp), b);
+  const pipeline = pipelineNow(device, gp.unitBits || 1, gp.msbFirst);
+  encodeGather(enc, gp, makeTable(device, pool, gp), pipeline, { buffer: input, byteOffset: 0 }, [out], [0]);
   enc.copyBufferToBuffer(out, 0, staging, 0, gp.targets[0]!.bytes);
   device.queue.submit([enc.finish()]);
   await staging.mapAsync(0x1);
@@ -226,7 +231,7 @@ describe('tile gather kernels', () => {
         alignment: 256,
         maxBindingBytes: 4096,
         maxBufferBytes: 1 << 30,
-        costs: DEFAULT_COSTS,
+        targetsPerDispatch: TARGETS_PER_DISPATCH,
       };
       for (const d of KINDS) {
         const gp = await runPlan(g, d, 40, 1001, [333, 1, 667], small); // blocks of rows

@@ -70,3 +70,18 @@ export function gpuWorkProblem(
   }
   return undefined;
 }
+
+/** The target buffers one gather dispatch binds (the shader's dst0..dst5), as the 0.7 shader is written. */
+export const TARGETS_PER_DISPATCH = 6;
+
+/**
+ * How many dispatches a gather takes when its input and every target fit one binding window: one per group of six
+ * target buffers, in target order, that has anything to write (`written[k]`: target k gets a non-empty output). An
+ * empty output's buffer (layout 'separate') still takes its place in a group.
+ */
+export function gatherDispatches(written: readonly boolean[]): number {
+  let n = 0;
+  for (let first = 0; first < written.length; first += TARGETS_PER_DISPATCH)
+    if (written.slice(first, first + TARGETS_PER_DISPATCH).some(Boolean)) n++;
+  return n;
+}
