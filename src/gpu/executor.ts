@@ -193,7 +193,7 @@ export class GpuExecutor {
     }
   }
 
-  /** What a call that failed reports: DEVICE_LOST or RELEASED when the engine is gone, else its error (a SplitError). */
+  /** What a failed call reports: DEVICE_LOST or RELEASED when the engine is gone, else its error (a SplitError). */
   failure(e: unknown, what: string): SplitError {
     this.alive(what);
     return e instanceof SplitError ? e : new SplitError('GPU_ERROR', `${what}: ${(e as Error)?.message}`, undefined, e);

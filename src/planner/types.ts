@@ -109,9 +109,10 @@ export interface Region {
 
 /**
  * A tile as the shader's `Tile` struct reads it: one workgroup's work, positions [first, last) of its region, written
- * to the target bound at the dispatch's `dst_binding`. gather_words: positions are words in row-major order. gather_bits: units
- * are bits; with `dst_stride === row_len` (rows back to back) positions are the window's destination u32 words, else
- * every row starts a destination word and positions are (row, word of the row) in row-major order.
+ * to the target bound at the dispatch's `dst_binding`. gather_words: positions are words in row-major order.
+ * gather_bits: units are bits; with `dst_stride === row_len` (rows back to back) positions are the window's
+ * destination u32 words, else every row starts a destination word and positions are (row, word of the row) in
+ * row-major order.
  */
 export type ShaderTile = { readonly [K in (typeof SHADER_TILE_MEMBERS)[number]]: number };
 

@@ -189,9 +189,16 @@ describe('keys and bases', () => {
     const ok = [undefined, at(K, 5), at(V, 5)];
     const other = (x: number, dests: readonly (Destination | undefined)[] | undefined, alias = true) =>
       basesOf(gp, x, dests, alias, 256);
-    // The input at another offset within the alignment; views allowed or not; destinations or none.
+    // The input at another offset within the alignment; destinations or none.
     expect(other(4, ok)).toBeUndefined();
-    expect(other(0, ok, false)).toBeUndefined();
+    // A plan made where views were allowed, and not a view, serves a call where they are not (an encode's).
+    expect(gp.strategy).not.toBe('alias');
+    expect(other(0, ok, false)).toEqual(other(0, ok));
+    // One made where views were not allowed does not serve a call where they are: the planner could give views.
+    const key = { srcByteOffset: 0, allowAlias: false, separate: false, strategy: 'auto', into: undefined } as const;
+    const noViews = planGpu(planSplit('float32', [2, 64], 0, [1, 1]), LIMITS, { ...key, costs: COST_TABLES.software });
+    expect(basesOf(noViews, 0, undefined, true, 256)).toBeUndefined();
+    expect(basesOf(noViews, 0, undefined, false, 256)).toEqual([0]);
     expect(other(0, undefined)).toBeUndefined();
     // A destination at another offset within the alignment (slot 6: 192 bytes, not 160).
     expect(other(0, [undefined, at(K, 6), at(V, 5)])).toBeUndefined();
