@@ -27,7 +27,8 @@ export function minifyWgsl(source) {
       declared.add(/** @type {string} */ (m[1] ?? m[2]));
   for (const k of KEEP) declared.delete(k);
   // An override constant is named by the host's pipeline descriptor.
-  for (const line of lines) for (const m of line.matchAll(/\boverride\s+(\w+)/g)) declared.delete(/** @type {string} */ (m[1]));
+  for (const line of lines)
+    for (const m of line.matchAll(/\boverride\s+(\w+)/g)) declared.delete(/** @type {string} */ (m[1]));
   // The most used names get the shortest: A..Z, then A0..Z9 (no WGSL keyword or builtin is spelled so).
   /** @type {Map<string, number>} */
   const uses = new Map([...declared].map((n) => [n, 0]));
