@@ -66,8 +66,8 @@ export class Program {
   into: readonly (Destination | undefined)[] | undefined;
   /** Settles once its pipeline is compiled, its table written and its bind groups made (`engine.prepare`). */
   ready: Promise<void> = Promise.resolve();
-  /** Its gather's tile table, made at its first use (`tableOf`). */
-  table: Table | undefined;
+  /** Its gather's tile table, made with it. */
+  readonly table: Table | undefined;
   /** Why `ready` failed: every later call fails with its code. */
   private broken: SplitError | undefined;
 
@@ -79,6 +79,8 @@ export class Program {
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);
+    const gpu = ctx.gpu;
+    if (gp?.strategy === 'gather' && gpu) ctx.tableMade(this, (this.table = makeTable(gpu.device, gpu.pool, gp)));
   }
 
   /** A prepared split: as `engine.split`, for a tensor of the prepared dtype and shape. */
@@ -186,7 +188,7 @@ export class Program {
   /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
   private resident(gpu: GpuExecutor, bases: number[], call: Call): Done | Promise<Done> {
     const gp = this.gp!;
-    const run = (c: Call) => resident(gpu, gp, () => this.tableOf(gpu), bases, this.spec.shapes, c);
+    const run = (c: Call) => resident(gpu, gp, this.table, bases, this.spec.shapes, c);
     // A promise-returning call whose shader is not compiled yet waits for its asynchronous compile, its input copied
     // now: it still splits the input as it was at the call.
     if (!call.encoder && gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst)) {
@@ -211,7 +213,7 @@ export class Program {
       x = { ...x, bytes };
     }
     const failed = () => this.ctx.plans.forget(this);
-    return this.kept(await host(gpu, gp, () => this.tableOf(gpu), x, this.spec.shapes, { what, failed }));
+    return this.kept(await host(gpu, gp, this.table, x, this.spec.shapes, { what, failed }));
   }
 
   /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
@@ -225,12 +227,6 @@ export class Program {
     return r;
   }
 
-  /** Its gather's tile table, made at its first use. */
-  private tableOf(gpu: GpuExecutor): Table {
-    if (!this.table) this.ctx.tableMade(this, (this.table = makeTable(gpu.device, gpu.pool, this.gp!)));
-    return this.table;
-  }
-
   /**
    * Makes everything a call needs ahead (`ready`): its pipeline compiled asynchronously, its table, and the bind
    * groups of the prepared input's and destinations' buffers and of output buffers taken from the pool (and given
@@ -242,9 +238,10 @@ export class Program {
     this.ready = (async () => {
       try {
         await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
-        gpu.alive('ready');
-        this.tableOf(gpu);
         if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
+        // A device lost before it is ready: once the queue is done, the engine has heard of it.
+        await gpu.device.queue.onSubmittedWorkDone();
+        gpu.alive('ready');
       } catch (e) {
         throw (this.broken = gpu.failure(e, 'ready'));
       }

@@ -1,8 +1,8 @@
-// The GPU side of one engine: its device and limits, its buffer pool, the caller's buffers it has split without a
-// GPU error, and how work reaches the device. A split's commands are recorded and submitted at the call, inside the
-// error scopes it needs: scopes catch only the calls made while they are open, and recording is synchronous, so an
-// error they catch is that call's own, never an application's on a shared device or another split's. Host bytes are
-// written in through padded writes, and results read back through one staging buffer.
+// The GPU side of one engine: its device and limits, its buffer pool, and how work reaches the device. A split's
+// commands are recorded and submitted at the call, inside the error scopes it needs: scopes catch only the calls made
+// while they are open, and recording is synchronous, so an error they catch is that call's own, never an
+// application's on a shared device or another split's. Host bytes are written in through padded writes, and results
+// read back through one staging buffer.
 
 import { SplitError, check } from '../errors.js';
 import { type FixedDType, hostArrayName } from '../dtype.js';
@@ -45,8 +45,6 @@ interface HostForm {
 export class GpuExecutor {
   readonly limits: GpuLimits;
   readonly pool: BufferPool;
-  /** The caller's buffers whose last split here settled with no GPU error: on this device, and not destroyed then. */
-  readonly seen = new WeakSet<GPUBuffer>();
 
   /**
    * `alive` throws when the engine was destroyed or its device lost (checked again after every wait); `onLate` hears

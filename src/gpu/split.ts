@@ -12,6 +12,7 @@ import { type GpuExecutor, SCOPES, inScopes, lateError, throwIfFailed, writePadd
 import { type Lease, handOut, leaseFor, leaseOn, settle } from './leases.js';
 import { pipelineNow } from './pipelines.js';
 import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
+import { bufferFacts } from '../read/webgpu-object.js';
 
 /** A finished split: its outputs, and the GPU plan it ran (undefined on the CPU). */
 export type Done = { readonly outputs: AnyTensor[]; readonly gp: GpuPlan | undefined };
@@ -32,13 +33,13 @@ export interface Call {
 /**
  * Splits a GPU-resident tensor by `gp` at `bases`: recorded into the caller's encoder, or submitted now inside the
  * error scopes it needs. Finished at once when it waits for no scope (views, the engine's own buffers, or a caller's
- * buffers all split here before, resolved early); else a promise that settles with its scopes. `table` gives the
- * gather's tile table (made at first use, inside the scopes).
+ * buffers all split here before, resolved early); else a promise that settles with its scopes. `table` is the
+ * gather's tile table.
  */
 export function resident(
   gpu: GpuExecutor,
   gp: GpuPlan,
-  table: () => Table,
+  table: Table | undefined,
   bases: readonly number[],
   shapes: readonly (readonly number[])[],
   call: Call,
@@ -57,17 +58,17 @@ export function resident(
     return { buffers, made: record(enc, gp, table, x, buffers, bases) };
   };
   if (encoder) {
-    if (gp.strategy === 'gather') table().handedOver = true;
+    if (table) table.handedOver = true;
     return done(run(encoder).buffers);
   }
   const theirs = callerBuffers(gpu, lease?.home === gpu.pool ? undefined : x.buffer, dests);
-  const seen = theirs.every((t) => gpu.seen.has(t));
+  const seen = theirs.every((t) => bufferFacts(t)!.clean);
   const { scopes, early } = scopesFor(theirs.length, seen, pooled(gpu, gp));
   const { value: ran, error } = gpu.submit(run, scopes);
   // Nothing of the caller's and nothing allocated: these commands cannot fail.
   if (scopes.length === 0) return done(ran.buffers);
   const fail = () => {
-    for (const t of theirs) gpu.seen.delete(t);
+    for (const t of theirs) bufferFacts(t)!.clean = false;
     dropGroups(ran.made);
     call.failed();
   };
@@ -85,7 +86,7 @@ export function resident(
   return throwIfFailed(what, error).then(
     () => {
       gpu.alive(what);
-      for (const t of theirs) gpu.seen.add(t);
+      for (const t of theirs) bufferFacts(t)!.clean = true;
       return done(ran.buffers);
     },
     (e: unknown) => {
@@ -168,7 +169,7 @@ function targetBuffers(
 function record(
   enc: GPUCommandEncoder,
   gp: GpuPlan,
-  table: () => Table,
+  table: Table | undefined,
   x: Pick<GpuView, 'buffer' | 'byteOffset'>,
   buffers: readonly GPUBuffer[],
   bases: readonly number[],
@@ -177,7 +178,7 @@ function record(
     encodeCopies(enc, gp, x, buffers, bases);
     return [];
   }
-  const t = table();
+  const t = table!;
   return encodeGather(enc, gp, t, pipelineNow(t.device, gp.unitBits || 1, gp.msbFirst), x, buffers, bases);
 }
 
@@ -226,7 +227,7 @@ function outputsOf(
 export async function host(
   gpu: GpuExecutor,
   gp: GpuPlan,
-  table: () => Table,
+  table: Table | undefined,
   x: HostView,
   shapes: readonly (readonly number[])[],
   call: Pick<Call, 'what' | 'failed'>,

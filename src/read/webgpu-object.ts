@@ -48,10 +48,15 @@ export function isA(x: unknown, cls: string, methods: readonly string[]): boolea
   return true;
 }
 
-/** What never changes about a GPUBuffer, read once: a split reads it on every call, and each native read costs. */
+/**
+ * What Cleave knows of a GPUBuffer: what never changes (size, usage), read once, since a split reads it on every call
+ * and each native read costs; and, for a caller's buffer, whether its last split settled with no GPU error (`clean`:
+ * it is on the engine's device and was not destroyed then; gpu/split.ts's scope policy).
+ */
 export interface BufferFacts {
   readonly size: number;
   readonly usage: number;
+  clean?: boolean;
 }
 
 const facts = new WeakMap<object, BufferFacts>();
