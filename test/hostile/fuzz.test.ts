@@ -18,12 +18,9 @@ import { hashParams, rng } from '../helpers/cases.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { BAD, type CaseCtx, TWISTS } from './calls.js';
 import { control } from './controls.js';
-import { FNS, type Fn, PREPARED_FNS, Tally, outcomeOf } from './harness.js';
+import { FNS, type Fn, PREPARED_FNS, SCALE, SEED, Tally, outcomeOf, scaleValid } from './harness.js';
 import { PREPARED_BAD, PREPARED_TWISTS, preparedControl } from './prepared-calls.js';
 
-const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
-/** An empty, zero, negative or non-numeric HOSTILE_SCALE fails the tier (below), never empties it. */
-const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 /** The fewest bad calls a function's test may run, whatever the scale. */
 const FLOOR = 10;
 const TIMEOUT_MS = 10_000;
@@ -179,7 +176,7 @@ for (const fn of FNS) {
 }
 
 test('the tier ran: a positive scale, and every bad call of every function judged', () => {
-  expect(Number.isFinite(SCALE) && SCALE > 0, `HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBe(true);
+  expect(scaleValid(), `HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBe(true);
   const want = FNS.reduce((a, fn) => a + Math.round(COUNTS[fn] * SCALE), 0);
   expect(tally.total(tally.bad)).toBe(want);
   expect(want).toBeGreaterThanOrEqual(FNS.length * FLOOR);
