@@ -1,11 +1,11 @@
 // The gather's one dispatch for six targets, under seeded destinations: each case splits a tensor into outputs whose
 // destinations lie in 1 to 70 caller buffers (several sharing a buffer, a word or more apart, strided and row-major,
 // some outputs left to the engine), and every call moves them: each buffer's destinations at another offset, other
-// gaps between them, the input in an upload or at another offset of a caller's buffer. A prepared split, engine.split
-// and encodeSplit, on every strategy ('auto', 'copy', 'gather'). Every output is checked against the tests' reference
-// split, and every destination buffer whole: filled with seeded noise before the call, it must come back as that
-// noise with the reference scattered into its destinations (test/helpers/destinations.ts), every byte outside them
-// unchanged. Wherever the gather ran, it made ceil(targets / 6) dispatches (targets: the destination buffers, and the
+// gaps between them, the input in an upload or at another offset of a caller's buffer. A prepared split's split and
+// encode, engine.split and encodeSplit, on every strategy ('auto', 'copy', 'gather'). Every output is checked against
+// the tests' reference split, and every destination buffer whole: filled with seeded noise before the call, it must
+// come back as that noise with the reference scattered into its destinations (test/helpers/destinations.ts), every
+// byte outside them unchanged. Wherever the gather ran, it made ceil(targets / 6) dispatches (targets: the destination buffers, and the
 // engine's buffer when an output has no destination), everything here lying inside one binding window.
 //
 // HOSTILE_SEED picks another seed, HOSTILE_SCALE scales the number of cases (harness.ts).
@@ -30,7 +30,7 @@ const TARGETS_PER_DISPATCH = 6;
 const WORD_TYPES: readonly FixedDType[] = ['float32', 'int32', 'float64', 'uint64'];
 const BIT_TYPES: readonly FixedDType[] = ['float16', 'int8', 'bool', 'uint16', 'int4', 'uint1', 'uint3'];
 const STRATEGIES = ['auto', 'copy', 'gather'] as const satisfies readonly (Strategy | 'auto')[];
-const KINDS = ['prepared split', 'split', 'encodeSplit'] as const;
+const KINDS = ['prepared split', 'prepared encode', 'split', 'encodeSplit'] as const;
 
 const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
 
@@ -242,7 +242,7 @@ async function runCase(e: SplitEngine, device: GPUDevice, c: Case, r: Rng, repro
         else if (kind === 'split') outs = await e.split(gx, { ...options, into });
         else {
           const enc = device.createCommandEncoder();
-          outs = e.encodeSplit(enc, gx, { ...options, into });
+          outs = kind === 'encodeSplit' ? e.encodeSplit(enc, gx, { ...options, into }) : p.encode(enc, gx, into);
           device.queue.submit([enc.finish()]);
         }
         for (const m of await problemsOf(e, c, x, outs, buffers, before, offsets)) problems.push(`${at}: ${m}`);
