@@ -3,7 +3,8 @@
 // in flight together, every output exact, released in any order, and no buffer left over but the pool's free ones and
 // the tile tables of the programs the engine's one plan cache keeps (KEPT_PROGRAMS). Then what concurrency.test.ts
 // holds for split, for prepared calls: calls in flight when the engine is destroyed reject RELEASED, calls in flight
-// at a device loss and every later one reject DEVICE_LOST, and none hangs.
+// at a device loss and every later one reject DEVICE_LOST, and none hangs; and a device lost before a prepared split's
+// `ready` settles: ready rejects DEVICE_LOST.
 
 import { describe, expect, test } from 'vitest';
 import {
@@ -279,4 +280,36 @@ describe('device loss', () => {
       B.destroy();
     }).not.toThrow();
   });
+});
+
+describe('device loss before ready', () => {
+  // The device is destroyed in the same task as prepare, before `ready` can settle: whatever `ready` made, it made on
+  // a lost device, and it must say so. Its variant compiled before (by a split of the same kind) or not: ready's
+  // compile is then instant or a wait. Failing at 19fd7da with the variant compiled: ready's last step ends before the
+  // engine hears of the loss, and ready resolves.
+  for (const compiledBefore of [false, true])
+    test(`a GPU and a host prepared split, variant ${compiledBefore ? '' : 'not '}compiled before: ready rejects DEVICE_LOST, every call too`, async () => {
+      const { device, A, B } = await ownDevice();
+      const r = rng(67);
+      const x = randomTensor('float32', [8, 32], r) as HostTensor<'float32'>;
+      const gx = A.upload(x);
+      const options = { axis: 1, sizes: [5, 27] };
+      if (compiledBefore) {
+        const outs = await A.split(gx, options);
+        expect(splitProblem(await downloadAll(A, outs), x, 1, options.sizes)).toBeUndefined();
+        for (const o of outs) A.release(o);
+      }
+      const p = A.prepare(gx, options);
+      const h = A.prepare(x, options);
+      device.destroy();
+      for (const [name, ready] of [
+        ['GPU', p.ready],
+        ['host', h.ready],
+      ] as const)
+        expect(describeOutcome(await settle(ready)), `${name} prepared split's ready`).toBe('DEVICE_LOST');
+      expect(describeOutcome(await settle(p.split(gx))), 'a prepared split after').toBe('DEVICE_LOST');
+      expect(describeOutcome(await settle(h.split(x))), 'a host prepared split after').toBe('DEVICE_LOST');
+      A.destroy();
+      B.destroy();
+    });
 });
