@@ -4,9 +4,10 @@
 // bind groups it made, so the next identical good call makes them all again; a call that resolved early (a caller's
 // buffer split before, then destroyed) leaves the cache when its late error arrives, so the next call makes its
 // program's table again. And the bound: 40 distinct splits keep exactly KEPT_PROGRAMS programs, the least recently
-// used dropped, a dropped program's table destroyed once the queue is done. The failing calls provoke GPU errors on
-// purpose, so they run on a device of their own, as blame.test.ts does; the good calls' outputs are checked against
-// the tests' reference split.
+// used dropped, a dropped program's table destroyed once the queue is done; a prepared split's own program is its
+// caller's, never the cache's, and its program for another alignment class is the cache's. The failing calls provoke
+// GPU errors on purpose, so they run on a device of their own, as blame.test.ts does; the good calls' outputs are
+// checked against the tests' reference split.
 
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type GpuTensor, type HostTensor, type SplitEngine, SplitError, createSplitEngine } from '../../src/index.js';
@@ -15,7 +16,7 @@ import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
 import { compile } from '../../src/gpu/pipelines.js';
 import { USAGE } from '../../src/usage.js';
 import { randomTensor, rng } from '../helpers/cases.js';
-import { bufferOf, noise, scatter } from '../helpers/destinations.js';
+import { bufferOf, cacheSlot, noise, scatter } from '../helpers/destinations.js';
 import { downloadAll, readBuffer } from '../helpers/download.js';
 import { TENSOR_USAGE } from '../helpers/dtypes.js';
 import { gpuTest } from '../helpers/gpu.js';
@@ -246,6 +247,40 @@ describe('the bound', () => {
         g.device.createBuffer = create;
       }
       e.release(gx);
+    },
+  );
+});
+
+describe('a prepared split and the cache', () => {
+  gpuTest(
+    "the caller holds the prepared program; its program for another alignment class is the cache's",
+    async (g) => {
+      const e = await g.engine({ strategy: 'gather' });
+      const [H, T, D] = [2, 8, 64];
+      const cache = g.device.createBuffer({ size: H * T * D * 2, usage: TENSOR_USAGE });
+      const slot = (t: number) => cacheSlot(cache, [H, T, D], t);
+      const qk = randomTensor('float16', [1, 2 * H, 1, D], rng(9)) as HostTensor<'float16'>;
+      const gx = e.upload(qk);
+      const p = e.prepare(gx, { axis: 1, parts: 2, into: [undefined, slot(0)] });
+      await p.ready;
+      const step = async (t: number) => {
+        for (const o of await p.split(gx, [undefined, slot(t)])) e.release(o);
+      };
+      // Slot 2 lies 256 bytes on, in the prepared slot's alignment class: the prepared program serves it.
+      await step(0);
+      await step(2);
+      expect(plansOf(e).size, 'programs kept after the prepared class').toBe(0);
+      // Slot 1 lies 128 bytes on: another class, another program, kept in the engine's cache and found again.
+      await step(1);
+      expect(plansOf(e).size, 'programs kept after the other class').toBe(1);
+      await step(3);
+      expect(plansOf(e).size, 'programs kept after the other class again').toBe(1);
+      const ref = referenceSplit(qk, 1, [H, H]) as Uint8Array[];
+      const outs = await p.split(gx, [undefined, slot(5)]);
+      const [q] = await downloadAll(e, outs.slice(0, 1));
+      expect(firstMismatch(bitsOf(q!) as Uint8Array, ref[0]!), 'the first output').toBeUndefined();
+      for (const o of [...outs, gx]) e.release(o);
+      cache.destroy();
     },
   );
 });
