@@ -1,11 +1,13 @@
 // The buffer pool under sizes that never repeat: a tensor that grows an element a step (the issue's loop: a float32
 // [t + 1] uploaded and split into [1] and [t], everything released) creates a buffer only when a size passes into a
 // new size class, not every step, and the pool holds no more free lists than free buffers however many sizes went
-// through it. Counts, never timings; outputs are checked against the tests' reference split along the way, so a step
-// that creates nothing because it does nothing fails.
-import { describe, expect } from 'vitest';
+// through it; forced to gather, the tile tables of the shapes' programs stay within the plan cache's bound. Counts,
+// never timings; outputs are checked against the tests' reference split along the way, so a step that creates nothing
+// because it does nothing fails.
+import { describe, expect, vi } from 'vitest';
 import type { GpuTensor, HostTensor, SplitEngine } from '../../src/index.js';
 import { BufferPool } from '../../src/gpu/pool.js';
+import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE } from '../../src/usage.js';
 import { downloadAll } from '../helpers/download.js';
 import { expectSplitOf } from '../helpers/check.js';
@@ -17,17 +19,25 @@ const N = 4000;
 /** The engine's pool (the Engine class's `gpu`, which the public interface leaves out). */
 const poolOf = (e: SplitEngine) => (e as unknown as { gpu: { pool: BufferPool } }).gpu.pool;
 
+/** The engine's one plan cache (the Engine class's `plans`). */
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+
 const grown = (t: number): HostTensor<'float32'> => ({
   dtype: 'float32',
   shape: [t + 1],
   data: Float32Array.from({ length: t + 1 }, (_, i) => i * 0.5 - t),
 });
 
-/** The buffers `device` creates while `fn` runs: from the pool, and the gather's tile tables (uniform). */
+/** The buffers `device` creates while `fn` runs: from the pool, and the gather's tile tables (uniform), kept. */
 async function created(device: GPUDevice, fn: () => Promise<void>) {
-  const made = { pooled: 0, tables: 0 };
+  const made = { pooled: 0, tables: [] as GPUBuffer[] };
   const create = device.createBuffer;
-  device.createBuffer = (d) => (d.usage & USAGE.UNIFORM ? made.tables++ : made.pooled++, create.call(device, d));
+  device.createBuffer = (d) => {
+    const b = create.call(device, d);
+    if (d.usage & USAGE.UNIFORM) made.tables.push(b);
+    else made.pooled++;
+    return b;
+  };
   try {
     await fn();
   } finally {
@@ -57,7 +67,16 @@ describe('a split whose input grows an element a step', () => {
         });
         expect(e.stats.strategy).toBe(strategy ?? 'copy');
         expect(made.pooled, `buffers created in steps ${N / 2 + 1} to ${N}`).toBeLessThanOrEqual(N / 2 / 16);
-        expect(made.tables, 'tile tables').toBe(strategy ? N / 2 : 0);
+        expect(made.tables.length, 'tile tables').toBe(strategy ? N / 2 : 0);
+        // Each new shape is a program of the engine's one plan cache: past its bound the oldest goes, and its table
+        // with it once the queue is done (g.live holds the device's buffers not destroyed).
+        expect(plansOf(e).size, 'programs kept').toBeLessThanOrEqual(KEPT_PROGRAMS);
+        await g.device.queue.onSubmittedWorkDone();
+        const alive = () => made.tables.filter((b) => g.live.has(b)).length;
+        await vi.waitFor(() => expect(alive(), 'tables alive').toBeLessThanOrEqual(KEPT_PROGRAMS), {
+          timeout: 10_000,
+          interval: 5,
+        });
         const held = poolOf(e).held;
         expect(held.buffers, 'free buffers').toBeGreaterThan(0);
         expect(held.lists, `free lists, with ${held.buffers} free buffers`).toBeLessThanOrEqual(held.buffers);

@@ -2,7 +2,9 @@
 // position (test/hostile/calls.ts), each with the SplitError code it must give, between valid
 // control splits checked byte for byte. Asserted: no exception other than SplitError, no bad call
 // that resolves, no hang, the right code, no GPU buffer created by a call refused on the CPU, no GPU
-// error leaking out of Cleave's own scopes (gpuTest), and every control exact.
+// error leaking out of Cleave's own scopes (gpuTest), and every control exact. A prepared split makes its GPU work
+// ahead (`ready`: its table, its bind groups, output buffers from the pool), after prepare returned: every `ready`
+// started settles before a bad call's buffers are counted, so the count is the bad call's own.
 //
 // HOSTILE_SEED=<n> picks another seed; HOSTILE_SCALE=<x> multiplies the call counts; HOSTILE_TRACE=1 prints each call
 // first.
@@ -16,12 +18,9 @@ import { hashParams, rng } from '../helpers/cases.js';
 import { type GpuFixture, gpuTest } from '../helpers/gpu.js';
 import { BAD, type CaseCtx, TWISTS } from './calls.js';
 import { control } from './controls.js';
-import { FNS, type Fn, PREPARED_FNS, Tally, outcomeOf } from './harness.js';
+import { FNS, type Fn, PREPARED_FNS, SCALE, SEED, Tally, outcomeOf, scaleValid } from './harness.js';
 import { PREPARED_BAD, PREPARED_TWISTS, preparedControl } from './prepared-calls.js';
 
-const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
-/** An empty, zero, negative or non-numeric HOSTILE_SCALE fails the tier (below), never empties it. */
-const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
 /** The fewest bad calls a function's test may run, whatever the scale. */
 const FLOOR = 10;
 const TIMEOUT_MS = 10_000;
@@ -75,10 +74,24 @@ afterAll(() => {
   );
 });
 
+/** The `ready` of every prepared split made on the tier's engines and not yet waited for. */
+const readying: Promise<unknown>[] = [];
+
+/** `e`, its prepare wrapped to note each prepared split's `ready` (prepare's result and errors as they were). */
+function noteReady(e: SplitEngine): SplitEngine {
+  const prepare = e.prepare as (...a: unknown[]) => { readonly ready: Promise<void> };
+  const noted = (...a: unknown[]) => {
+    const p = prepare(...a);
+    readying.push(p.ready);
+    return p;
+  };
+  return Object.assign(e, { prepare: noted as unknown as SplitEngine['prepare'] });
+}
+
 async function context(g: GpuFixture): Promise<CaseCtx> {
-  const e = await g.engine();
-  const e2 = await g.engine();
-  const dead = await g.engine();
+  const e = noteReady(await g.engine());
+  const e2 = noteReady(await g.engine());
+  const dead = noteReady(await g.engine());
   const x = tensor('float32', new Float32Array(8), [2, 4]);
   const doomed = { gpu: dead.prepare(dead.upload(x), { parts: 2 }), host: dead.prepare(x, { parts: 2 }) };
   dead.destroy();
@@ -132,6 +145,7 @@ for (const fn of FNS) {
         }
         const c = GENS[fn](ctx, r);
         if (TRACE) writeSync(2, `${repro}: ${c.what}\n`);
+        await Promise.allSettled(readying.splice(0));
         const live = g.live.size;
         const o = await outcomeOf(c.call, TIMEOUT_MS);
         tally.judgeBad(c, o, repro);
@@ -162,7 +176,7 @@ for (const fn of FNS) {
 }
 
 test('the tier ran: a positive scale, and every bad call of every function judged', () => {
-  expect(Number.isFinite(SCALE) && SCALE > 0, `HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBe(true);
+  expect(scaleValid(), `HOSTILE_SCALE=${process.env.HOSTILE_SCALE}`).toBe(true);
   const want = FNS.reduce((a, fn) => a + Math.round(COUNTS[fn] * SCALE), 0);
   expect(tally.total(tally.bad)).toBe(want);
   expect(want).toBeGreaterThanOrEqual(FNS.length * FLOOR);

@@ -5,6 +5,15 @@
 
 import { SplitError, type SplitErrorCode } from '../../src/index.js';
 
+/** HOSTILE_SEED: the seed of the tier's seeded files. */
+export const SEED = Number(process.env.HOSTILE_SEED ?? 20261122);
+/**
+ * HOSTILE_SCALE: how many cases the seeded files run, as a multiple of their defaults. An empty, zero, negative or
+ * non-numeric scale fails the tier (each file asserts `scaleValid`), never empties it.
+ */
+export const SCALE = Number(process.env.HOSTILE_SCALE ?? 1);
+export const scaleValid = (): boolean => Number.isFinite(SCALE) && SCALE > 0;
+
 /** A prepared split's functions: `engine.prepare`, and the prepared split's `split` and `encode`. */
 export const PREPARED_FNS = ['prepare', 'prepared.split', 'prepared.encode'] as const;
 export type PreparedFn = (typeof PREPARED_FNS)[number];

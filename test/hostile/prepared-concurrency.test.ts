@@ -1,8 +1,10 @@
 // One prepared split, many callers at once: splits of engine uploads and of caller buffers (at offsets that share its
 // plan and offsets that need another), encodes into the callers' encoders and calls with their own destinations, all
-// in flight together, every output exact, released in any order, and no buffer left over. Then what concurrency.test.ts
+// in flight together, every output exact, released in any order, and no buffer left over but the pool's free ones and
+// the tile tables of the programs the engine's one plan cache keeps (KEPT_PROGRAMS). Then what concurrency.test.ts
 // holds for split, for prepared calls: calls in flight when the engine is destroyed reject RELEASED, calls in flight
-// at a device loss and every later one reject DEVICE_LOST, and none hangs.
+// at a device loss and every later one reject DEVICE_LOST, and none hangs; and a device lost before a prepared split's
+// `ready` settles: ready rejects DEVICE_LOST.
 
 import { describe, expect, test } from 'vitest';
 import {
@@ -14,6 +16,7 @@ import {
   createSplitEngine,
 } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
+import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
 import { int, randomTensor, rng } from '../helpers/cases.js';
 import { bufferOf, noise, scatter } from '../helpers/destinations.js';
 import { downloadAll, readBuffer } from '../helpers/download.js';
@@ -128,6 +131,16 @@ async function round(e: SplitEngine, device: GPUDevice, p: PreparedSplit, c: Cas
   return problems;
 }
 
+/** The engine's one plan cache (the Engine class's `plans`, which the public interface leaves out). */
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+
+/** Tile tables held by the programs in the engine's plan cache (a gather's, made at its first call). */
+function tablesKept(e: SplitEngine): number {
+  let n = 0;
+  plansOf(e).find((p) => (p.madeTable && n++, false));
+  return n;
+}
+
 describe('one prepared split, many callers at once', () => {
   const cases: [string, Case][] = [
     ['float32, a gather or copies', { dtype: 'float32', shape: [8, 40], axis: 1, sizes: [8, 31, 1] }],
@@ -143,10 +156,17 @@ describe('one prepared split, many callers at once', () => {
         const p = e.prepare(x0, { axis: c.axis, sizes: c.sizes });
         expect(await round(e, g.device, p, c, 62, 64), 'round 1').toEqual([]);
         const steady = e.stats.liveBuffers;
+        const steadyTables = tablesKept(e);
         expect(await round(e, g.device, p, c, 62, 64), 'round 2, the same callers').toEqual([]);
         expect(e.stats.liveBuffers, 'live buffers after the same round again').toBe(steady);
         expect(await round(e, g.device, p, c, 63, 64), 'round 3, other callers').toEqual([]);
-        expect(e.stats.liveBuffers, 'live buffers after round 3').toBeLessThanOrEqual(steady + 8);
+        // Other offsets are other plan keys: their programs join the one plan cache, up to its bound, each with its
+        // table; every other buffer is the pool's, which may grow a little under another mix of callers.
+        expect(plansOf(e).size, 'programs kept after round 3').toBeLessThanOrEqual(KEPT_PROGRAMS);
+        expect(
+          e.stats.liveBuffers - tablesKept(e),
+          "live buffers after round 3, the kept programs' tables left out",
+        ).toBeLessThanOrEqual(steady - steadyTables + 8);
         e.release(x0);
       },
     );
@@ -260,4 +280,36 @@ describe('device loss', () => {
       B.destroy();
     }).not.toThrow();
   });
+});
+
+describe('device loss before ready', () => {
+  // The device is destroyed in the same task as prepare, before `ready` can settle: whatever `ready` made, it made on
+  // a lost device, and it must say so. Its variant compiled before (by a split of the same kind) or not: ready's
+  // compile is then instant or a wait. Failing at 19fd7da with the variant compiled: ready's last step ends before the
+  // engine hears of the loss, and ready resolves.
+  for (const compiledBefore of [false, true])
+    test(`a GPU and a host prepared split, variant ${compiledBefore ? '' : 'not '}compiled before: ready rejects DEVICE_LOST, every call too`, async () => {
+      const { device, A, B } = await ownDevice();
+      const r = rng(67);
+      const x = randomTensor('float32', [8, 32], r) as HostTensor<'float32'>;
+      const gx = A.upload(x);
+      const options = { axis: 1, sizes: [5, 27] };
+      if (compiledBefore) {
+        const outs = await A.split(gx, options);
+        expect(splitProblem(await downloadAll(A, outs), x, 1, options.sizes)).toBeUndefined();
+        for (const o of outs) A.release(o);
+      }
+      const p = A.prepare(gx, options);
+      const h = A.prepare(x, options);
+      device.destroy();
+      for (const [name, ready] of [
+        ['GPU', p.ready],
+        ['host', h.ready],
+      ] as const)
+        expect(describeOutcome(await settle(ready)), `${name} prepared split's ready`).toBe('DEVICE_LOST');
+      expect(describeOutcome(await settle(p.split(gx))), 'a prepared split after').toBe('DEVICE_LOST');
+      expect(describeOutcome(await settle(h.split(x))), 'a host prepared split after').toBe('DEVICE_LOST');
+      A.destroy();
+      B.destroy();
+    });
 });
