@@ -15,7 +15,7 @@ import type { GpuPlan, Strategy } from '../planner/types.js';
 import type { CostModel } from '../planner/costs.js';
 import { GpuExecutor } from '../gpu/executor.js';
 import type { Done } from '../gpu/split.js';
-import type { Table } from '../gpu/encode.js';
+import { type Table, makeTable } from '../gpu/encode.js';
 import { checkLive, release } from '../gpu/leases.js';
 import { measure } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
@@ -240,8 +240,11 @@ export class Engine implements Context {
     this.last = gp;
   }
 
-  tableMade(p: Program, t: Table): void {
+  tableFor(p: Program, gp: GpuPlan): Table {
+    const gpu = this.gpu!;
+    const t = makeTable(gpu.device, gpu.pool, gp);
     this.collected.register(p, t, p);
+    return t;
   }
 
   /**

@@ -21,7 +21,7 @@ import { sameList } from '../shape.js';
 import { splitOnCpu } from '../cpu/split.js';
 import type { GpuExecutor } from '../gpu/executor.js';
 import { type Call, type Done, bindAhead, host, resident, snapshot } from '../gpu/split.js';
-import { type Table, makeTable } from '../gpu/encode.js';
+import type { Table } from '../gpu/encode.js';
 import { compile, compiled } from '../gpu/pipelines.js';
 import { checkLive } from '../gpu/leases.js';
 
@@ -40,8 +40,8 @@ export interface Context {
   usable(what: string): void;
   alive(what: string): void;
   ran(gp: GpuPlan | undefined): void;
-  /** A program's table was made: the engine frees it when the program is garbage-collected. */
-  tableMade(p: Program, t: Table): void;
+  /** A new tile table for program `p`'s gather plan, which the engine frees when `p` is garbage-collected. */
+  tableFor(p: Program, gp: GpuPlan): Table;
 }
 
 /** One split as asked and planned: what the programs of that split under every key share. */
@@ -79,8 +79,7 @@ export class Program {
     // Taken off the object (`const { split } = prepared`), they still work.
     this.split = this.split.bind(this);
     this.encode = this.encode.bind(this);
-    const gpu = ctx.gpu;
-    if (gp?.strategy === 'gather' && gpu) ctx.tableMade(this, (this.table = makeTable(gpu.device, gpu.pool, gp)));
+    if (gp?.strategy === 'gather') this.table = ctx.tableFor(this, gp);
   }
 
   /** A prepared split: as `engine.split`, for a tensor of the prepared dtype and shape. */

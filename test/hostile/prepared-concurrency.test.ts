@@ -134,10 +134,10 @@ async function round(e: SplitEngine, device: GPUDevice, p: PreparedSplit, c: Cas
 /** The engine's one plan cache (the Engine class's `plans`, which the public interface leaves out). */
 const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
 
-/** Tile tables held by the programs in the engine's plan cache (a gather's, made at its first call). */
+/** Tile tables held by the programs in the engine's plan cache (a gather's, made with its program). */
 function tablesKept(e: SplitEngine): number {
   let n = 0;
-  plansOf(e).find((p) => (p.madeTable && n++, false));
+  plansOf(e).find((p) => (p.table && n++, false));
   return n;
 }
 

@@ -33,7 +33,7 @@ function engineLike(strategy: 'auto' | Strategy = 'auto', costs: CostModel = COS
     usable: () => undefined,
     alive: () => undefined,
     ran: () => undefined,
-    tableMade: () => undefined,
+    tableFor: () => ({}),
   };
   return { ctx, gpu, retired };
 }
