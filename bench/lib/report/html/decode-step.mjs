@@ -21,7 +21,7 @@ import { esc, notes, para, table } from './markup.mjs';
 export function decodeStepSection(records) {
   if (records.length === 0) return '';
   return [
-    "<h2>The decode step on the runtime's device</h2>",
+    `<h2>${esc("The decode step on the runtime's device")}</h2>`,
     ...records.map((r) => {
       const c = countRows(r);
       const h = hostRows(r);
