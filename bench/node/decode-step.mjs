@@ -20,7 +20,7 @@
 // (encoder, encode, finish, submit, and the release of its outputs, as a runtime releases them), the same without
 // the release, and (b) the captured calls replayed bare for the same slots (encoder, the calls, finish, submit),
 // in an order that turns each round; per run, the fastest round of each and their ratio, and the median of the
-// rounds' ratios.
+// rounds' ratios. The two engines' runs are interleaved, so that neither is always the one that runs second.
 
 import { msg, progress } from '../page/log.mjs';
 import { summary } from '../page/timing.mjs';
@@ -49,7 +49,9 @@ const IDLE_MS = 200;
 const USAGE_TENSOR = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST
 
 /**
- * The decode step on the given engines' devices, both strategies.
+ * The decode step, both engines, each on a device of its own: each made, prepared, counted, checked and captured in
+ * turn; then the host time, the engines' runs interleaved (run r of each in turn, the first one changing with r: the
+ * one that runs second pays for what the first left behind); then each idle, checked again and closed.
  * @param {DecodeStepSpec} spec @param {DecodeStepSettings} settings
  * @param {(label: string, errors: string[]) => Promise<GPUDevice>} open  a device of the runtime's own
  * @returns {Promise<DecodeStepRecord>}
@@ -57,25 +59,49 @@ const USAGE_TENSOR = 0x80 | 0x4 | 0x8; // STORAGE | COPY_SRC | COPY_DST
 export async function runDecodeStep(spec, settings, open) {
   const t0 = performance.now();
   const { createSplitEngine } = await import('cleave-gpu');
-  /** @type {DecodeStepRun[]} */
-  const runs = [];
+  /** @type {{ run: DecodeStepRun, device?: GPUDevice, on?: Engine }[]} */
+  const engines = [];
   for (const strategy of STRATEGIES) {
-    /** @type {string[]} */
-    const gpuErrors = [];
     /** @type {DecodeStepRun} */
-    const run = { strategy, gpuErrors };
-    let device;
-    try {
-      device = await open(`bench:node ${spec.id} (${strategy})`, gpuErrors);
-      await stepOn(device, run, spec, settings, (o) => createSplitEngine(o));
-    } catch (e) {
-      run.error = msg(e);
-    } finally {
-      device?.destroy();
-    }
-    runs.push(run);
+    const run = { strategy, gpuErrors: [] };
+    const e = /** @type {(typeof engines)[number]} */ ({ run });
+    engines.push(e);
+    await attempt(e, async () => {
+      e.device = await open(`bench:node ${spec.id} (${strategy})`, run.gpuErrors);
+      e.on = await readyOn(e.device, run, spec, settings, (o) => createSplitEngine(o));
+    });
   }
-  return { id: spec.id, spec, settings, runs, seconds: (performance.now() - t0) / 1000 };
+  /** @type {Map<Engine, DecodeStepHostRun[]>} */
+  const timed = new Map();
+  for (let r = 0; r < settings.runs; r++)
+    for (const e of r % 2 ? [...engines].reverse() : engines)
+      await attempt(e, async () => {
+        const on = /** @type {Engine} */ (e.on);
+        progress(`${spec.id} (${e.run.strategy}): timing, run ${r + 1}/${settings.runs}`);
+        timed.set(on, [...(timed.get(on) ?? []), await hostRun(on, settings)]);
+      });
+  for (const e of engines) {
+    await attempt(e, async () => {
+      const on = /** @type {Engine} */ (e.on);
+      e.run.host = hostOf(timed.get(on) ?? [], settings.stepsPerRound);
+      await finishOn(on, e.run, spec, settings);
+    });
+    e.device?.destroy();
+  }
+  return { id: spec.id, spec, settings, runs: engines.map((e) => e.run), seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * Runs `f` for an engine that has not failed; a failure is its run's error, and ends its part.
+ * @param {{ run: DecodeStepRun, on?: Engine }} e @param {() => Promise<void>} f
+ */
+async function attempt(e, f) {
+  if (e.run.error) return;
+  try {
+    await f();
+  } catch (err) {
+    e.run.error = msg(err);
+  }
 }
 
 /** A tally of nothing. @returns {DeviceTally} */
@@ -247,12 +273,12 @@ function runtimeOf(device, spec, makeHost) {
 /** @typedef {import('cleave-gpu').PreparedSplit<'float16'>} Prepared */
 
 /**
- * One engine's run, into `run`: the engine made and the split prepared, the steps counted and checked, each slot's
- * calls captured, the steps timed against their replay, the runtime idle, the caches checked again.
+ * An engine's first part, into `run`: the engine made and the split prepared, the steps counted and checked, each
+ * slot's calls captured, the timed systems warmed up. Returns what the timing and the end need.
  * @param {GPUDevice} device @param {DecodeStepRun} run @param {DecodeStepSpec} spec
  * @param {DecodeStepSettings} settings @param {(o: object) => Promise<SplitEngine>} create
  */
-async function stepOn(device, run, spec, settings, create) {
+async function readyOn(device, run, spec, settings, create) {
   const { makeHost, referenceSplit } = await import('../page/data.mjs');
   const rt = runtimeOf(device, spec, makeHost);
   const { w } = rt;
@@ -277,16 +303,34 @@ async function stepOn(device, run, spec, settings, create) {
     inputs.map((b, slot) => ({ slot, parts: split(b) })),
   );
   const ops = await capture(rt, engine, p, spec.tokens);
-  run.host = await timeSteps(rt, engine, p, ops, settings, `${spec.id} (${run.strategy})`);
-  await idle(device);
-  const last = split(/** @type {Bytes} */ (inputs[steps - 1]));
+  const on = {
+    rt,
+    engine,
+    calls,
+    last: split(/** @type {Bytes} */ (inputs[steps - 1])),
+    batch: timer(rt, engine, p, ops, settings),
+  };
+  // Off the record: a round in each order (the JIT settles).
+  for (const order of ORDERS) for (const i of order) await on.batch(i);
+  return on;
+}
+
+/** @typedef {Awaited<ReturnType<typeof readyOn>>} Engine */
+
+/**
+ * An engine's end, into `run`: the runtime idle, the caches checked again (after the capture and the timed rounds
+ * every slot holds the last input's K and V), the engine destroyed, the counts.
+ * @param {Engine} on @param {DecodeStepRun} run @param {DecodeStepSpec} spec @param {DecodeStepSettings} settings
+ */
+async function finishOn({ rt, engine, calls, last }, run, spec, settings) {
+  await idle(rt.device);
   run.exactAfterTiming = await check(
     rt,
     spec,
     Array.from({ length: spec.tokens }, (_, slot) => ({ slot, parts: last })),
   );
   engine.destroy();
-  Object.assign(run, figures(w.by, calls, settings.counted));
+  Object.assign(run, figures(rt.w.by, calls, settings.counted));
   for (const b of rt.buffers) b.destroy();
 }
 
@@ -333,17 +377,17 @@ async function capture(rt, engine, p, slots) {
 }
 
 /**
- * The host time of Cleave's steps against the replay of their calls: `settings.runs` runs of `settings.rounds` rounds,
- * each round a batch of steps of each variant (the slots in turn), timed as a whole, the GPU drained after it off the
- * clock, the variants in the order of ORDERS in turn.
+ * The timed systems of an engine, as a batch: `batch(i)` runs `settings.stepsPerRound` steps of system i (0: Cleave's
+ * step with the release of its outputs, 1: without it, 2: the captured calls replayed bare), the slots in turn, timed
+ * as a whole; the GPU drained after it off the clock. Returns µs per step.
  * @param {Runtime} rt @param {SplitEngine} engine @param {Prepared} p @param {Op[][]} ops
- * @param {DecodeStepSettings} settings @param {string} label @returns {Promise<NonNullable<DecodeStepRun['host']>>}
+ * @param {DecodeStepSettings} settings
  */
-async function timeSteps(rt, engine, p, ops, settings, label) {
+function timer(rt, engine, p, ops, settings) {
   const { runtime, x, intos, w } = rt;
   const [n, slots] = [settings.stepsPerRound, intos.length];
   /** @type {((slot: number) => void)[]} */
-  const variants = [
+  const systems = [
     (slot) => {
       const enc = runtime.encoder();
       const outs = p.encode(enc, x, intos[slot]);
@@ -361,8 +405,8 @@ async function timeSteps(rt, engine, p, ops, settings, label) {
       runtime.submit(enc.finish());
     },
   ];
-  const batch = async (/** @type {number} */ i) => {
-    const f = /** @type {(slot: number) => void} */ (variants[i]);
+  return async (/** @type {number} */ i) => {
+    const f = /** @type {(slot: number) => void} */ (systems[i]);
     w.phase = 'timed';
     const t0 = performance.now();
     for (let k = 0; k < n; k++) f(k % slots);
@@ -371,19 +415,27 @@ async function timeSteps(rt, engine, p, ops, settings, label) {
     await rt.device.queue.onSubmittedWorkDone();
     return us;
   };
-  // Off the record: a round in each order first (the JIT settles), and each run's first batches.
-  for (const order of ORDERS) for (const i of order) await batch(i);
-  /** @type {DecodeStepHostRun[]} */
-  const runs = [];
-  for (let r = 0; r < settings.runs; r++) {
-    progress(`${label}: timing, run ${r + 1}/${settings.runs}`);
-    for (const i of [0, 1, 2]) await batch(i);
-    /** @type {[number[], number[], number[]]} */
-    const us = [[], [], []];
-    for (let k = 0; k < settings.rounds; k++)
-      for (const i of /** @type {number[]} */ (ORDERS[k % ORDERS.length])) us[i]?.push(await batch(i));
-    runs.push(hostRun(us, settings.rounds));
-  }
+}
+
+/**
+ * One run of the host time: its first batch of each system off the record, then `settings.rounds` rounds, a batch
+ * of each system per round in the order of ORDERS in turn.
+ * @param {Engine} on @param {DecodeStepSettings} settings @returns {Promise<DecodeStepHostRun>}
+ */
+async function hostRun({ batch }, settings) {
+  for (const i of [0, 1, 2]) await batch(i);
+  /** @type {[number[], number[], number[]]} */
+  const us = [[], [], []];
+  for (let k = 0; k < settings.rounds; k++)
+    for (const i of /** @type {number[]} */ (ORDERS[k % ORDERS.length])) us[i]?.push(await batch(i));
+  return hostFigures(us, settings.rounds);
+}
+
+/**
+ * The runs' figures, and their medians over the runs.
+ * @param {DecodeStepHostRun[]} runs @param {number} n @returns {NonNullable<DecodeStepRun['host']>}
+ */
+function hostOf(runs, n) {
   const med = (/** @type {(h: DecodeStepHostRun) => number} */ f) =>
     /** @type {number} */ (summary(runs.map(f))?.median);
   return {
@@ -450,7 +502,7 @@ const ORDERS = [
  * A run's figures from its rounds' µs: [with release, without, bare].
  * @param {number[][]} us @param {number} rounds @returns {DecodeStepHostRun}
  */
-function hostRun(us, rounds) {
+function hostFigures(us, rounds) {
   const [a, b, bare] = /** @type {[number[], number[], number[]]} */ (us);
   const s = (/** @type {number[]} */ v) => /** @type {import('../types.js').Summary} */ (summary(v));
   const [ua, ub, ubare] = [s(a), s(b), s(bare)];
