@@ -392,8 +392,11 @@ describe("the decode step's record in words", () => {
     expect(text).toMatch(/^gather forced +1 +12\.0 +11\.0 +10\.0 +1\.20x +1\.10x +1\.20x +1\.10x$/m);
     expect(text).toMatch(/^gather forced +median +1\.25x +1\.15x +1\.25x +1\.15x$/m);
     expect(text).toContain('releases its 3 outputs with engine.release inside its timing');
-    expect(text).toContain('gather forced: 1.25x the bare calls');
-    expect(text).toMatch(/1\.15x without the release\): within the target of 1\.25x\./);
+    expect(text).toContain('gather forced: 1.250x the bare calls');
+    expect(text).toMatch(/1\.150x without the release\): within the target of 1\.25x\./);
+    const over = asExpected('auto');
+    over.host = { ...over.host!, fastest: { release: 1.2504, noRelease: 1.2 } };
+    expect(renderDecodeStep(record([over]))).toMatch(/1\.250x the bare calls.*: over the target of 1\.25x\./);
   });
 
   test('a count off the expectation is named; caches that differ and a GPU error fail the run', () => {

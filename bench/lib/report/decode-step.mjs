@@ -228,14 +228,18 @@ export function renderDecodeStep(r) {
   return lines.join('\n');
 }
 
-/** The median fastest-round ratio against the target, in words. @param {DecodeStepRecord} r @param {DecodeStepRun} e */
+/**
+ * The median fastest-round ratio against the target, in words (to 3 decimals: 1.25x is on either side of 1.25).
+ * @param {DecodeStepRecord} r @param {DecodeStepRun} e
+ */
 export function targetText(r, e) {
   const f = e.host?.fastest.release;
-  if (f === undefined) return `${engineName(e)}: not timed.`;
+  if (f === undefined || !e.host) return `${engineName(e)}: not timed.`;
   const within = f <= r.spec.target ? 'within' : 'over';
+  const x3 = (/** @type {number} */ v) => `${v.toFixed(3)}x`;
   return (
-    `${engineName(e)}: ${x(f)} the bare calls' host time (median over ${e.host?.runs.length} runs of the fastest ` +
-    `rounds; ${x(e.host?.fastest.noRelease)} without the release): ${within} the target of ${x(r.spec.target)}.`
+    `${engineName(e)}: ${x3(f)} the bare calls' host time (median over ${e.host.runs.length} runs of the fastest ` +
+    `rounds; ${x3(e.host.fastest.noRelease)} without the release): ${within} the target of ${x(r.spec.target)}.`
   );
 }
 
