@@ -150,6 +150,19 @@ export const DECODES = [
   { id: 'decode-p128-d64-h4x16', width: 64, heads: 4, headDim: 16, prefill: 128, decodeSteps: 0 },
 ];
 
+// The decode step on the runtime's own device (bench/node/decode-step.mjs): a fused float16 QKV [1, 3 H, 1, D] in a
+// buffer of the runtime's, split by a split prepared once on `createSplitEngine({ device })`: Q into a buffer of the
+// runtime's, K and V into heads-major caches [1, H, T, D] at a slot that moves one position per step, each step
+// recorded into the runtime's encoder and submitted by it; the gather forced and the planner's choice. It counts
+// compiles, GPU work no call recorded and the calls per step, checks the caches, and times the steps against the
+// same WebGPU calls replayed bare. bench:node only (not in --quick).
+//   id        unique name (matched by --cases like a case's: `--cases '^decode-step$'`)
+//   heads     H; tokens: T (the caches' slots); headDim: D
+//   warmup    steps before the counted ones (both alignment classes of the moving slot met)
+//   target    the issue's bound on Cleave's step over the replayed calls' (host time, fastest rounds)
+/** @type {readonly import('./types.js').DecodeStepSpec[]} */
+export const DECODE_STEPS = [{ id: 'decode-step', heads: 12, tokens: 64, headDim: 64, warmup: 8, target: 1.25 }];
+
 // Per-call cost: a token-by-token decoder calls a split per layer per token, and such a split is small, so what a
 // call costs in JavaScript and WebGPU calls is what its users pay, on any GPU. Each variant (split, encodeSplit with
 // its encoder and submit, a prepared split, on an engine upload or a caller's buffer, aligned or at byte 4) is

@@ -7,6 +7,8 @@ import type {
   BenchPipeline,
   CallCostSpec,
   DecodeKey,
+  DecodeStepSettings,
+  DecodeStepSpec,
   PipelineKey,
   Settings,
   SystemKey,
@@ -182,6 +184,105 @@ export interface CallCostRecord extends CallCostResult {
   spec: CallCostSpec;
 }
 
+/**
+ * What Cleave did on the device in one phase of the decode step (bench/node/decode-step.mjs), counted by wrapping the
+ * device's and the queue's methods (the runtime calls the originals: every wrapped call is Cleave's): pipelines
+ * compiled (createComputePipeline, createComputePipelineAsync), command encoders of its own and the passes and copies
+ * recorded into them, submits and their command buffers, buffers and bind groups created, writeBuffer calls.
+ */
+export interface DeviceTally {
+  compiles: number;
+  compilesAsync: number;
+  encoders: number;
+  passes: number;
+  copies: number;
+  submits: number;
+  commandBuffers: number;
+  buffers: number;
+  bindGroups: number;
+  writeBuffers: number;
+}
+
+/**
+ * The decode step's phases: creating the engine, prepare until `ready` settled, the first step, the other warm-up
+ * steps, the counted steps, the steps whose calls are captured for the replay, the timed steps (inside each step:
+ * Cleave's encode and release), and 'outside': whenever the runtime is in no call of Cleave's (between steps, the GPU
+ * drained between rounds, idle after the steps).
+ */
+export type DecodeStepPhase = 'creation' | 'ready' | 'first' | 'warmup' | 'counted' | 'capture' | 'timed' | 'outside';
+
+/** What Cleave recorded into the runtime's encoder per step, averaged over the counted steps, and what it made. */
+export interface DecodeStepCounts {
+  /** Steps counted (after the warm-up). */
+  steps: number;
+  passes: number;
+  dispatches: number;
+  setPipeline: number;
+  setBindGroup: number;
+  copies: number;
+  /** Every call into the encoder or its passes (pass ends included). */
+  calls: number;
+  buffers: number;
+  bindGroups: number;
+  writeBuffers: number;
+}
+
+/** One run of the host-time measurement: rounds of (a) Cleave's steps, with and without release, and (b) the replay. */
+export interface DecodeStepHostRun {
+  rounds: number;
+  /** µs per step, one sample per round: Cleave with the release of its outputs, without it, and the bare replay. */
+  us: { release: Summary; noRelease: Summary; bare: Summary };
+  /** Cleave's fastest round over the bare replay's fastest round. */
+  fastest: { release: number; noRelease: number };
+  /** Each round's ratio over the bare replay's µs in the same round, over the rounds. */
+  ratios: { release: Summary; noRelease: Summary };
+}
+
+/** One engine's run of the decode step: the gather forced, or the planner's choice ('auto'). */
+export interface DecodeStepRun {
+  strategy: 'gather' | 'auto';
+  /** engine.stats after the counted steps. */
+  plan?: { strategy: string; unitBits: number; dispatches: number; copies: number } | undefined;
+  /** Pipelines compiled, by phase: { sync, async }; `steps`: the first step's and every later one's (timed too). */
+  compiles?: Record<'creation' | 'ready' | 'firstCall' | 'steps', { sync: number; async: number }> | undefined;
+  /**
+   * GPU work no call of the runtime recorded: whatever Cleave did while the runtime was in no call of it (every
+   * field of 'outside'), and inside the steps the encoders, passes, copies and submits of its own.
+   */
+  unrecorded?:
+    | {
+        outside: DeviceTally;
+        inSteps: Pick<DeviceTally, 'encoders' | 'passes' | 'copies' | 'submits' | 'commandBuffers'>;
+      }
+    | undefined;
+  perStep?: DecodeStepCounts | undefined;
+  /** Every phase's tally, as counted. */
+  phases?: Record<DecodeStepPhase, DeviceTally> | undefined;
+  host?:
+    | {
+        stepsPerRound: number;
+        runs: DecodeStepHostRun[];
+        /** The median over the runs of each run's fastest-round ratio, and of its median round ratio. */
+        fastest: { release: number; noRelease: number };
+        roundMedian: { release: number; noRelease: number };
+      }
+    | undefined;
+  /** The caches and Q's buffer against the reference after the warm-up and counted steps: 'exact' or what differs. */
+  exact?: string | undefined;
+  /** The same after the capture and the timed rounds (Cleave's steps and the replay at every slot). */
+  exactAfterTiming?: string | undefined;
+  gpuErrors: string[];
+  error?: string | undefined;
+}
+
+export interface DecodeStepRecord {
+  id: string;
+  spec: DecodeStepSpec;
+  settings: DecodeStepSettings;
+  runs: DecodeStepRun[];
+  seconds: number;
+}
+
 /** The browser that ran the page; vkIcd: VK_ICD_FILENAMES as Firefox (no software adapter of its own) saw it. */
 export interface BrowserInfo {
   name: 'chromium' | 'firefox';
@@ -293,6 +394,8 @@ export interface NodePart {
   pipelines: number;
   decodes: number;
   callCosts: number;
+  /** Decode-step records (absent in files written before the case). */
+  decodeSteps?: number | undefined;
 }
 
 /** `npm run bench:node`'s results file. */
@@ -319,6 +422,8 @@ export interface NodeReport {
   /** The page bench's pipelines and decode loops, run in Node (they need ORT). */
   pipelines?: PipelineRecord[] | undefined;
   decodes?: DecodeRecord[] | undefined;
+  /** The decode step on the runtime's own device (bench/node/decode-step.mjs), where the run took it. */
+  decodeSteps?: DecodeStepRecord[] | undefined;
   /** What the run could not do, in words (no models, no ORT for the pipelines). */
   notes?: string[] | undefined;
   /** `--calls`: the per-call section, as the page's (its settings: callRounds, probes). */

@@ -127,6 +127,28 @@ export interface BenchDecode extends DecodeSpec {
   readonly maxTermSum: number;
 }
 
+/** The decode step of bench/cases.mjs (its fields are documented there). */
+export interface DecodeStepSpec {
+  readonly id: string;
+  readonly heads: number;
+  readonly tokens: number;
+  readonly headDim: number;
+  readonly warmup: number;
+  readonly target: number;
+}
+
+/** How long the decode step runs (bench/node/decode-step.mjs decodeStepSettings): `--quick` shortens it. */
+export interface DecodeStepSettings {
+  /** Steps counted after the warm-up. */
+  counted: number;
+  /** Runs of the whole host-time measurement. */
+  runs: number;
+  /** Rounds per run: Cleave with release, without, and the bare replay, a batch each, in an order that turns. */
+  rounds: number;
+  /** Steps per batch, timed as a whole. */
+  stepsPerRound: number;
+}
+
 /** One per-call cost case of bench/cases.mjs (its fields are documented there). */
 export interface CallCostSpec {
   readonly id: string;

@@ -6,11 +6,14 @@
 # KIT_BUDGET_S (570 s: one command may run 10 minutes):
 #   calls   the per-call section (bench:node --calls --probes), KIT_CALL_RUNS runs (default 5) within 90 s; the first
 #           with VK_ICD_FILENAMES unset (bench:node finds the driver itself), again with it set if that found none
+#   decode  bench:node --cases '^decode-step$': the decode step on the runtime's own device, the gather forced and
+#           the planner's choice: compiles, GPU work no call recorded, calls per step, exactness, and host time
+#           against the same WebGPU calls replayed bare, with and without the release (60 s)
 #   quick   bench:node --quick: the quick cases, Cleave beside ORT Web's WebGPU EP and TF.js, the copy limits, each
 #           strategy forced (150 s)
 #   large   bench:node --cases 128MiB: the large splits in GB/s, with the peers that can hold them (120 s)
-#   models  bench:node --cases '^(pipe|decode)-': ORT's whole graph against ORT -> Cleave -> ORT, the decode loops
-#           (120 s)
+#   models  bench:node --cases '^(pipe|decode)-' --exclude '^decode-step$': ORT's whole graph against ORT -> Cleave
+#           -> ORT, the decode loops (120 s)
 #   spread  bench:node on every other case, quick timing: the default plan against each strategy forced, the peers
 #           beside (150 s)
 #   gpu     the GPU tier, `vitest run test/gpu` (KIT_GPU_FILES: other files; 150 s)
@@ -30,7 +33,7 @@ K=${KIT_DIR:-$ROOT/.kit}
 OUT=${OUT:-/tmp/kit-out}
 T=${KIT_UNPACK:-/tmp/kit}
 BUDGET=${KIT_BUDGET_S:-570}
-STEPS=${KIT_STEPS:-calls quick large models spread gpu}
+STEPS=${KIT_STEPS:-calls decode quick large models spread gpu}
 start=$(date +%s)
 mkdir -p "$OUT"
 S="$OUT/summary.txt"
@@ -167,9 +170,11 @@ bench() {
   pack
 }
 
+# The decode step alone: no peer loads, nothing calibrates; its lines give each engine's host ratios and counts.
+decode() { bench decode "${KIT_DECODE_TIMEOUT:-60}" --cases '^decode-step$'; }
 quick() { bench quick "${KIT_QUICK_TIMEOUT:-150}" --quick; }
 large() { bench large "${KIT_LARGE_TIMEOUT:-120}" --cases 128MiB; }
-models() { bench models "${KIT_MODELS_TIMEOUT:-120}" --cases '^(pipe|decode)-'; }
+models() { bench models "${KIT_MODELS_TIMEOUT:-120}" --cases '^(pipe|decode)-' --exclude '^decode-step$'; }
 spread() {
   # Every case the other steps leave out (with them, each case once), timed as --quick times (with --cases, --quick
   # shortens the timing and selects nothing): about 15 cases.
@@ -198,8 +203,8 @@ for step in $STEPS; do
     continue
   fi
   case "$step" in
-    calls | quick | large | models | spread | gpu) "$step" ;;
-    *) say "unknown step $step (calls, quick, large, models, spread, gpu)" && failed=1 ;;
+    calls | decode | quick | large | models | spread | gpu) "$step" ;;
+    *) say "unknown step $step (calls, decode, quick, large, models, spread, gpu)" && failed=1 ;;
   esac
 done
 pack

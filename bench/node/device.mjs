@@ -3,7 +3,9 @@
 // otherwise, timestamp queries. When Dawn finds no adapter with VK_ICD_FILENAMES unset, the process
 // runs itself again with it set (Dawn reads the variable once, at its first create()) to the first
 // ICD file here of: a GPU driver's that the Vulkan loader does not look for (NVIDIA's container
-// runtime puts its own under /usr/local/nvidia), then SwiftShader's.
+// runtime puts its own under /usr/local/nvidia), then SwiftShader's. And, for an item that needs a device no other
+// work has touched (the decode step), another device like it: a new adapter asked for the same way, the same features
+// and limits.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,6 +15,10 @@ import { SWIFTSHADER } from '../lib/cli.mjs';
 // Dawn aborts the process if the object create() returns is garbage-collected: kept for good.
 /** @type {GPU | undefined} */
 let gpu;
+
+/** What openDevice asked the adapter for: another device asks for the same (openAnother). */
+/** @type {GPUDeviceDescriptor | undefined} */
+let asked;
 
 /** ICD files tried, in order, when Dawn finds no adapter with VK_ICD_FILENAMES unset. */
 const FALLBACKS = ['/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json', SWIFTSHADER];
@@ -54,11 +60,8 @@ export async function openDevice(o) {
   const requiredLimits = {};
   for (const k of limitNames(adapter.limits)) requiredLimits[k] = /** @type {number} */ (limitOf(adapter.limits, k));
   const wanted = /** @type {GPUFeatureName[]} */ (o.timestamps ? ['timestamp-query', 'shader-f16'] : ['shader-f16']);
-  const device = await adapter.requestDevice({
-    label: 'bench:node',
-    requiredLimits,
-    requiredFeatures: wanted.filter((f) => adapter.features.has(f)),
-  });
+  asked = { requiredLimits, requiredFeatures: wanted.filter((f) => adapter.features.has(f)) };
+  const device = await adapter.requestDevice({ label: 'bench:node', ...asked });
   /** @type {string[]} */
   const errors = [];
   device.addEventListener('uncapturederror', (e) =>
@@ -89,6 +92,25 @@ export async function openDevice(o) {
     errors,
     lost: () => lost,
   };
+}
+
+/**
+ * Another device like openDevice's, from an adapter of its own (an adapter gives one device): its features and
+ * limits; nothing else has run on it. Its uncaptured errors go to `errors`.
+ * @param {string} label @param {string[]} errors @returns {Promise<GPUDevice>}
+ */
+export async function openAnother(label, errors) {
+  if (!gpu || !asked) throw new Error('openAnother: openDevice first');
+  const adapter = await gpu.requestAdapter({ powerPreference: 'high-performance' });
+  if (!adapter) throw new Error('Dawn found no adapter for another device');
+  const device = await adapter.requestDevice({ label, ...asked });
+  device.addEventListener('uncapturederror', (e) =>
+    errors.push(/** @type {GPUUncapturedErrorEvent} */ (e).error.message),
+  );
+  void device.lost.then((l) => {
+    if (l.reason !== 'destroyed') errors.push(`device lost: ${l.reason}: ${l.message}`);
+  });
+  return device;
 }
 
 /** @param {string} icd @returns {never} */

@@ -1,8 +1,8 @@
 // A campaign's one results file: several runs of bench:node (device-run.sh runs each step in a process of its own,
-// under its own timeout) merged into one node results file that `npm run bench:report` renders. Each run's
-// cases, pipelines, decode loops and per-call records are kept as they were measured, in the order given; `parts`
-// says which run each came from (ratios compare within a run only: every record's ratios are its own run's). An
-// id met twice is kept the first time and said so. Files that cannot be read are named and left out.
+// under its own timeout) merged into one node results file that `npm run bench:report` renders. Each run's decode
+// steps, cases, pipelines, decode loops and per-call records are kept as they were measured, in the order given;
+// `parts` says which run each came from (ratios compare within a run only: every record's ratios are its own run's).
+// An id met twice is kept the first time and said so. Files that cannot be read are named and left out.
 //
 //   node bench/node/merge.mjs OUT.json [NAME=]FILE...   (NAME: the part's name; default, the file's folder's)
 
@@ -46,6 +46,7 @@ export function mergeReports(parts) {
     started: first.report.started,
     finished: (parts.at(-1) ?? first).report.finished,
     args: ['(merged)', ...parts.map((p) => p.name)],
+    decodeSteps: parts.flatMap((p) => fresh(p.report.decodeSteps, own, p.name)),
     cases: parts.flatMap((p) => fresh(p.report.cases, (c) => c.case.id, p.name)),
     pipelines: parts.flatMap((p) => fresh(p.report.pipelines, own, p.name)),
     decodes: parts.flatMap((p) => fresh(p.report.decodes, own, p.name)),
@@ -70,6 +71,7 @@ const partOf = (name, r) => ({
   pipelines: r.pipelines?.length ?? 0,
   decodes: r.decodes?.length ?? 0,
   callCosts: r.callCosts?.length ?? 0,
+  decodeSteps: r.decodeSteps?.length ?? 0,
 });
 
 async function main() {

@@ -2,7 +2,9 @@
 // on the same device: per case, the default plan and each strategy forced, ONNX Runtime Web's WebGPU EP and
 // TF.js's tf.split GPU-resident (bench/node/peers.mjs loads them; --no-peers leaves them out), one
 // copyBufferToBuffer and a vec4 copy kernel of the same bytes, every output verified first; then the page
-// bench's pipelines and decode loops (models.mjs). Prints the tables, writes bench/results/node-<timestamp>.json
+// bench's pipelines and decode loops (models.mjs). First of all, where the run takes it, the decode step of a browser
+// inference runtime on its own device (decode-step.mjs: its compiles, GPU work no call recorded, calls per step, and
+// host time against the same WebGPU calls replayed bare). Prints the tables, writes bench/results/node-<timestamp>.json
 // and renders it as bench/results/node-report.html (where Chart.js is installed; else it says how to render it
 // later). Imports only dist/, `webgpu`, the peers' packages and bench modules that run in Node and the browser
 // alike (Chart.js's file is read, not imported). With --calls, the page bench's per-call section instead
@@ -26,12 +28,14 @@ import { idsOf, selectWork } from './select.mjs';
 const ROOT = new URL('../../', import.meta.url);
 
 const USAGE = `usage: node bench/node/run.mjs [options]   (npm run bench:node -- [options])
-  --quick          the cases marked nodeQuick (no pipeline or decode loop), shorter timing; with --cases, the
-                   shorter timing only
-  --cases REGEX    only the cases, pipelines and decode loops whose id matches REGEX (ids in bench/cases.mjs;
-                   cold cases never run here; '128MiB': the large splits; '^(pipe|decode)-': the models)
+  --quick          the cases marked nodeQuick (no decode step, pipeline or decode loop), shorter timing; with
+                   --cases, the shorter timing only (the decode step: 16 steps counted, 2 runs of 6 rounds)
+  --cases REGEX    only the decode step, cases, pipelines and decode loops whose id matches REGEX (ids in
+                   bench/cases.mjs; cold cases never run here; '128MiB': the large splits; '^(pipe|decode)-': the
+                   models; '^decode-step$': the decode step on the runtime's own device)
   --exclude REGEX  leave out the ids that match REGEX
-  --no-peers       without ONNX Runtime Web and TF.js (and so without pipelines and decode loops)
+  --no-peers       without ONNX Runtime Web and TF.js (and so without pipelines and decode loops); a run of the
+                   decode step alone loads no peer anyway
   --wall-only      no timestamp queries: wall time only, as on an adapter without 'timestamp-query'
   --budget MS      timing per system per case (default 1500, quick 150)
   --list           print the ids the run would take, one a line, and exit (no GPU)
@@ -93,7 +97,7 @@ function parseArgs(argv) {
 
 /** @param {Args} a */
 function selected(a) {
-  if (a.calls) return { cases: [], pipelines: [], decodes: [] };
+  if (a.calls) return { steps: [], cases: [], pipelines: [], decodes: [] };
   const work = selectWork(a);
   if (idsOf(work).length === 0) fail('no case matches');
   return work;
@@ -109,10 +113,11 @@ const hook = `export async function resolve(s, c, next) {
 /**
  * The device and what runs on it: the peers (loaded and run once first: ORT's first run waits for V8 to compile
  * its wasm, and Dawn resolves no pipeline until then), Cleave's engine, calibrated as a long-lived application
- * has it, the copy kernel and the GPU timer. The page modules load here, once the WebGPU globals exist.
- * @param {Args} args
+ * has it, the copy kernel and the GPU timer. The page modules load here, once the WebGPU globals exist. A run of the
+ * decode step alone (on devices of its own) needs no peer and no calibration: neither is done.
+ * @param {Args} args @param {ReturnType<typeof selected>} work
  */
-async function setup(args) {
+async function setup(args, work) {
   // Dawn loads here, not before: --list and a wrong option need no GPU.
   const { openDevice } = await import('./device.mjs');
   const opened = await openDevice({ timestamps: !args.wallOnly && !args.calls });
@@ -130,17 +135,23 @@ async function setup(args) {
   if (args.calls) log('GPU time: not measured (per-call section: the calls on the clock, the GPU drained off it)');
   else log(opened.timestamps ? 'GPU time: timestamp queries' : `GPU time: none (${why}): wall time only`);
   const { loadPeers } = await import('./peers.mjs');
-  const want = /** @type {('ort' | 'tfjs')[]} */ (args.peers && !args.calls ? ['ort', 'tfjs'] : []);
+  // What plans on the shared engine or runs beside it: the cases, pipelines and decode loops (the peers with them),
+  // and the per-call section.
+  const planning = work.cases.length + work.pipelines.length + work.decodes.length > 0;
+  const want = /** @type {('ort' | 'tfjs')[]} */ (args.peers && planning ? ['ort', 'tfjs'] : []);
   const peers = await loadPeers(device, want, log);
   const engine = await createSplitEngine({ device, backend: 'webgpu' });
-  status('calibrating the planner');
-  await engine.calibrate();
+  const calibrated = planning || args.calls;
+  if (calibrated) {
+    status('calibrating the planner');
+    await engine.calibrate();
+  }
   const costs = engine.stats.costs;
-  log(
-    `cost model (calibrated): ${Object.entries(costs ?? {})
-      .map(([k, v]) => `${k} ${fmt(v)}`)
-      .join(', ')}`,
-  );
+  const costsText = Object.entries(costs ?? {})
+    .map(([k, v]) => `${k} ${fmt(v)}`)
+    .join(', ');
+  const how = calibrated ? 'calibrated' : "the adapter's table: nothing in this run plans with it";
+  log(`cost model (${how}): ${costsText}`);
   const shared = { device, engine, copyPipeline: makeCopyPipeline(device), timer: new GpuTimer(device), peers };
   return { opened, costs, shared: { ...shared, errors: opened.errors, lost: opened.lost } };
 }
@@ -177,7 +188,7 @@ async function main() {
   const settings = /** @type {import('../types.js').Settings} */ (
     args.calls ? { callRounds, probes: args.probes } : { ...timingFor(args.quick, args.budget), probes: args.probes }
   );
-  const { opened, costs, shared } = await setup(args);
+  const { opened, costs, shared } = await setup(args, work);
   const built = await modelsFor(work, !!shared.peers.ort);
   const notes = [...(built.note ? [built.note] : [])];
   if (!shared.peers.ort && work.pipelines.length + work.decodes.length)
@@ -203,6 +214,7 @@ async function main() {
   const file = join(args.out, `${args.calls ? 'node-calls' : 'node'}-${report.started.replace(/[:.]/g, '-')}.json`);
   // The file is written after each item too: a run cut short by its timeout keeps what it measured.
   const save = () => saveJson(file, { ...report, finished: new Date().toISOString() });
+  const stepsFailed = await runSteps(work.steps, args.quick, (r) => ((report.decodeSteps ??= []).push(r), save()));
   const failed = await runCases(work.cases, settings, s, (r) => (report.cases.push(r), save()));
   const { runModels } = await import('./models.mjs');
   await runModels(built.pipelines, built.decodes, settings, s, (r) => {
@@ -213,7 +225,8 @@ async function main() {
   const calls = args.calls ? await runCalls(shared, settings, args.quick) : undefined;
   if (calls) report.callCosts = calls.records;
   report.finished = new Date().toISOString();
-  await finish(report, file, [...failed, ...(await modelsReport(report)), ...(calls?.failed ?? [])]);
+  const all = [...stepsFailed, ...failed, ...(await modelsReport(report)), ...(calls?.failed ?? [])];
+  await finish(report, file, all);
   shared.engine.destroy();
 }
 
@@ -240,6 +253,29 @@ async function finish(report, file, failed) {
     log(`FAILED: ${failed.join(', ')}`);
     process.exitCode = 1;
   }
+}
+
+/**
+ * The decode step (decode-step.mjs), each of its engines on a device of its own opened as the run's was; its text
+ * printed and its record handed to `done`. Returns the ids that failed: an engine that failed, caches that differ
+ * from the reference, a GPU error (a count off the issue's expectation is reported, and fails nothing).
+ * @param {import('../types.js').DecodeStepSpec[]} specs @param {boolean} quick
+ * @param {(r: import('../types.js').DecodeStepRecord) => Promise<void>} done
+ */
+async function runSteps(specs, quick, done) {
+  if (specs.length === 0) return [];
+  const { openAnother } = await import('./device.mjs');
+  const { decodeStepSettings, runDecodeStep } = await import('./decode-step.mjs');
+  const { decodeStepFailures, renderDecodeStep } = await import('../lib/report/decode-step.mjs');
+  const { fmt } = await import('./report.mjs');
+  const failed = [];
+  for (const spec of specs) {
+    const r = await runDecodeStep(spec, decodeStepSettings(quick), openAnother);
+    log(`\n${renderDecodeStep(r).replace(/^(\S+): /, `$1 (${fmt(r.seconds)} s): `)}`);
+    await done(r);
+    if (decodeStepFailures(r).length) failed.push(r.id);
+  }
+  return failed;
 }
 
 /**

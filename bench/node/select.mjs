@@ -1,37 +1,43 @@
-// What a run of `npm run bench:node` does, decided before any GPU work: the cases, pipelines and decode loops it
-// selects (bench/cases.mjs), and which systems a case too large for the device cannot run, with the limit named.
-// Pure: lists and numbers in, lists and reasons out.
+// What a run of `npm run bench:node` does, decided before any GPU work: the decode step, cases, pipelines and decode
+// loops it selects (bench/cases.mjs), and which systems a case too large for the device cannot run, with the limit
+// named. Pure: lists and numbers in, lists and reasons out.
 
-import { CASES, DECODES, PIPELINES } from '../cases.mjs';
+import { CASES, DECODES, DECODE_STEPS, PIPELINES } from '../cases.mjs';
 
-/** @import { CaseSpec, DecodeSpec, PipelineSpec } from '../types.js' */
+/** @import { CaseSpec, DecodeSpec, DecodeStepSpec, PipelineSpec } from '../types.js' */
 
 /**
- * The items a run takes. `--cases REGEX` keeps the cases, pipelines and decode loops whose id matches (cold cases
- * never run here); else `--quick` keeps the cases marked nodeQuick (no pipeline or decode loop), and a full run
- * takes them all. `--exclude REGEX` then drops the ids that match.
+ * The items a run takes. `--cases REGEX` keeps the decode step, cases, pipelines and decode loops whose id matches
+ * (cold cases never run here); else `--quick` keeps the cases marked nodeQuick (no decode step, pipeline or decode
+ * loop), and a full run takes them all. `--exclude REGEX` then drops the ids that match.
  * @param {{ quick: boolean, filter?: RegExp | undefined, exclude?: RegExp | undefined }} o
- * @returns {{ cases: CaseSpec[], pipelines: PipelineSpec[], decodes: DecodeSpec[] }}
+ * @returns {{ steps: DecodeStepSpec[], cases: CaseSpec[], pipelines: PipelineSpec[], decodes: DecodeSpec[] }}
  */
 export function selectWork({ quick, filter, exclude }) {
   const keep = (/** @type {{ id: string }} */ x) => !exclude?.test(x.id);
   if (filter) {
     const match = (/** @type {{ id: string }} */ x) => filter.test(x.id) && keep(x);
     return {
+      steps: DECODE_STEPS.filter(match),
       cases: CASES.filter((c) => !c.cold && match(c)),
       pipelines: PIPELINES.filter(match),
       decodes: DECODES.filter(match),
     };
   }
   return {
+    steps: quick ? [] : DECODE_STEPS.filter(keep),
     cases: CASES.filter((c) => !c.cold && (!quick || !!c.nodeQuick) && keep(c)),
     pipelines: quick ? [] : PIPELINES.filter(keep),
     decodes: quick ? [] : DECODES.filter(keep),
   };
 }
 
-/** The ids of a selection, in the order the run takes them. @param {ReturnType<typeof selectWork>} w */
-export const idsOf = (w) => [...w.cases, ...w.pipelines, ...w.decodes].map((x) => x.id);
+/**
+ * The ids of a selection, in the order the run takes them: the decode step first (on devices of its own, before the
+ * cases load the machine with what they leave behind).
+ * @param {ReturnType<typeof selectWork>} w
+ */
+export const idsOf = (w) => [...w.steps, ...w.cases, ...w.pipelines, ...w.decodes].map((x) => x.id);
 
 /** Systems that bind the whole input as one storage buffer: the shader-copy kernel, ORT's and TF.js's kernels. */
 export const ONE_BINDING = /** @type {const} */ (['shader-limit', 'ort', 'tfjs']);

@@ -1,4 +1,5 @@
-// The summary lines of one bench:node run, for device-run.sh's summary.txt: its cases (the default plan against
+// The summary lines of one bench:node run, for device-run.sh's summary.txt: its decode step (per engine, the host
+// ratios against the replayed calls and the counts), its cases (the default plan against
 // the copy limit and the fastest strategy forced, what failed), each peer (in how many cases it ran verified on
 // WebGPU, on a CPU path, failed or could not, and its time over Cleave's), the large splits in GB/s beside the
 // limits, and each pipeline and decode loop against ORT's whole graph with its calls per step. Pure: a results
@@ -6,6 +7,7 @@
 
 import { geomean } from '../lib/findings.mjs';
 import { decodeFailures, decodeRows } from '../lib/report/decode.mjs';
+import { decodeStepLines } from '../lib/report/decode-step.mjs';
 import { medianOf, ratioOf } from '../lib/ratios.mjs';
 
 /** @import { CallCounts, NodeCaseRecord, NodeReport, SystemResult } from '../types.js' */
@@ -44,8 +46,9 @@ const onGpu = (s) => !!s?.ok && s.verified && !s.fallback;
  * @param {string} name @param {NodeReport} r @returns {string[]}
  */
 export function runLines(name, r) {
+  const steps = (r.decodeSteps ?? []).flatMap((d) => decodeStepLines(name, d));
   const lines = r.cases.length ? [casesLine(name, r), ...peerLines(name, r.cases), ...largeLines(name, r.cases)] : [];
-  return [...lines, ...modelLines(name, r)];
+  return [...steps, ...lines, ...modelLines(name, r)];
 }
 
 /** @param {string} name @param {NodeReport} r */

@@ -2,8 +2,12 @@
 // without timestamp queries) and without its peers (--no-peers: loading ONNX Runtime Web costs tens of seconds of
 // CPU, and no test depends on a peer): it exits 0, its JSON (results format 2) holds verified outputs and figures
 // for every system that applies, the peers n/a with the reason, and it renders its HTML report beside it. Then
-// its per-call section (--calls), two rounds: every variant verified and timed in each. Runs the built dist/ in a
-// child process, as `npm run bench:node` does. Figures are read for presence, never compared with a time.
+// its per-call section (--calls), two rounds: every variant verified and timed in each. Then the decode step on the
+// runtime's own device (--cases '^decode-step$', shortened by --quick): for the gather forced and the planner's
+// choice, nothing compiled but `ready`'s one asynchronous compile, no GPU work that no call recorded, 1 pass, 1
+// dispatch, 3 setBindGroup and no object or writeBuffer per step with the gather, the caches exact, and host times
+// present. Runs the built dist/ in a child process, as `npm run bench:node` does. Figures are read for presence,
+// never compared with a time.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -163,4 +167,98 @@ test('bench:node --calls refuses the options of the cases, and --call-rounds wit
   expect(alone.status).toBe(2);
   expect(alone.stderr).toMatch(/--call-rounds only with --calls/);
   expect(run('--calls', '--call-rounds', '0').stderr).toMatch(/--call-rounds needs a whole number above 0/);
+});
+
+interface DecodeStepRun {
+  readonly strategy: string;
+  readonly error?: string;
+  readonly gpuErrors: string[];
+  readonly plan: { readonly strategy: string; readonly dispatches: number };
+  readonly compiles: Record<string, { readonly sync: number; readonly async: number }>;
+  readonly unrecorded: { readonly outside: Record<string, number>; readonly inSteps: Record<string, number> };
+  readonly perStep: Record<string, number>;
+  readonly exact: string;
+  readonly exactAfterTiming: string;
+  readonly host: {
+    readonly stepsPerRound: number;
+    readonly runs: {
+      readonly rounds: number;
+      readonly us: Record<'release' | 'noRelease' | 'bare', Summary & { readonly min: number }>;
+      readonly fastest: Record<'release' | 'noRelease', number>;
+      readonly ratios: Record<'release' | 'noRelease', Summary>;
+    }[];
+    readonly fastest: Record<'release' | 'noRelease', number>;
+    readonly roundMedian: Record<'release' | 'noRelease', number>;
+  };
+}
+
+test("bench:node runs the decode step on the runtime's own device: counts as 0.7 has them, caches exact", () => {
+  expect(existsSync('dist/cleave.js'), 'dist/ is built (npm run build)').toBe(true);
+  const out = mkdtempSync(join(tmpdir(), 'bench-node-decode-'));
+  try {
+    const args = ['bench/node/run.mjs', '--quick', '--cases', '^decode-step$', '--out', out];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 90_000 });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout, 'a run of the decode step alone calibrates nothing').toMatch(/cost model \(the adapter's table/);
+    expect(r.stdout).toMatch(/^decode-step \([\d.]+ s\): float16 QKV \[1, 36, 1, 64\]/m);
+    const files = readdirSync(out).filter((f) => /^node-.*\.json$/.test(f));
+    expect(files).toHaveLength(1);
+    const report = JSON.parse(readFileSync(join(out, files[0]!), 'utf8'));
+    expect(report.format).toBe(2);
+    expect(report.cases).toEqual([]);
+    expect(report.peers, 'no peer loaded').toEqual({});
+    expect(readFileSync(join(out, 'node-report.html'), 'utf8')).toContain('<h3>decode-step</h3>');
+    expect(report.decodeSteps).toHaveLength(1);
+    const record = report.decodeSteps[0];
+    expect(record.spec).toMatchObject({ id: 'decode-step', heads: 12, tokens: 64, headDim: 64, warmup: 8 });
+    expect(record.settings).toEqual({ counted: 16, runs: 2, rounds: 6, stepsPerRound: 64 });
+    const runs: DecodeStepRun[] = record.runs;
+    expect(runs.map((x) => x.strategy)).toEqual(['gather', 'auto']);
+    const nothing = { sync: 0, async: 0 };
+    for (const run of runs) {
+      const what = `${run.strategy} (plan ${run.plan?.strategy})`;
+      expect(run.error, what).toBeUndefined();
+      expect(run.gpuErrors, what).toEqual([]);
+      const gather = run.plan.strategy === 'gather';
+      if (run.strategy === 'gather') expect(run.plan).toMatchObject({ strategy: 'gather', dispatches: 1 });
+      // The runtime's device: nothing at creation; ready compiles the gather's variant asynchronously, once.
+      expect(run.compiles, what).toEqual({
+        creation: nothing,
+        ready: gather ? { sync: 0, async: 1 } : nothing,
+        firstCall: nothing,
+        steps: nothing,
+      });
+      // Whatever Cleave did outside its calls, and encoders, passes, copies or submits of its own inside a step.
+      for (const [k, v] of Object.entries(run.unrecorded.outside)) expect(v, `${what}: ${k} outside a step`).toBe(0);
+      for (const [k, v] of Object.entries(run.unrecorded.inSteps)) expect(v, `${what}: ${k} of its own`).toBe(0);
+      expect(run.perStep.steps).toBe(16);
+      expect(run.perStep, `${what}: per step after 8`).toMatchObject({ buffers: 0, bindGroups: 0, writeBuffers: 0 });
+      if (gather)
+        expect(run.perStep, what).toMatchObject({
+          passes: 1,
+          dispatches: 1,
+          setPipeline: 1,
+          setBindGroup: 3,
+          copies: 0,
+        });
+      expect(run.exact, what).toBe('exact');
+      expect(run.exactAfterTiming, what).toBe('exact');
+      expect(run.host.runs, what).toHaveLength(2);
+      for (const h of run.host.runs) {
+        expect(h.rounds).toBe(6);
+        for (const k of ['release', 'noRelease', 'bare'] as const) {
+          expect(h.us[k].n, `${what}: ${k}`).toBe(6);
+          expect(h.us[k].min, `${what}: ${k}`).toBeGreaterThan(0);
+        }
+        for (const k of ['release', 'noRelease'] as const) {
+          expect(h.fastest[k], `${what}: ${k}`).toBeGreaterThan(0);
+          expect(h.ratios[k].n, `${what}: ${k}`).toBe(6);
+        }
+      }
+      expect(run.host.fastest.release).toBeGreaterThan(0);
+      expect(run.host.roundMedian.noRelease).toBeGreaterThan(0);
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });

@@ -1,32 +1,46 @@
-// bench:node's decisions and words in plain Node (no GPU, no peer): which cases, pipelines and decode loops a run
-// takes (the campaign's steps take each item once), which systems a case too large for the device cannot run (the
-// limit named), a peer that failed or could not run reported with its reason and never as a time, the summary lines
-// of device-run.sh, and the campaign's one results file (bench/node/merge.mjs) rendering as a page.
+// bench:node's decisions and words in plain Node (no GPU, no peer): which decode step, cases, pipelines and decode
+// loops a run takes (the campaign's steps take each item once), which systems a case too large for the device cannot
+// run (the limit named), a peer that failed or could not run reported with its reason and never as a time, the
+// summary lines of device-run.sh, the campaign's one results file (bench/node/merge.mjs) rendering as a page, and the
+// decode step's record in words (its counts against the issue's expectations, its host ratios).
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
-import { CASES, DECODES, PIPELINES } from '../../bench/cases.mjs';
+import { CASES, DECODES, DECODE_STEPS, PIPELINES } from '../../bench/cases.mjs';
 import { renderHtml } from '../../bench/lib/report/html.mjs';
 import { chartLibrary } from '../../bench/lib/report/html/document.mjs';
 import { modelCountRows } from '../../bench/lib/report/text.mjs';
+import { decodeStepFailures, offExpected, renderDecodeStep } from '../../bench/lib/report/decode-step.mjs';
 import { mergeReports } from '../../bench/node/merge.mjs';
 import { ratiosOf, renderCase, renderSummary } from '../../bench/node/report.mjs';
 import { idsOf, overLimits, selectWork } from '../../bench/node/select.mjs';
 import { runLines } from '../../bench/node/summary-lines.mjs';
-import type { CallCounts, NodeCaseRecord, NodeReport, Report, SystemResult } from '../../bench/types.js';
+import type {
+  CallCounts,
+  DecodeStepRecord,
+  DecodeStepRun,
+  DeviceTally,
+  NodeCaseRecord,
+  NodeReport,
+  Report,
+  SystemResult,
+} from '../../bench/types.js';
 
 const MiB = 1 << 20;
 
 describe('what a run takes', () => {
   const ids = (o: Parameters<typeof selectWork>[0]) => idsOf(selectWork(o));
 
-  test('--quick: the cases marked nodeQuick, no pipeline or decode loop; a full run: every warm case and model', () => {
+  test('--quick: the cases marked nodeQuick, no decode step, pipeline or decode loop; a full run: all but cold', () => {
     const quick = selectWork({ quick: true });
     expect(quick.cases.map((c) => c.id)).toEqual(CASES.filter((c) => c.nodeQuick).map((c) => c.id));
+    expect(quick.steps).toEqual([]);
     expect(quick.pipelines).toEqual([]);
     expect(quick.decodes).toEqual([]);
     const full = ids({ quick: false });
-    expect(full).toEqual([...CASES.filter((c) => !c.cold), ...PIPELINES, ...DECODES].map((c) => c.id));
+    expect(full[0], 'the decode step first').toBe('decode-step');
+    const all = [...DECODE_STEPS, ...CASES.filter((c) => !c.cold), ...PIPELINES, ...DECODES];
+    expect(full).toEqual(all.map((c) => c.id));
     expect(full.some((id) => id.startsWith('cold-'))).toBe(false);
   });
 
@@ -35,19 +49,28 @@ describe('what a run takes', () => {
       'f32-4096x8192-a1-2-128MiB',
       'u8-8192x16384-a1-5461-5462-5461-128MiB',
     ]);
-    expect(ids({ quick: false, filter: /^(pipe|decode)-/ })).toEqual([...PIPELINES, ...DECODES].map((x) => x.id));
+    expect(ids({ quick: false, filter: /^(pipe|decode)-/ })).toEqual(
+      [...DECODE_STEPS, ...PIPELINES, ...DECODES].map((x) => x.id),
+    );
+    expect(ids({ quick: false, filter: /^decode-step$/ })).toEqual(['decode-step']);
+    expect(ids({ quick: true, filter: /^decode-step$/ }), '--quick with --cases: the timing only').toEqual([
+      'decode-step',
+    ]);
+    expect(ids({ quick: false, exclude: /^decode-step$/ })).not.toContain('decode-step');
     expect(ids({ quick: false, filter: /^(pipe|decode)-/, exclude: /^decode/ })).toEqual(PIPELINES.map((x) => x.id));
     expect(ids({ quick: false, filter: /^cold-/ })).toEqual([]);
   });
 
-  test("device-run.sh's steps take every item once: quick, large, models and the rest (spread)", () => {
+  test("device-run.sh's steps take every item once: decode, quick, large, models and the rest (spread)", () => {
+    const decode = ids({ quick: false, filter: /^decode-step$/ });
+    expect(decode).toEqual(['decode-step']);
     const quick = ids({ quick: true });
     const large = ids({ quick: false, filter: /128MiB/ });
-    const models = ids({ quick: false, filter: /^(pipe|decode)-/ });
+    const models = ids({ quick: false, filter: /^(pipe|decode)-/, exclude: /^decode-step$/ });
     const rest = new RegExp(['128MiB', '^(pipe|decode)-', ...quick.map((id) => `^${id}$`)].join('|'));
     // As device-run.sh asks for it: --quick --cases . --exclude REST (--quick with --cases: the timing only).
     const spread = ids({ quick: true, filter: /./, exclude: rest });
-    const all = [...quick, ...large, ...models, ...spread];
+    const all = [...decode, ...quick, ...large, ...models, ...spread];
     expect(new Set(all).size).toBe(all.length);
     expect([...all].sort()).toEqual([...ids({ quick: false })].sort());
     expect(spread.length).toBeGreaterThan(10);
@@ -63,6 +86,17 @@ describe("bench:node's command line (no GPU: it stops before Dawn loads)", () =>
     expect(r.stdout.trim().split('\n')).toEqual(idsOf(selectWork({ quick: true })));
     const some = run('--cases', '^(pipe|decode)-', '--exclude', '^decode', '--list');
     expect(some.stdout.trim().split('\n')).toEqual(PIPELINES.map((p) => p.id));
+    const step = run('--cases', '^decode-step', '--list');
+    expect(step.status, step.stderr).toBe(0);
+    expect(step.stdout).toBe('decode-step\n');
+    expect(run('--list').stdout.split('\n')[0], 'a full run lists the decode step first').toBe('decode-step');
+    expect(run('--quick', '--list').stdout).not.toMatch(/decode-step/);
+  });
+
+  test('--help names the decode step', () => {
+    const r = run('--help');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/'\^decode-step\$': the decode step on the runtime's own device/);
   });
 
   test('refuses what cannot go together, and a selection of nothing', () => {
@@ -277,4 +311,137 @@ test("a decode loop's calls are given per step: session.run, submits, dispatches
     ['decode-x', 'ort-whole', '1', '1', '0', '11', '0', '0', '0', '0'],
     ['decode-x', 'cleave-pipeline', '2', '3.25', '0', '8', '0', '0', '0', '0'],
   ]);
+});
+
+describe("the decode step's record in words", () => {
+  const none = (): DeviceTally => ({
+    compiles: 0,
+    compilesAsync: 0,
+    encoders: 0,
+    passes: 0,
+    copies: 0,
+    submits: 0,
+    commandBuffers: 0,
+    buffers: 0,
+    bindGroups: 0,
+    writeBuffers: 0,
+  });
+  const sum = (v: number) => ({ median: v, min: v, max: v, n: 6 });
+  /** A run of the host timing: fastest µs of Cleave with release, without, and of the replay. */
+  const host = (release: number, noRelease: number, bare: number) => ({
+    rounds: 6,
+    us: { release: sum(release), noRelease: sum(noRelease), bare: sum(bare) },
+    fastest: { release: release / bare, noRelease: noRelease / bare },
+    ratios: { release: sum(release / bare), noRelease: sum(noRelease / bare) },
+  });
+  const zero = { sync: 0, async: 0 };
+  /** An engine's run as the issue expects it of 0.7 with the gather. */
+  const asExpected = (strategy: 'gather' | 'auto'): DecodeStepRun => ({
+    strategy,
+    plan: { strategy: 'gather', unitBits: 128, dispatches: 1, copies: 0 },
+    compiles: { creation: zero, ready: { sync: 0, async: 1 }, firstCall: zero, steps: zero },
+    unrecorded: {
+      outside: none(),
+      inSteps: { encoders: 0, passes: 0, copies: 0, submits: 0, commandBuffers: 0 },
+    },
+    perStep: {
+      steps: 32,
+      passes: 1,
+      dispatches: 1,
+      setPipeline: 1,
+      setBindGroup: 3,
+      copies: 0,
+      calls: 7,
+      buffers: 0,
+      bindGroups: 0,
+      writeBuffers: 0,
+    },
+    host: {
+      stepsPerRound: 64,
+      runs: [host(12, 11, 10), host(13, 12, 10)],
+      fastest: { release: 1.25, noRelease: 1.15 },
+      roundMedian: { release: 1.25, noRelease: 1.15 },
+    },
+    exact: 'exact',
+    exactAfterTiming: 'exact',
+    gpuErrors: [],
+  });
+  const record = (runs: DecodeStepRun[]): DecodeStepRecord => ({
+    id: 'decode-step',
+    spec: DECODE_STEPS[0]!,
+    settings: { counted: 32, runs: 2, rounds: 6, stepsPerRound: 64 },
+    runs,
+    seconds: 3,
+  });
+  const good = record([asExpected('gather'), asExpected('auto')]);
+
+  test('the counts per engine, and that every one is as the issue expects', () => {
+    const text = renderDecodeStep(good);
+    expect(text).toMatch(/^plan \(engine\.stats\) +gather 128-bit x1 +gather 128-bit x1$/m);
+    expect(text).toMatch(/^ {2}in prepare, until ready +1 async +1 async$/m);
+    expect(text).toMatch(/^GPU work no call recorded +none +none$/m);
+    expect(text).toMatch(/^per step \(32 after 8\): passes +1 +1$/m);
+    expect(text).toMatch(/^ {2}setBindGroup +3 +3$/m);
+    expect(text).toContain('Every count as the issue expects.');
+    expect(offExpected(asExpected('gather'))).toEqual([]);
+    expect(decodeStepFailures(good)).toEqual([]);
+  });
+
+  test('the host ratios per run and over the runs, with and without the release, against the target', () => {
+    const text = renderDecodeStep(good);
+    expect(text).toMatch(/^gather forced +1 +12\.0 +11\.0 +10\.0 +1\.20x +1\.10x +1\.20x +1\.10x$/m);
+    expect(text).toMatch(/^gather forced +median +1\.25x +1\.15x +1\.25x +1\.15x$/m);
+    expect(text).toContain('releases its 3 outputs with engine.release inside its timing');
+    expect(text).toContain('gather forced: 1.250x the bare calls');
+    expect(text).toMatch(/1\.150x without the release\): within the target of 1\.25x\./);
+    const over = asExpected('auto');
+    over.host = { ...over.host!, fastest: { release: 1.2504, noRelease: 1.2 } };
+    expect(renderDecodeStep(record([over]))).toMatch(/1\.250x the bare calls.*: over the target of 1\.25x\./);
+  });
+
+  test('a count off the expectation is named; caches that differ and a GPU error fail the run', () => {
+    const off = asExpected('auto');
+    off.compiles = { ...off.compiles!, steps: { sync: 1, async: 0 } };
+    off.perStep = { ...off.perStep!, setBindGroup: 4, bindGroups: 0.5 };
+    off.unrecorded = { ...off.unrecorded!, outside: { ...none(), submits: 2, commandBuffers: 2 } };
+    expect(offExpected(off)).toEqual([
+      'compiles at steps 1 sync (expected 0)',
+      'GPU work no call recorded: outside a step: 2 submits, 2 commandBuffers',
+      'per step bindGroups 0.50 (expected 0)',
+      'per step setBindGroup 4 (expected 3)',
+    ]);
+    expect(decodeStepFailures(record([asExpected('gather'), off])), 'counts fail nothing').toEqual([]);
+    const bad = { ...asExpected('gather'), exact: 'K cache differs at byte 128 (head 0, slot 1): 3, expected 4' };
+    bad.gpuErrors = ['validation'];
+    expect(decodeStepFailures(record([bad]))).toEqual([
+      'decode-step (gather forced): K cache differs at byte 128 (head 0, slot 1): 3, expected 4',
+      'decode-step (gather forced): GPU error: validation',
+    ]);
+  });
+
+  test("device-run.sh's lines, the campaign's file and its page carry it", async () => {
+    const report = { ...REPORT, cases: [], decodeSteps: [good] };
+    const lines = runLines('decode', report);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      'decode: decode-step, gather forced: gather 128-bit x1; host, fastest Cleave / fastest bare, median over 2 ' +
+        'runs: 1.25x with release (runs 1.20x 1.30x), 1.15x without (runs 1.10x 1.20x); median round ratio 1.25x / ' +
+        '1.15x; target 1.25x; per step 1 pass, 1 dispatch, 3 setBindGroup, 0 copies, 0 objects, 0 writeBuffer; ' +
+        'compiles creation/ready/first/steps 0/1 async/0/0; unrecorded GPU work none; exact',
+    );
+    const merged = mergeReports([
+      { name: 'decode', report },
+      { name: 'quick', report: { ...REPORT, decodeSteps: [good] } },
+    ]);
+    expect(merged.decodeSteps).toEqual([good]);
+    expect(merged.notes).toEqual(["decode-step: run again in quick; the first run's figures are kept"]);
+    expect(merged.parts?.map((p) => [p.name, p.decodeSteps])).toEqual([
+      ['decode', 1],
+      ['quick', 1],
+    ]);
+    const page = renderHtml({ kind: 'node', report: merged }, await chartLibrary());
+    const html = page.slice(0, page.indexOf('<!--'));
+    expect(html).toContain('<h2>The decode step on the runtime&#39;s device</h2>');
+    expect(html).toContain('<td class="id">  setBindGroup</td><td class="num">3</td><td class="num">3</td>');
+  });
 });

@@ -1,5 +1,6 @@
 // `npm run bench:node`'s results as an HTML page: the header, what the run shows in words (Cleave against each peer,
-// the default plan against the limits: the page bench's findings on Node's figures), the cases where Cleave does GPU
+// the default plan against the limits: the page bench's findings on Node's figures), the decode step on the
+// runtime's own device (decode-step.mjs), the cases where Cleave does GPU
 // work (its default plan beside each strategy forced, GB/s, and per case every system, the peers among them, over
 // the copy limit), the cases where its outputs are views apart, pipelines and decode loops, where the peers ran, the
 // per-call section (--calls: the page's own section), and whatever went wrong.
@@ -10,6 +11,7 @@ import { decodeFindings } from '../decode.mjs';
 import { PEERS, pipelineRows } from '../../findings.mjs';
 import { pageView } from '../../node-view.mjs';
 import { callsSection } from './calls.mjs';
+import { decodeStepSection } from './decode-step.mjs';
 import { caseFigure } from './cases.mjs';
 import { deviceDetails, nodeHeader } from './header.mjs';
 import { Charts, esc, notes, para, table } from './markup.mjs';
@@ -69,6 +71,7 @@ export function nodeRun(report) {
     out.push(
       `<h2>What this run shows</h2><ul class="findings">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
     );
+  out.push(decodeStepSection(report.decodeSteps ?? []));
   if (headline.length)
     out.push(
       '<h2>Where Cleave does GPU work</h2>',
