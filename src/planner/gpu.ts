@@ -9,7 +9,7 @@ import { sameList } from '../shape.js';
 import type { SplitPlan } from './split.js';
 import { copyCheaper } from './costs.js';
 import { planDispatches } from './dispatch.js';
-import { type Layout, regionsOf } from './regions.js';
+import { type Places, regionsOf } from './regions.js';
 import type { ByteCopy, GpuLimits, GpuPlan, OutputPlace, PlanKey, Region, UnitBits } from './types.js';
 
 /** The GPU plan of a split for `key` (see PlanKey): a forced strategy where it is possible, else the cheapest. */
@@ -21,7 +21,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, key: PlanKey): GpuPl
 
   // A view must start at an aligned byte and end at a byte boundary (its last byte is its own).
   if (contiguous && viewable && key.allowAlias && !key.into && !key.separate && (want === 'auto' || want === 'alias'))
-    return { ...NONE, key, strategy: 'alias', targets: INPUT, outputs: views(l, key.srcByteOffset) };
+    return { ...l, ...NONE, key, strategy: 'alias', targets: INPUT, outputs: views(l, key.srcByteOffset) };
 
   let largest = 0;
   for (const t of l.targets) if (t.kind !== 'into') largest = Math.max(largest, t.bytes);
@@ -31,7 +31,7 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, key: PlanKey): GpuPl
     () =>
       `split: the outputs need a ${largest}-byte buffer, above this device's maxBufferSize of ${limits.maxBufferBytes}`,
   );
-  const made = { ...NONE, key, targets: l.targets, outputs: l.outputs };
+  const made = { ...l, ...NONE, key };
   const copies = (): GpuPlan => ({ ...made, strategy: 'copy', copies: byteCopies(l) });
   if (l.regions.length === 0 || (copyable && want === 'copy')) return copies();
 
@@ -134,7 +134,7 @@ function survey(regions: readonly Region[], alignment: number) {
  * On the bit path a caller's strided destination's rows must each start a 4-byte word: a word is then written by one
  * thread only, and the bytes between rows are left as they were.
  */
-function checkBitRows(l: Layout): void {
+function checkBitRows(l: Places): void {
   l.regions.forEach((r, k) => {
     const o = l.outputOf[k]!;
     check(
@@ -157,14 +157,14 @@ const NONE = { copies: [], unitBits: 0, msbFirst: false, dispatches: [] } as con
 const INPUT = [{ kind: 'input', bytes: 0 }] as const;
 
 /** Each output as a view of the input: its one region's first byte (empty outputs at the input's). */
-function views(l: Layout, srcByteOffset: number): OutputPlace[] {
+function views(l: Places, srcByteOffset: number): OutputPlace[] {
   const outputs = l.outputs.map((o) => ({ target: 0, byteOffset: srcByteOffset, byteLength: o.byteLength }));
   l.regions.forEach((r, k) => (outputs[l.outputOf[k]!]!.byteOffset = r.src / 8));
   return outputs;
 }
 
 /** One copy command per row of each region, into its output's target. */
-function byteCopies(l: Layout): ByteCopy[] {
+function byteCopies(l: Places): ByteCopy[] {
   const copies: ByteCopy[] = [];
   l.regions.forEach((r, k) => {
     const target = l.outputs[l.outputOf[k]!]!.target;

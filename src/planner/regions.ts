@@ -6,19 +6,14 @@ import { check } from '../errors.js';
 import { type FixedDType, byteLengthOf, elementBits } from '../dtype.js';
 import { rowMajorStrides } from '../shape.js';
 import type { SplitPlan } from './split.js';
-import type { OutputPlace, PlanKey, Region, Target } from './types.js';
+import type { GpuPlan, OutputPlace, PlanKey, Region, Target } from './types.js';
 import { align4 } from './dispatch.js';
 
 /** Most row geometries one destination may take (a destination's strides may cut an output into many). */
 export const MAX_DESTINATION_REGIONS = 1 << 16;
 
-/** The outputs' places, the targets they lie in, and each output's regions (`outputOf[k]` is region k's output). */
-export interface Layout {
-  readonly outputs: OutputPlace[];
-  readonly targets: Target[];
-  readonly regions: Region[];
-  readonly outputOf: number[];
-}
+/** Where a GPU plan puts the outputs: their places, the targets they lie in, and their regions of the input. */
+export type Places = Pick<GpuPlan, 'outputs' | 'targets' | 'regions' | 'outputOf'>;
 
 /**
  * Each non-empty output as regions of the input (in bits), written at its place in its target (see Target): a
@@ -26,16 +21,17 @@ export interface Layout {
  * byte 0 of a buffer of its own; else the engine's shared buffer, at aligned offsets. This runs per output of every
  * split planned: one loop, no closure, one object per output and per region.
  */
-export function regionsOf(plan: SplitPlan, key: PlanKey, alignment: number): Layout {
+export function regionsOf(plan: SplitPlan, key: PlanKey, alignment: number): Places {
   const dtype = plan.dtype as FixedDType;
   const bits = elementBits(dtype);
   const rowBits = plan.axisLen * plan.inner * bits;
   const { outer, inner, sizes, starts } = plan;
   const into = key.into;
   const outputs = new Array<OutputPlace>(sizes.length);
-  const layout: Layout = { outputs, targets: [], regions: [], outputOf: [] };
-  for (const d of into ?? []) if (d) layout.targets[d.target] = { kind: 'into', bytes: 0 };
-  const shared = key.separate || (into && !into.includes(undefined)) ? -1 : layout.targets.push(SHARED) - 1;
+  const [targets, regions, outputOf]: [Target[], Region[], number[]] = [[], [], []];
+  const places = { outputs, targets, regions, outputOf };
+  for (const d of into ?? []) if (d) targets[d.target] = { kind: 'into', bytes: 0 };
+  const shared = key.separate || (into && !into.includes(undefined)) ? -1 : targets.push(SHARED) - 1;
   let [end, at] = [0, 0];
   // What depends on an output's length alone, carried over from the last output: equal parts compute it once.
   let [size, byteLength, padded, rowLen, strided] = [-1, 0, 0, 0, false];
@@ -52,12 +48,12 @@ export function regionsOf(plan: SplitPlan, key: PlanKey, alignment: number): Lay
     const src = key.srcByteOffset * 8 + starts[i]! * inner * bits;
     if (d) {
       outputs[i] = { ...d, byteLength };
-      if (byteLength > 0) destinationRegions(plan, i, d.strides, d.byteOffset, src, layout);
+      if (byteLength > 0) destinationRegions(plan, i, d.strides, d.byteOffset, src, regions, outputOf);
       continue;
     }
     let dst = 0;
     if (shared < 0) {
-      const target = layout.targets.push({ kind: 'separate', bytes: align4(byteLength) }) - 1;
+      const target = targets.push({ kind: 'separate', bytes: align4(byteLength) }) - 1;
       outputs[i] = { target, byteOffset: 0, byteLength };
     } else {
       // `at` is aligned, so the next output's place is at + padded: no division per output.
@@ -67,15 +63,15 @@ export function regionsOf(plan: SplitPlan, key: PlanKey, alignment: number): Lay
       at += padded;
     }
     if (rowLen === 0 || outer === 0) continue;
-    layout.regions.push(
+    regions.push(
       strided
         ? { src, dst, row_len: rowLen, src_stride: rowBits, dst_stride: rowLen, rows: outer }
         : { src, dst, row_len: rowLen, src_stride: rowLen, dst_stride: rowLen, rows: 1 },
     );
-    layout.outputOf.push(i);
+    outputOf.push(i);
   }
-  if (shared >= 0) layout.targets[shared] = { kind: 'shared', bytes: align4(end) };
-  return layout;
+  if (shared >= 0) targets[shared] = { kind: 'shared', bytes: align4(end) };
+  return places;
 }
 
 const SHARED: Target = { kind: 'shared', bytes: 0 };
@@ -91,7 +87,8 @@ function destinationRegions(
   strides: readonly number[],
   byteOffset: number,
   src: number,
-  layout: Layout,
+  regions: Region[],
+  outputOf: number[],
 ) {
   const bits = elementBits(plan.dtype as FixedDType);
   const dims: [size: number, s: number, d: number][] = [];
@@ -123,7 +120,7 @@ function destinationRegions(
       const [n, s, t] = dims[k]!;
       [so, dof, q] = [so + (q % n) * s, dof + (q % n) * t, Math.floor(q / n)];
     }
-    layout.regions.push({
+    regions.push({
       src: src + so * bits,
       dst: byteOffset * 8 + dof * bits,
       row_len: rowLen * bits,
@@ -131,6 +128,6 @@ function destinationRegions(
       dst_stride: rd * bits,
       rows,
     });
-    layout.outputOf.push(i);
+    outputOf.push(i);
   }
 }

@@ -73,6 +73,10 @@ export interface GpuPlan {
   readonly strategy: Strategy;
   readonly targets: readonly Target[];
   readonly outputs: readonly OutputPlace[];
+  /** Each output's regions of the input, in bits, written at its place: what the copies or dispatches carry out. */
+  readonly regions: readonly Region[];
+  /** Region k's output. */
+  readonly outputOf: readonly number[];
   readonly copies: readonly ByteCopy[];
   /** Shader word width in bits: 128, 64 or 32 (gather_words), 1 (gather_bits); 0 without a gather. */
   readonly unitBits: UnitBits | 0;
@@ -108,13 +112,13 @@ export interface Region {
 }
 
 /**
- * A tile as the shader's `Tile` struct reads it: one workgroup's work, positions [first, last) of its region, written
- * to the target bound at the dispatch's `dst_binding`. gather_words: positions are words in row-major order.
- * gather_bits: units are bits; with `dst_stride === row_len` (rows back to back) positions are the window's
- * destination u32 words, else every row starts a destination word and positions are (row, word of the row) in
- * row-major order.
+ * A tile as the shader's `Tile` struct reads it (the same member names): one workgroup's work, positions
+ * [first, last) of its region, written to the target bound at the dispatch's `dst_binding`. gather_words: positions
+ * are words in row-major order. gather_bits: units are bits; with `dst_stride === row_len` (rows back to back)
+ * positions are the window's destination u32 words, else every row starts a destination word and positions are
+ * (row, word of the row) in row-major order.
  */
-export type ShaderTile = { readonly [K in (typeof SHADER_TILE_MEMBERS)[number]]: number };
+export type ShaderTile = Region & { readonly first: number; readonly last: number; readonly dst_binding: number };
 
 /** Member names of the shader's Tile struct that the planner fills (the reflected struct is checked against them). */
 export const SHADER_TILE_MEMBERS = [
@@ -127,7 +131,7 @@ export const SHADER_TILE_MEMBERS = [
   'first',
   'last',
   'dst_binding',
-] as const;
+] as const satisfies readonly (keyof ShaderTile)[];
 
 /**
  * One gather dispatch: the plan's targets it binds (in binding order), a window of the source and of each bound

@@ -75,13 +75,10 @@ export function gpuWorkProblem(
 export const TARGETS_PER_DISPATCH = 6;
 
 /**
- * How many dispatches a gather takes when its input and every target fit one binding window: one per group of six
- * target buffers, in target order, that has anything to write (`written[k]`: target k gets a non-empty output). An
- * empty output's buffer (layout 'separate') still takes its place in a group.
+ * How many dispatches a gather takes when its input and every target fit one binding window: one per six target
+ * buffers that have anything to write (`written[k]`: target k gets a non-empty output); an empty output's buffer
+ * (layout 'separate') is bound by none.
  */
 export function gatherDispatches(written: readonly boolean[]): number {
-  let n = 0;
-  for (let first = 0; first < written.length; first += TARGETS_PER_DISPATCH)
-    if (written.slice(first, first + TARGETS_PER_DISPATCH).some(Boolean)) n++;
-  return n;
+  return Math.ceil(written.filter(Boolean).length / TARGETS_PER_DISPATCH);
 }
