@@ -24,6 +24,8 @@ export interface Table {
   readonly group: GPUBindGroup;
   /** Recorded into a caller's encoder: its last use is unknown, so Cleave never destroys it. */
   handedOver: boolean;
+  /** A dispatch's dynamic offsets as a call records them (params, source, targets): written by every call. */
+  readonly offsets: Uint32Array;
 }
 
 /** Where a call's input lies: its buffer, at the byte offset whose residue the plan was made for. */
@@ -45,11 +47,14 @@ export function encodeCopies(
     enc.copyBufferToBuffer(x.buffer, srcBase + c.src, buffers[c.target]!, bases[c.target]! + c.dst, c.size);
 }
 
+/** Every gather pass's descriptor: one object for every pass. */
+const PASS: GPUComputePassDescriptor = { label: 'cleave-gather' };
+
 /**
  * Records one compute pass: a dispatch per planned dispatch, a workgroup per tile. Each binds its table's params, the
  * source's window and its targets' windows at their offsets from the bases, through bind groups made once for those
- * buffers and window sizes: a split whose bases move, or whose outputs go to pooled buffers met before, makes none.
- * Returns the bind groups it made, for a call that fails to drop.
+ * buffers and window sizes: a split whose bases move, or whose outputs go to pooled buffers met before, makes none,
+ * and finds them without allocating. Returns the bind groups it made, for a call that fails to drop.
  */
 export function encodeGather(
   enc: GPUCommandEncoder,
@@ -61,49 +66,82 @@ export function encodeGather(
   bases: readonly number[],
 ): Made[] {
   const made: Made[] = [];
-  const pass = enc.beginComputePass({ label: 'cleave-gather' });
+  const { device, offsets } = table;
+  const kit = gatherKit(device);
+  const max = device.limits.maxComputeWorkgroupsPerDimension;
+  const pass = enc.beginComputePass(PASS);
   pass.setPipeline(pipeline);
-  gp.dispatches.forEach((d, i) => {
-    const [source, srcAt, targets, offsets] = bindDispatch(gp, d, x, buffers, bases, table.device, made);
-    pass.setBindGroup(0, table.group, [i * table.stride]);
-    pass.setBindGroup(BINDING.src.group, source, [srcAt]);
-    pass.setBindGroup(TARGET_GROUP, targets, offsets);
-    const [gx, gy] = foldGrid(d.tiles.length, table.device.limits.maxComputeWorkgroupsPerDimension);
-    pass.dispatchWorkgroups(gx, gy);
-  });
+  for (let i = 0; i < gp.dispatches.length; i++) {
+    const d = gp.dispatches[i]!;
+    // The dynamic offsets, in one array of the table's: params, source, then the targets bound at dynamic offsets.
+    offsets[0] = i * table.stride;
+    offsets[1] = x.byteOffset - gp.key.srcByteOffset + d.srcWindow[0];
+    for (let k = 0; k < kit.moving; k++) offsets[2 + k] = bound(kit, d, buffers, bases, k, AT) as number;
+    pass.setBindGroup(0, table.group, offsets, 0, 1);
+    pass.setBindGroup(BINDING.src.group, sourceGroup(kit, device, x.buffer, d.srcWindow[1], made), offsets, 1, 1);
+    pass.setBindGroup(TARGET_GROUP, targetGroup(kit, device, d, buffers, bases, made), offsets, 2, kit.moving);
+    const groups = d.tiles.length;
+    if (groups <= max) pass.dispatchWorkgroups(groups);
+    else pass.dispatchWorkgroups(...foldGrid(groups, max));
+  }
   pass.end();
   return made;
 }
 
+/** What `bound` gives of a target binding (a group's parts are each binding's first three, in this order). */
+const [BUFFER, SIZE, FIXED, AT] = [0, 1, 2, 3] as const;
+
 /**
- * What dispatch `d` binds: the source's group and dynamic offset, and its targets' group and dynamic offsets. Each
- * target binding holds a target's window, or the spare buffer's k-th window where the dispatch has no k-th target; at
- * a dynamic offset for the first `moving` bindings, else at an offset fixed in the group. Groups made now go to `made`.
+ * Target binding k of dispatch `d`: its buffer, its window's size, the offset fixed in its bind group (0 where it is
+ * bound at a dynamic offset, the first `moving`), or the offset it is bound at. Where the dispatch has no k-th target,
+ * the spare buffer's k-th window, 16 bytes.
  */
-export function bindDispatch(
-  gp: GpuPlan,
+function bound(
+  kit: GatherKit,
   d: Dispatch,
-  x: Source,
   buffers: readonly GPUBuffer[],
   bases: readonly number[],
-  device: GPUDevice,
-  made: Made[],
-): [GPUBindGroup, number, GPUBindGroup, number[]] {
-  const kit = gatherKit(device);
-  const source = groupOf(kit, device, BINDING.src.group, [x.buffer, d.srcWindow[1], 0], made);
-  const parts: (GPUBuffer | number)[] = [];
-  const offsets: number[] = [];
-  for (let k = 0; k < TARGETS_PER_DISPATCH; k++) {
-    const t = d.targets[k];
-    const [buffer, size, at] =
-      t === undefined
-        ? [kit.spare, 16, k * device.limits.minStorageBufferOffsetAlignment]
-        : [buffers[t]!, d.dstWindows[k]![1], bases[t]! + d.dstWindows[k]![0]];
-    parts.push(buffer, size, k < kit.moving ? 0 : at);
-    if (k < kit.moving) offsets.push(at);
+  k: number,
+  what: typeof BUFFER | typeof SIZE | typeof FIXED | typeof AT,
+): GPUBuffer | number {
+  const t = d.targets[k];
+  if (what === BUFFER) return t === undefined ? kit.spare : buffers[t]!;
+  if (what === SIZE) return t === undefined ? 16 : d.dstWindows[k]![1];
+  if (what === FIXED && k < kit.moving) return 0;
+  return t === undefined ? k * kit.spareStride : bases[t]! + d.dstWindows[k]![0];
+}
+
+/** The source's bind group for its window of `size` bytes, bound at a dynamic offset: made once, kept. */
+export function sourceGroup(kit: GatherKit, device: GPUDevice, buffer: GPUBuffer, size: number, made: Made[]) {
+  const list = groupsOf.get(buffer);
+  for (let k = list ? list.length - 1 : -1; k >= 0; k--) {
+    const e = list![k]!;
+    if (e.group === BINDING.src.group && e.parts[1] === size) return e.made;
   }
-  const srcAt = x.byteOffset - gp.key.srcByteOffset + d.srcWindow[0];
-  return [source, srcAt, groupOf(kit, device, TARGET_GROUP, parts, made), offsets];
+  return makeGroup(kit, device, BINDING.src.group, [buffer, size, 0], made);
+}
+
+/** The targets' bind group of dispatch `d` (see `bound`): made once for its buffers and windows, kept. */
+export function targetGroup(
+  kit: GatherKit,
+  device: GPUDevice,
+  d: Dispatch,
+  buffers: readonly GPUBuffer[],
+  bases: readonly number[],
+  made: Made[],
+): GPUBindGroup {
+  const list = groupsOf.get(buffers[d.targets[0]!]!);
+  search: for (let i = list ? list.length - 1 : -1; i >= 0; i--) {
+    const e = list![i]!;
+    if (e.group !== TARGET_GROUP) continue;
+    for (let j = 0; j < 3 * TARGETS_PER_DISPATCH; j++)
+      if (e.parts[j] !== bound(kit, d, buffers, bases, (j / 3) | 0, (j % 3) as 0 | 1 | 2)) continue search;
+    return e.made;
+  }
+  const parts: (GPUBuffer | number)[] = [];
+  for (let j = 0; j < 3 * TARGETS_PER_DISPATCH; j++)
+    parts.push(bound(kit, d, buffers, bases, (j / 3) | 0, (j % 3) as 0 | 1 | 2));
+  return makeGroup(kit, device, TARGET_GROUP, parts, made);
 }
 
 /** A bind group this module made and keeps: under its first buffer, its group index and each (buffer, size, offset). */
@@ -119,15 +157,11 @@ const groupsOf = new WeakMap<GPUBuffer, Made[]>();
 /** Bind groups a buffer keeps, newest last: a few window sizes and sets of targets (a KV cache's two alignments). */
 const KEPT_GROUPS = 8;
 
-/** A bind group of group `group` binding (buffer, size, offset) triples `parts` in binding order: made once, kept. */
-function groupOf(kit: GatherKit, device: GPUDevice, group: number, parts: (GPUBuffer | number)[], made: Made[]) {
+/** A new bind group of group `group` binding (buffer, size, offset) triples `parts` in binding order, kept. */
+function makeGroup(kit: GatherKit, device: GPUDevice, group: number, parts: (GPUBuffer | number)[], made: Made[]) {
   const lead = parts[0] as GPUBuffer;
   let list = groupsOf.get(lead);
   if (!list) groupsOf.set(lead, (list = []));
-  for (let k = list.length - 1; k >= 0; k--) {
-    const e = list[k]!;
-    if (e.group === group && e.parts.length === parts.length && e.parts.every((p, j) => p === parts[j])) return e.made;
-  }
   const entries: GPUBindGroupEntry[] = [];
   for (let j = 0; j < parts.length; j += 3)
     entries.push({
@@ -179,7 +213,8 @@ export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Tab
     { binding: BINDING.tiles.binding, resource: { buffer, offset: tilesAt, size: bytes.byteLength - tilesAt } },
   ];
   const group = device.createBindGroup({ layout: gatherKit(device).layouts[BINDING.params.group]!, entries });
-  return { device, buffer, stride, group, handedOver: false };
+  const offsets = new Uint32Array(2 + gatherKit(device).moving);
+  return { device, buffer, stride, group, handedOver: false, offsets };
 }
 
 /** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */

@@ -17,8 +17,9 @@ export interface GatherKit {
   readonly pipelineLayout: GPUPipelineLayout;
   /** Targets bound at a dynamic offset: the device's dynamic storage buffers less the source's. */
   readonly moving: number;
-  /** Bound, a window of its own each, in the target bindings a dispatch leaves empty. */
+  /** Bound, a window of its own each (`spareStride` bytes apart), in the target bindings a dispatch leaves empty. */
   readonly spare: GPUBuffer;
+  readonly spareStride: number;
   readonly pipelines: Map<Variant, GPUComputePipeline | Promise<GPUComputePipeline>>;
 }
 
@@ -42,9 +43,10 @@ export function gatherKit(device: GPUDevice): GatherKit {
     device.createBindGroupLayout({ label: `cleave-gather-${g}`, entries: bindGroupLayoutEntries(g, moving) }),
   );
   const pipelineLayout = device.createPipelineLayout({ bindGroupLayouts: layouts });
-  const size = TARGETS_PER_DISPATCH * device.limits.minStorageBufferOffsetAlignment;
+  const spareStride = device.limits.minStorageBufferOffsetAlignment;
+  const size = TARGETS_PER_DISPATCH * spareStride;
   const spare = device.createBuffer({ label: 'cleave-spare', size, usage: USAGE.STORAGE });
-  kits.set(device, (k = { layouts, pipelineLayout, moving, spare, pipelines: new Map() }));
+  kits.set(device, (k = { layouts, pipelineLayout, moving, spare, spareStride, pipelines: new Map() }));
   return k;
 }
 

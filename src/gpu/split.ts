@@ -7,10 +7,10 @@ import type { AnyTensor, Destination, GpuTensor } from '../tensor.js';
 import type { GpuView, HostView } from '../read/tensor.js';
 import type { GpuPlan } from '../planner/types.js';
 import { align4 } from '../planner/dispatch.js';
-import { type Made, type Table, bindDispatch, dropGroups, encodeCopies, encodeGather } from './encode.js';
+import { type Made, type Table, dropGroups, encodeCopies, encodeGather, sourceGroup, targetGroup } from './encode.js';
 import { type GpuExecutor, SCOPES, inScopes, lateError, throwIfFailed, writePadded } from './executor.js';
 import { type Lease, handOut, leaseFor, leaseOn, settle } from './leases.js';
-import { pipelineNow } from './pipelines.js';
+import { gatherKit, pipelineNow } from './pipelines.js';
 import { STAGING_USAGE, TENSOR_USAGE } from '../usage.js';
 import { bufferFacts } from '../read/webgpu-object.js';
 
@@ -127,7 +127,11 @@ export async function bindAhead(
 ): Promise<void> {
   const { value: buffers, error } = inScopes(gpu.device, (device) => {
     const taken = targetBuffers(gpu, gp, dests);
-    for (const d of gp.dispatches) bindDispatch(gp, d, x, taken, bases, device, []);
+    const kit = gatherKit(device);
+    for (const d of gp.dispatches) {
+      sourceGroup(kit, device, x.buffer, d.srcWindow[1], []);
+      targetGroup(kit, device, d, taken, bases, []);
+    }
     return taken;
   });
   gp.targets.forEach((t, k) => t.kind !== 'into' && gpu.pool.give(buffers[k]!));
