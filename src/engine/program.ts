@@ -62,6 +62,8 @@ interface Spec {
 export class Program {
   /** Handed to the caller by `engine.prepare`: the caller's, never kept in the engine's cache. */
   prepared = false;
+  /** Let go of by the engine's cache (its table retired): never kept again. */
+  dropped = false;
   /** The destinations it was prepared with (`engine.prepare` with `into`), for every call that gives none. */
   into: readonly (Destination | undefined)[] | undefined;
   /** Settles once its pipeline is compiled, its table written and its bind groups made (`engine.prepare`). */
@@ -140,7 +142,7 @@ export class Program {
       this.ctx.plans.keep(this);
       return { outputs: splitOnCpu(this.spec.plan, x as HostView, this.spec.shapes), gp: undefined };
     }
-    if (x.kind === 'host') return this.at(gpu, 0, undefined, false)[0].host(gpu, x, what);
+    if (x.kind === 'host') return this.host(gpu, x, what);
     const lease = checkLive(x, what);
     const ours = lease?.home === gpu.pool;
     check(
@@ -149,8 +151,21 @@ export class Program {
       () => `${what}: the input's GPU buffer is ${x.buffer.mapState}; unmap it first`,
       'input:input.buffer',
     );
-    const [p, bases] = this.at(gpu, x.byteOffset, dests, this.viewsAllowed(ours, dests, enc));
-    return p.resident(gpu, bases, { x, lease, dests, what, encoder: enc, failed: () => this.ctx.plans.forget(p) });
+    const alias = this.viewsAllowed(ours, dests, enc);
+    const [p, bases] = this.at(gpu, x.byteOffset, dests, alias);
+    const call: Call = { x, lease, dests, what, encoder: enc, failed: () => this.ctx.plans.forget(p) };
+    if (enc || !p.waits(gpu)) return p.resident(gpu, bases, call);
+    // A promise-returning call whose shader is not compiled yet waits for its asynchronous compile, its input copied
+    // now: it still splits the input as it was at the call. If the cache dropped the program meanwhile (its table
+    // with it), the program of its key is found again.
+    const copy = snapshot(gpu, p.gp!, x, what);
+    return Promise.all([p.compiled(gpu), copy.waited])
+      .then(() => {
+        gpu.alive(what);
+        const [q, at] = p.dropped ? this.at(gpu, x.byteOffset, dests, alias) : [p, bases];
+        return q.resident(gpu, at, { ...call, x: copy.x, failed: () => this.ctx.plans.forget(q) });
+      })
+      .finally(copy.done);
   }
 
   /** Whether a call's outputs may be views of its input (`ours`: in a buffer of the engine's pool). */
@@ -184,35 +199,37 @@ export class Program {
     return [p, fits(p) as number[]];
   }
 
-  /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
-  private resident(gpu: GpuExecutor, bases: number[], call: Call): Done | Promise<Done> {
+  /** Whether a promise-returning call of this program waits for its shader's asynchronous compile. */
+  private waits(gpu: GpuExecutor): boolean {
     const gp = this.gp!;
-    const run = (c: Call) => resident(gpu, gp, this.table, bases, this.spec.shapes, c);
-    // A promise-returning call whose shader is not compiled yet waits for its asynchronous compile, its input copied
-    // now: it still splits the input as it was at the call.
-    if (!call.encoder && gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst)) {
-      const copy = snapshot(gpu, gp, call.x, call.what);
-      return Promise.all([compile(gpu.device, gp.unitBits || 1, gp.msbFirst), copy.waited])
-        .then(() => {
-          gpu.alive(call.what);
-          return this.kept(run({ ...call, x: copy.x }));
-        })
-        .finally(copy.done);
-    }
-    return this.kept(run(call));
+    return gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst);
   }
 
-  /** Splits a host tensor on the GPU: uploaded, split, read back (its bytes copied first if it must wait). */
+  /** Its shader, compiled asynchronously (once per device and variant). */
+  private compiled(gpu: GpuExecutor): Promise<GPUComputePipeline> {
+    return compile(gpu.device, this.gp!.unitBits || 1, this.gp!.msbFirst);
+  }
+
+  /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
+  private resident(gpu: GpuExecutor, bases: number[], call: Call): Done | Promise<Done> {
+    return this.kept(resident(gpu, this.gp!, this.table, bases, this.spec.shapes, call));
+  }
+
+  /**
+   * Splits a host tensor on the GPU: uploaded, split, read back. One that waits for its shader copies its bytes
+   * first, and finds the program of its key again after the wait.
+   */
   private async host(gpu: GpuExecutor, x: HostView, what: string): Promise<Done> {
-    const gp = this.gp!;
-    if (gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst)) {
+    let [p] = this.at(gpu, 0, undefined, false);
+    if (p.waits(gpu)) {
       const bytes = x.bytes.slice();
-      await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
+      await p.compiled(gpu);
       gpu.alive(what);
+      if (p.dropped) [p] = this.at(gpu, 0, undefined, false);
       x = { ...x, bytes };
     }
-    const failed = () => this.ctx.plans.forget(this);
-    return this.kept(await host(gpu, gp, this.table, x, this.spec.shapes, { what, failed }));
+    const failed = () => this.ctx.plans.forget(p);
+    return p.kept(await host(gpu, p.gp!, p.table, x, p.spec.shapes, { what, failed }));
   }
 
   /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
@@ -236,7 +253,7 @@ export class Program {
     if (!gp || gp.strategy !== 'gather') return;
     this.ready = (async () => {
       try {
-        await compile(gpu.device, gp.unitBits || 1, gp.msbFirst);
+        await this.compiled(gpu);
         if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
         // A device lost before it is ready: once the queue is done, the engine has heard of it.
         await gpu.device.queue.onSubmittedWorkDone();
@@ -311,19 +328,28 @@ export class PlanCache {
     return undefined;
   }
 
-  /** Keeps `p` as the most recently used (a prepared split's own program is its caller's, never kept here). */
+  /**
+   * Keeps `p` as the most recently used; never a prepared split's own program (its caller's), nor one dropped before
+   * (a call of it that went through after another failed, or after the cache let it go: its table is retired).
+   */
   keep(p: Program): void {
-    if (p.prepared) return;
+    if (p.prepared || p.dropped) return;
     const k = this.list.indexOf(p);
     if (k === this.list.length - 1 && k >= 0) return;
     if (k >= 0) this.list.splice(k, 1);
-    if (this.list.push(p) > KEPT_PROGRAMS) this.retire(this.list.shift()!);
+    if (this.list.push(p) > KEPT_PROGRAMS) this.drop(this.list.shift()!);
   }
 
   /** Drops `p` (a call of it failed), its table retired. */
   forget(p: Program): void {
     const k = this.list.indexOf(p);
-    if (k >= 0) this.retire(this.list.splice(k, 1)[0]!);
+    if (k >= 0) this.drop(this.list.splice(k, 1)[0]!);
+    p.dropped = true;
+  }
+
+  private drop(p: Program): void {
+    p.dropped = true;
+    this.retire(p);
   }
 }
 
