@@ -20,7 +20,8 @@ import { checkLive, release } from '../gpu/leases.js';
 import { measure } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
-import { type Context, type Fields, PlanCache, type Program, SPLIT_KEYS, finish, programOf } from './program.js';
+import { type Context, type Fields, type Program, SPLIT_KEYS, finish, programOf } from './program.js';
+import { PlanCache } from './plans.js';
 
 /** How an engine was opened (open.ts): its device, or why it has none, and its options as read. */
 export interface Opened {
@@ -42,7 +43,7 @@ export class Engine implements Context {
   readonly strategy: 'auto' | Strategy;
   /** The costs it plans with: its adapter's table, the ones it was given, or the last `calibrate()` measured. */
   costs: CostModel | undefined;
-  readonly plans: PlanCache;
+  readonly plans: PlanCache<Program>;
   private readonly madeDevice: boolean;
   private destroyed = false;
   private lost: string | undefined;

@@ -24,6 +24,7 @@ import { type Call, type Done, bindAhead, host, resident, snapshot } from '../gp
 import type { Table } from '../gpu/encode.js';
 import { compile, compiled } from '../gpu/pipelines.js';
 import { checkLive } from '../gpu/leases.js';
+import type { PlanCache } from './plans.js';
 
 /** The options a split or a prepared split takes. */
 export const SPLIT_KEYS = ['axis', 'sizes', 'parts', 'layout', 'alias', 'into'] as const;
@@ -36,7 +37,7 @@ export interface Context {
   readonly strategy: 'auto' | Strategy;
   /** The costs the engine plans with now. */
   readonly costs: CostModel | undefined;
-  readonly plans: PlanCache;
+  readonly plans: PlanCache<Program>;
   usable(what: string): void;
   alive(what: string): void;
   ran(gp: GpuPlan | undefined): void;
@@ -296,60 +297,6 @@ export class Program {
       `option:into[${i}].buffer`,
     );
     return prepared;
-  }
-}
-
-/** Programs an engine keeps (most recently used last): a model's distinct splits, each under a key or two. */
-export const KEPT_PROGRAMS = 32;
-
-/**
- * The one plan cache: an engine's programs, found by the split and key a call asks for; past KEPT_PROGRAMS the least
- * recently used is dropped and its table retired. A program joins it once a call of it went through, and leaves it
- * when a call of it fails.
- */
-export class PlanCache {
-  private readonly list: Program[] = [];
-
-  constructor(private readonly retire: (p: Program) => void) {}
-
-  get size(): number {
-    return this.list.length;
-  }
-
-  /** The newest program that `match`es, now the most recently used; undefined when none does. */
-  find(match: (p: Program) => boolean): Program | undefined {
-    const list = this.list;
-    for (let k = list.length - 1; k >= 0; k--) {
-      const p = list[k]!;
-      if (!match(p)) continue;
-      if (k !== list.length - 1) list.push(...list.splice(k, 1));
-      return p;
-    }
-    return undefined;
-  }
-
-  /**
-   * Keeps `p` as the most recently used; never a prepared split's own program (its caller's), nor one dropped before
-   * (a call of it that went through after another failed, or after the cache let it go: its table is retired).
-   */
-  keep(p: Program): void {
-    if (p.prepared || p.dropped) return;
-    const k = this.list.indexOf(p);
-    if (k === this.list.length - 1 && k >= 0) return;
-    if (k >= 0) this.list.splice(k, 1);
-    if (this.list.push(p) > KEPT_PROGRAMS) this.drop(this.list.shift()!);
-  }
-
-  /** Drops `p` (a call of it failed), its table retired. */
-  forget(p: Program): void {
-    const k = this.list.indexOf(p);
-    if (k >= 0) this.drop(this.list.splice(k, 1)[0]!);
-    p.dropped = true;
-  }
-
-  private drop(p: Program): void {
-    p.dropped = true;
-    this.retire(p);
   }
 }
 

@@ -18,7 +18,8 @@ import * as core from '../../src/core.js';
 import { COST_TABLES, type CostModel, copyCheaper } from '../../src/planner/costs.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import type { GpuPlan } from '../../src/planner/types.js';
-import type { PlanCache } from '../../src/engine/program.js';
+import type { Program } from '../../src/engine/program.js';
+import type { PlanCache } from '../../src/engine/plans.js';
 import { TARGETS_PER_DISPATCH } from '../../src/gpu/shader.js';
 import { gpuEntry } from '../../src/gpu/device.js';
 import { randomTensor, rng } from '../helpers/cases.js';
@@ -64,8 +65,8 @@ async function idle(device: GPUDevice): Promise<void> {
   for (let i = 0; i < 3; i++) await device.queue.onSubmittedWorkDone();
 }
 
-/** The engine's plan cache (src/engine/program.ts PlanCache), reached past the public type. */
-const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+/** The engine's plan cache (src/engine/program.ts PlanCache<Program>), reached past the public type. */
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache<Program> }).plans;
 
 /** The key of the program the engine used last (the newest in its plan cache). */
 const newestKey = (e: SplitEngine) => plansOf(e).find(() => true)!.gp!.key;

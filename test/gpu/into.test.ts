@@ -8,7 +8,8 @@ import { ParamsBuilder, hashParams, randomSplit, randomTensor, rng } from '../he
 import { FIXED_REF_DTYPES } from '../helpers/dtypes.js';
 import { bufferOf, noise, randomDestinations, rowMajor, scatter, widthOf } from '../helpers/destinations.js';
 import { gpuTest } from '../helpers/gpu.js';
-import type { PlanCache } from '../../src/engine/program.js';
+import type { Program } from '../../src/engine/program.js';
+import type { PlanCache } from '../../src/engine/plans.js';
 import { readBuffer } from '../helpers/download.js';
 import { bitsOf, firstMismatch, referenceSplit } from '../helpers/reference.js';
 
@@ -105,7 +106,7 @@ describe('into: a KV cache', () => {
       await expectInto(e, g.device, x, 1, [H, H, H], [undefined, slot(0), slot(1)], images);
       expect(e.stats).toMatchObject({ strategy: 'gather', dispatches: 1 });
       // The plan's targets (src/planner/types.ts Target, through the engine's plan cache): the cache buffer once.
-      const plans = (e as unknown as { plans: PlanCache }).plans;
+      const plans = (e as unknown as { plans: PlanCache<Program> }).plans;
       expect(plans.find(() => true)!.gp!.targets.map((k) => k.kind)).toEqual(['into', 'shared']);
     }
     kv.destroy();

@@ -7,7 +7,8 @@
 import { describe, expect, vi } from 'vitest';
 import type { GpuTensor, HostTensor, SplitEngine } from '../../src/index.js';
 import { BufferPool } from '../../src/gpu/pool.js';
-import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
+import type { Program } from '../../src/engine/program.js';
+import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/plans.js';
 import { STAGING_USAGE, TENSOR_USAGE, USAGE } from '../../src/usage.js';
 import { downloadAll } from '../helpers/download.js';
 import { expectSplitOf } from '../helpers/check.js';
@@ -20,7 +21,7 @@ const N = 4000;
 const poolOf = (e: SplitEngine) => (e as unknown as { gpu: { pool: BufferPool } }).gpu.pool;
 
 /** The engine's one plan cache (the Engine class's `plans`). */
-const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache<Program> }).plans;
 
 const grown = (t: number): HostTensor<'float32'> => ({
   dtype: 'float32',

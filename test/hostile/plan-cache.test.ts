@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { type GpuTensor, type HostTensor, type SplitEngine, SplitError, createSplitEngine } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
-import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
+import type { Program } from '../../src/engine/program.js';
+import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/plans.js';
 import { compile } from '../../src/gpu/pipelines.js';
 import { USAGE } from '../../src/usage.js';
 import { randomTensor, rng } from '../helpers/cases.js';
@@ -25,7 +26,7 @@ import { splitProblem } from './controls.js';
 import { describeOutcome, outcomeOf } from './harness.js';
 
 /** The engine's one plan cache (the Engine class's `plans`, which the public interface leaves out). */
-const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache<Program> }).plans;
 
 /** What the device creates while `fn` runs: bind groups, tile tables (UNIFORM buffers), other buffers. */
 interface Made {

@@ -16,7 +16,8 @@ import {
   createSplitEngine,
 } from '../../src/index.js';
 import { acquireDevice } from '../../src/gpu/device.js';
-import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/program.js';
+import type { Program } from '../../src/engine/program.js';
+import { KEPT_PROGRAMS, type PlanCache } from '../../src/engine/plans.js';
 import { int, randomTensor, rng } from '../helpers/cases.js';
 import { bufferOf, noise, scatter } from '../helpers/destinations.js';
 import { downloadAll, readBuffer } from '../helpers/download.js';
@@ -132,7 +133,7 @@ async function round(e: SplitEngine, device: GPUDevice, p: PreparedSplit, c: Cas
 }
 
 /** The engine's one plan cache (the Engine class's `plans`, which the public interface leaves out). */
-const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache }).plans;
+const plansOf = (e: SplitEngine) => (e as unknown as { plans: PlanCache<Program> }).plans;
 
 /** Tile tables held by the programs in the engine's plan cache (a gather's, made with its program). */
 function tablesKept(e: SplitEngine): number {

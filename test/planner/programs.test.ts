@@ -4,7 +4,8 @@
 // the call's bases: checked here against a plan made at the real offsets, command by command.
 import { describe, expect, test } from 'vitest';
 import { SplitError, createSplitEngine, equalParts, tensor } from '../../src/index.js';
-import { type Fields, KEPT_PROGRAMS, PlanCache, type Program, programOf } from '../../src/engine/program.js';
+import { type Fields, type Program, programOf } from '../../src/engine/program.js';
+import { KEPT_PROGRAMS, PlanCache } from '../../src/engine/plans.js';
 import { planGpu } from '../../src/planner/gpu.js';
 import { COST_TABLES, type CostModel } from '../../src/planner/costs.js';
 import type { GpuLimits, GpuPlan, Strategy } from '../../src/planner/types.js';
@@ -29,7 +30,7 @@ function engineLike(strategy: 'auto' | Strategy = 'auto', costs: CostModel = COS
     gpu,
     strategy,
     costs,
-    plans: new PlanCache((p) => void retired.push(p)),
+    plans: new PlanCache<Program>((p) => void retired.push(p)),
     usable: () => undefined,
     alive: () => undefined,
     ran: () => undefined,
@@ -51,7 +52,7 @@ const placer =
     p.at(e.gpu as never, at, dests, alias);
 
 /** The programs a cache holds, least recently used first (found by a match that takes none, so none moves). */
-function kept(plans: PlanCache): Program[] {
+function kept(plans: PlanCache<Program>): Program[] {
   const all: Program[] = [];
   plans.find((p) => (all.push(p), false));
   return all.reverse();
@@ -120,13 +121,13 @@ describe('programs kept for repeated splits', () => {
     expect(KEPT_PROGRAMS).toBe(32);
     const cpu = await createSplitEngine({ backend: 'cpu' });
     for (let n = 1; n <= 40; n++) await cpu.split(tensor('float32', new Float32Array(n), [n]), { parts: 1 });
-    const plans = (cpu as unknown as { plans: PlanCache }).plans;
+    const plans = (cpu as unknown as { plans: PlanCache<Program> }).plans;
     expect(kept(plans).map((p) => p.spec.plan.shape)).toEqual(Array.from({ length: 32 }, (_, i) => [i + 9]));
   });
 
   test('run finds the program of a node read alike: planned once per node, options and input shape', async () => {
     const cpu = await createSplitEngine({ backend: 'cpu' });
-    const plans = (cpu as unknown as { plans: PlanCache }).plans;
+    const plans = (cpu as unknown as { plans: PlanCache<Program> }).plans;
     const node = (n: number, split: number[]) =>
       ({
         op: 'Split',
@@ -150,7 +151,7 @@ describe('programs kept for repeated splits', () => {
 
   test('a refused call keeps no program', async () => {
     const cpu = await createSplitEngine({ backend: 'cpu' });
-    const plans = (cpu as unknown as { plans: PlanCache }).plans;
+    const plans = (cpu as unknown as { plans: PlanCache<Program> }).plans;
     const buffer = { size: 64, usage: 0x80 | 0x4, mapAsync() {}, destroy() {} } as unknown as GPUBuffer;
     const gx = { dtype: 'float32', shape: [4], buffer } as const;
     await expect(cpu.split(gx, { parts: 2 } as never)).rejects.toMatchObject({ code: 'WRONG_BACKEND' });
@@ -170,7 +171,7 @@ describe('programs kept for repeated splits', () => {
 describe('the plan cache', () => {
   test('most recently used last; past KEPT_PROGRAMS the least recently used is retired; a failed one forgotten', () => {
     const retired: Program[] = [];
-    const cache = new PlanCache((p) => void retired.push(p));
+    const cache = new PlanCache<Program>((p) => void retired.push(p));
     // Stand-ins, told apart by their number (the cache reads only `prepared`).
     const ps = Array.from({ length: KEPT_PROGRAMS + 1 }, (_, n) => ({ prepared: false, n }) as unknown as Program);
     for (const p of ps.slice(0, KEPT_PROGRAMS)) cache.keep(p);
