@@ -14,7 +14,7 @@ import { BufferPool } from './pool.js';
 import { compile, pipelineNow } from './pipelines.js';
 import { inScopes } from './executor.js';
 import { MAP_READ_MODE, STAGING_USAGE, TENSOR_USAGE, USAGE } from '../usage.js';
-import { TARGETS_PER_DISPATCH } from './shader.js';
+import { TARGETS_PER_DISPATCH as TARGETS } from './shader.js';
 
 // Rounds of every probe in turn, so a change of load hits them alike; the first warms up (pipelines,
 // tables, bind groups) and is left out.
@@ -85,23 +85,11 @@ export async function measure(device: GPUDevice, costs: CostModel): Promise<Cost
 
 /** Each probe's split, planned as the planner plans it with its strategy forced. */
 function probePlans(costs: CostModel): GpuPlan[] {
-  const limits = {
-    alignment: 256,
-    maxBindingBytes: BYTES,
-    maxBufferBytes: BYTES,
-    targetsPerDispatch: TARGETS_PER_DISPATCH,
-  };
+  const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, targetsPerDispatch: TARGETS };
+  const key = { srcByteOffset: 0, allowAlias: false, separate: false, costs, into: undefined };
   return PROBES.map(([copy, rows, parts, piece]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
-    const strategy = copy ? 'copy' : 'gather';
-    return planGpu(plan, limits, {
-      srcByteOffset: 0,
-      allowAlias: false,
-      separate: false,
-      strategy,
-      costs,
-      into: undefined,
-    });
+    return planGpu(plan, limits, { ...key, strategy: copy ? 'copy' : 'gather' });
   });
 }
 

@@ -19,14 +19,15 @@ export interface CostModel {
 }
 
 /**
- * The fixed tables. `gpu`: a hardware GPU, as `engine.calibrate()` measured an NVIDIA H100 (Dawn, Vulkan): copies
- * win for a few contiguous chunks and for rows past about 190 kB, the gather for the rest. `software`: a CPU adapter
- * (SwiftShader, llvmpipe, WARP), as it measured SwiftShader on 2 cores: its compute shaders move bytes 30-100x slower
- * than its copies, so copies win for contiguous chunks and for rows past a few kB.
+ * The fixed tables, each from `engine.calibrate()`'s measurements. `gpu`: a hardware GPU, as measured on an NVIDIA
+ * H100 (Dawn, Vulkan): copies win for a few contiguous chunks and for rows past about 190 kB, the gather for the rest.
+ * `software`: a CPU adapter (SwiftShader, llvmpipe, WARP), as measured on SwiftShader on 2 cores (a copy command
+ * 1.4 µs, a dispatch 40-500 µs, copies 0.02 ns and the gather 1.4-4 ns a byte): copies win for contiguous chunks and
+ * for rows past about 1.2 kB, the gather for shorter rows.
  */
 export const COST_TABLES = {
   gpu: { copyCommandNs: 5540, dispatchNs: 17800, copyByteNs: 0.001, gatherByteNs: 0.035 },
-  software: { copyCommandNs: 2000, dispatchNs: 33000, copyByteNs: 0.01, gatherByteNs: 0.01 },
+  software: { copyCommandNs: 1500, dispatchNs: 60000, copyByteNs: 0.02, gatherByteNs: 1.5 },
 } as const satisfies Record<string, CostModel>;
 
 /** What an adapter says of itself (GPUAdapterInfo's fields, each optional). */

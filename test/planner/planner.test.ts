@@ -336,12 +336,12 @@ describe('planGpu', () => {
     expect(basesOf(aliased, 256, undefined, true, 256)).toEqual([256]);
     expect(planGpu(contiguous, LIMITS, key()).strategy).toBe('copy');
     expect(planGpu(planSplit('float32', [1024, 64], 1, [32, 32]), LIMITS, views).strategy).toBe('gather');
-    // The software table chooses at most 16 copy commands for contiguous chunks.
-    const many = planSplit('float32', [4096], 0, [4080, ...Array<number>(16).fill(1)]); // 17 chunks
+    // The software table chooses at most 56 copy commands for contiguous chunks of 16 KiB in all.
+    const many = planSplit('float32', [4096], 0, [4040, ...Array<number>(56).fill(1)]); // 57 chunks
     const at4 = key({ srcByteOffset: 4, allowAlias: true });
     expect(planGpu(many, LIMITS, at4).strategy).toBe('gather');
-    const sixteen = planSplit('float32', [4096], 0, [4081, ...Array<number>(15).fill(1)]);
-    expect(planGpu(sixteen, LIMITS, at4).strategy).toBe('copy');
+    const fiftySix = planSplit('float32', [4096], 0, [4041, ...Array<number>(55).fill(1)]);
+    expect(planGpu(fiftySix, LIMITS, at4).strategy).toBe('copy');
     expect(planGpu(planSplit('uint8', [10], 0, [3, 7]), LIMITS, key()).strategy).toBe('gather');
   });
 
@@ -351,14 +351,14 @@ describe('planGpu', () => {
     const SOFTWARE = COST_TABLES.software;
     // Contiguous: n commands against one dispatch, plus what each moves its bytes at.
     // 17 one-element chunks of float32 [4096]: 17 µs of commands against 40 µs of dispatch; on the software table,
-    // 34 µs against 33 µs.
+    // 25.8 µs against 84.6 µs (its dispatch 60 µs, its gather 1.5 ns a byte).
     const seventeen = planSplit('float32', [4096], 0, [4080, ...Array<number>(16).fill(1)]);
     expect(strategy(seventeen, CPU_COSTS)).toBe('copy');
-    expect(strategy(seventeen, SOFTWARE)).toBe('gather');
+    expect(strategy(seventeen, SOFTWARE)).toBe('copy');
     // 64 chunks of 4 KiB: 64 µs of commands, but the gather's 0.9 ns more per byte costs 236 µs more.
     const sixtyFour = planSplit('float32', [64 * 1024], 0, Array<number>(64).fill(1024));
     expect(strategy(sixtyFour, CPU_COSTS)).toBe('copy');
-    expect(strategy(sixtyFour, SOFTWARE)).toBe('gather');
+    expect(strategy(sixtyFour, SOFTWARE)).toBe('copy');
     // 4096 one-element chunks: 4.1 ms of commands against 56 µs.
     expect(strategy(planSplit('float32', [4096], 0, Array<number>(4096).fill(1)), CPU_COSTS)).toBe('gather');
     // Strided: a command per row, each against the gather of its bytes, so the row length decides, never the number
@@ -369,8 +369,9 @@ describe('planGpu', () => {
     }
     // The shortest row decides: rows of 4096 and 1024 bytes stay with the shader.
     expect(strategy(planSplit('float32', [64, 1280], 1, [1024, 256]), CPU_COSTS)).toBe('gather');
-    // The software table gives copies and the gather the same cost per byte: strided chunks are never copied.
-    expect(strategy(planSplit('float32', [8, 1 << 16], 1, [1 << 15, 1 << 15]), SOFTWARE)).toBe('gather');
+    // The software table copies rows from 1168 bytes: (1500 + r × 0.02) × 1.15 < r × 1.5.
+    expect(strategy(planSplit('float32', [8, 1 << 16], 1, [1 << 15, 1 << 15]), SOFTWARE)).toBe('copy');
+    expect(strategy(planSplit('float32', [8, 512], 1, [256, 256]), SOFTWARE)).toBe('gather');
     // The arithmetic itself: 10 contiguous commands moving 1000 bytes, 10.1 µs against one dispatch's 41 µs; one row
     // of 1000 bytes, 1.1 µs against 1 µs; one of 2000 bytes, 1.2 µs (1.38 with the margin) against 2 µs; one of 1200
     // bytes, 1.12 µs against 1.2 µs, cheaper but not by the margin (1.288 µs).
@@ -567,18 +568,14 @@ describe('dispatch grouping', () => {
 });
 
 describe('cost tables', () => {
-  test("the software table keeps 0.6's defaults; each table's break-evens are as its documentation says", () => {
-    expect(COST_TABLES.software).toEqual({
-      copyCommandNs: 2000,
-      dispatchNs: 33000,
-      copyByteNs: 0.01,
-      gatherByteNs: 0.01,
-    });
-    // software: 16 contiguous chunks (4 KiB in all) are copied (32 µs against 33 µs), 17 gathered; strided rows are
-    // never copied (a row's command is never paid back: copies and the gather cost the same per byte).
-    expect(copyCheaper(COST_TABLES.software, 16, 4096, 1)).toBe(true);
-    expect(copyCheaper(COST_TABLES.software, 17, 4096, 1)).toBe(false);
-    expect(copyCheaper(COST_TABLES.software, 1, 1 << 24, 1, 1 << 24)).toBe(false);
+  test("each table's break-evens are as its documentation says", () => {
+    expect(COST_TABLES.software).toEqual({ copyCommandNs: 1500, dispatchNs: 60000, copyByteNs: 0.02, gatherByteNs: 1.5 });
+    // software: contiguous chunks of 16 KiB in all are copied up to 56 commands (84.3 µs against 84.6 µs), gathered
+    // past; strided rows are copied from 1168 bytes: (1500 + r × 0.02) × 1.15 < r × 1.5.
+    expect(copyCheaper(COST_TABLES.software, 56, 16384, 1)).toBe(true);
+    expect(copyCheaper(COST_TABLES.software, 57, 16384, 1)).toBe(false);
+    expect(copyCheaper(COST_TABLES.software, 1, 1 << 24, 1, 1167)).toBe(false);
+    expect(copyCheaper(COST_TABLES.software, 1, 1 << 24, 1, 1168)).toBe(true);
     // gpu: 3 contiguous chunks (1 KiB in all) copied (16.6 µs against 17.8 µs), 4 gathered; rows copied from about
     // 190 kB: (5540 + r × 0.001) × 1.15 < r × 0.035 from r = 188,213 bytes.
     expect(copyCheaper(COST_TABLES.gpu, 3, 1024, 1)).toBe(true);
