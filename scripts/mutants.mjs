@@ -3,7 +3,8 @@
 // should catch it, then prints a table: fault, failing tests per file, time. Every fault must be
 // caught by at least two files, one of them with an independent reference (marked *); the script
 // exits 1 when one is not. Not part of `npm test` (it runs each tier again per fault);
-// `node scripts/mutants.mjs [id ...]` runs some faults only. The latest table is in test/README.md.
+// `node scripts/mutants.mjs [id ...]` runs some faults only. The faults are listed in test/README.md; the record
+// of past runs is in bench/RESULTS.md.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -104,12 +105,29 @@ const FAULTS = [
     tests: [KERNELS, LARGE],
   },
   {
+    id: 'planner-dispatch-group',
+    what: 'a dispatch that groups several target buffers drops the last of them: that target is never written',
+    file: 'src/planner/dispatch.ts',
+    find: 'const bound = written.slice(first, first + limits.targetsPerDispatch);',
+    replace:
+      'const bound = written.slice(first, first + limits.targetsPerDispatch);\n    if (bound.length > 1) bound.pop();',
+    tests: [INTO, OUTPUTS, PACKED, PLANNER],
+  },
+  {
     id: 'shader-words-pass',
     what: 'gather_words steps the source one row per pass of several rows: rows after the first pass read early',
     file: 'shaders/split-gather.wgsl',
     find: 'let ss = pass_rows * t.src_stride;',
     replace: 'let ss = t.src_stride;',
     tests: [DIFF, GEN, KERNELS],
+  },
+  {
+    id: 'shader-binding-swap',
+    what: "gather_words' loop for target binding 1 writes binding 2's buffer",
+    file: 'shaders/split-gather.wgsl',
+    find: 'case 1u: { for (var i = 0u; i < n; i++) { dst1[d] = src[s]; s += ss; d += ds; } }',
+    replace: 'case 1u: { for (var i = 0u; i < n; i++) { dst2[d] = src[s]; s += ss; d += ds; } }',
+    tests: [INTO, OUTPUTS],
   },
   {
     id: 'shader-bits-mask',
