@@ -29,7 +29,7 @@ export function workWords(s: EngineStats, dtype: string, separate = false): stri
         s.unitBits === 1 ? 'bit-level variant, for chunk boundaries inside bytes' : `${s.unitBits}-bit words`;
       if (separate) {
         const n = plural(s.dispatches, 'dispatch', 'dispatches');
-        return `${n} of the gather shader (${variant}), each writing one output into its own buffer`;
+        return `${n} of the gather shader (${variant}), writing each output into its own buffer, six a dispatch`;
       }
       const dispatches =
         s.dispatches === 1

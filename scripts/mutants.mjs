@@ -213,7 +213,7 @@ const FAULTS = [
     id: 'executor-host-on-cpu',
     what: 'host tensors on a WebGPU engine silently split on the CPU',
     file: 'src/engine/program.ts',
-    find: "if (x.kind === 'host') return this.at(gpu, 0, undefined, false)[0].host(gpu, x, what);",
+    find: "if (x.kind === 'host') return this.host(gpu, x, what);",
     replace:
       "if (x.kind === 'host') return { outputs: splitOnCpu(this.spec.plan, x as HostView, this.spec.shapes), gp: undefined };",
     tests: [DIFF, GEN, GOLDEN],

@@ -116,7 +116,8 @@ export function snapshot(gpu: GpuExecutor, gp: GpuPlan, x: GpuView, what: string
 
 /**
  * Makes ahead what a prepared split's calls bind: the bind groups of its input's and destinations' buffers, and of
- * output buffers taken from the pool for it (given back after); inside error scopes, rejecting on a GPU error.
+ * output buffers taken from the pool for it (given back after). Best effort, inside error scopes: where the GPU
+ * refuses one (a buffer the caller destroyed since `prepare`), the groups are dropped and the calls make their own.
  */
 export async function bindAhead(
   gpu: GpuExecutor,
@@ -125,17 +126,18 @@ export async function bindAhead(
   dests: readonly (Destination | undefined)[] | undefined,
   bases: readonly number[],
 ): Promise<void> {
+  const made: Made[] = [];
   const { value: buffers, error } = inScopes(gpu.device, (device) => {
     const taken = targetBuffers(gpu, gp, dests);
     const kit = gatherKit(device);
     for (const d of gp.dispatches) {
-      sourceGroup(kit, device, x.buffer, d.srcWindow[1], []);
-      targetGroup(kit, device, d, taken, bases, []);
+      sourceGroup(kit, device, x.buffer, d.srcWindow[1], made);
+      targetGroup(kit, device, d, taken, bases, made);
     }
     return taken;
   });
   gp.targets.forEach((t, k) => t.kind !== 'into' && gpu.pool.give(buffers[k]!));
-  await throwIfFailed('ready', error);
+  if ((await error) !== undefined) dropGroups(made);
 }
 
 /** Whether the pool holds a free buffer for each one the plan takes (as targetBuffers takes them). */
