@@ -569,7 +569,12 @@ describe('dispatch grouping', () => {
 
 describe('cost tables', () => {
   test("each table's break-evens are as its documentation says", () => {
-    expect(COST_TABLES.software).toEqual({ copyCommandNs: 1500, dispatchNs: 60000, copyByteNs: 0.02, gatherByteNs: 1.5 });
+    expect(COST_TABLES.software).toEqual({
+      copyCommandNs: 1500,
+      dispatchNs: 60000,
+      copyByteNs: 0.02,
+      gatherByteNs: 1.5,
+    });
     // software: contiguous chunks of 16 KiB in all are copied up to 56 commands (84.3 µs against 84.6 µs), gathered
     // past; strided rows are copied from 1168 bytes: (1500 + r × 0.02) × 1.15 < r × 1.5.
     expect(copyCheaper(COST_TABLES.software, 56, 16384, 1)).toBe(true);
