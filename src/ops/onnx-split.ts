@@ -16,18 +16,18 @@ import {
   intAttribute,
   pickVersion,
 } from './node-rules.js';
-import { ONNX_BUT_BFLOAT16, type TypeParam, checkDType, laterVersion, readParam } from './inputs.js';
+import { ONNX_BUT_BFLOAT16, type TypeParam, type TypeT, checkData, readParam } from './inputs.js';
 import { ONNX_DTYPES } from '../dtype.js';
 
 const VERSIONS = [1, 2, 11, 13, 18] as const;
 type Version = (typeof VERSIONS)[number];
 
-const T: Readonly<Record<Version, TypeParam>> = {
-  1: { name: 'type T', dtypes: ['float16', 'float32', 'float64'] },
-  2: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
-  11: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
-  13: { name: 'type T', dtypes: ONNX_DTYPES },
-  18: { name: 'type T', dtypes: ONNX_DTYPES },
+const T: TypeT = {
+  1: ['float16', 'float32', 'float64'],
+  2: ONNX_BUT_BFLOAT16,
+  11: ONNX_BUT_BFLOAT16,
+  13: ONNX_DTYPES,
+  18: ONNX_DTYPES,
 };
 const INT64: TypeParam = { name: 'tensor(int64)', dtypes: ['int64'] };
 const ATTRIBUTES: Readonly<Record<Version, readonly string[]>> = {
@@ -51,7 +51,7 @@ export function resolveSplit(n: NodeFields): ReadNode {
   checkAttributes(n, who, ATTRIBUTES[version], WHY);
   const names = version === 1 || version >= 13 ? ['input', 'split'] : ['input'];
   const [data, splitInput] = inputsOf(n, who, names, 1) as [TensorView, TensorView?];
-  checkDType(data, T[version], who, 'input', () => laterVersion('Split', data.dtype, version, T));
+  checkData(data, 'Split', version, T);
   const declared = declaredOutputs(n, who);
   const numOutputs = n.attrs.num_outputs;
   // Where the lengths come from, as an error names it (checkAttributes refused the attributes of other versions).
