@@ -43,13 +43,8 @@ export function readNode(raw: unknown): NodeFields {
   );
   const attrs = n.attrs === undefined ? {} : ownFields(n.attrs, `${op}: attrs`, 'BAD_ATTRIBUTE', 'node:attrs');
   // A few inputs too many is a wrong call; an absurd count is refused as too large, unread.
-  const list = copyArray(
-    inputs,
-    8,
-    `${op}: inputs`,
-    'node:inputs',
-    inputs.length > MAX_OUTPUTS ? 'TOO_LARGE' : 'BAD_INPUT',
-  );
+  const code = inputs.length > MAX_OUTPUTS ? 'TOO_LARGE' : 'BAD_INPUT';
+  const list = copyArray(inputs, 8, `${op}: inputs`, 'node:inputs', code);
   return { op: op as OpName, opset: n.opset, inputs: list, attrs, outputs: n.outputs };
 }
 
