@@ -12,6 +12,9 @@ import type { HostView, TensorView } from '../read/tensor.js';
 export const INTEGER_DTYPES: readonly DType[] = ONNX_DTYPES.filter((d) => /int/.test(d));
 export const ONNX_BUT_BFLOAT16: readonly DType[] = ONNX_DTYPES.filter((d) => d !== 'bfloat16');
 
+/** The rule a 1-D parameter of lengths breaks when it has another rank (Split's 'split', VariadicSplit's lengths). */
+export const ONE_PER_OUTPUT = 'a 1-D tensor with one length per output';
+
 /** One type parameter of a version's signature, e.g. T of Split-11: how messages name it, and its dtypes. */
 export interface TypeParam {
   readonly name: string;

@@ -68,7 +68,7 @@ export function checkAttributes(
   n: NodeFields,
   who: string,
   known: readonly string[],
-  why: Readonly<Record<string, string>> = {},
+  why: Readonly<Record<string, string>>,
 ): void {
   for (const [name, value] of Object.entries(n.attrs)) {
     if (value === undefined || known.includes(name)) continue;

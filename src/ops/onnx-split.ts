@@ -16,7 +16,7 @@ import {
   intAttribute,
   pickVersion,
 } from './node-rules.js';
-import { ONNX_BUT_BFLOAT16, type TypeParam, type TypeT, checkData, readParam } from './inputs.js';
+import { ONE_PER_OUTPUT, ONNX_BUT_BFLOAT16, type TypeParam, type TypeT, checkData, readParam } from './inputs.js';
 import { ONNX_DTYPES } from '../dtype.js';
 
 const VERSIONS = [1, 2, 11, 13, 18] as const;
@@ -37,7 +37,6 @@ const ATTRIBUTES: Readonly<Record<Version, readonly string[]>> = {
   13: ['axis'],
   18: ['axis', 'num_outputs'],
 };
-const ONE_PER_OUTPUT = 'a 1-D tensor with one length per output';
 const BOTH = "'split' is given both as an attribute and as an input; give one";
 const WHY = {
   split: "from opset 13 'split' is an optional int64 input, no longer an attribute",

@@ -7,7 +7,7 @@ import { planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ReadNode } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputsOf } from './node-rules.js';
-import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';
+import { INTEGER_DTYPES, ONE_PER_OUTPUT, type TypeParam, readParam } from './inputs.js';
 
 const WHO = 'VariadicSplit-1';
 // Each parameter may use its own integer type: the spec names both T2, but OpenVINO's
@@ -30,8 +30,7 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
     'input:axis.shape',
   );
   const resolve = (dim: number, ax: number) => {
-    const rule = 'a 1-D tensor with one length per output';
-    const values = readParam(sizesT!, WHO, 'split_lengths', T2, [1], rule, 'BAD_SIZE').values;
+    const values = readParam(sizesT!, WHO, 'split_lengths', T2, [1], ONE_PER_OUTPUT, 'BAD_SIZE').values;
     const sizes = resolveSizes(values, dim, ax);
     const count = `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`;
     checkOutputCount(declared, sizes.length, WHO, count);
