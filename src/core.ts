@@ -18,16 +18,8 @@ export { SplitError } from './errors.js';
 export type { SplitErrorCode, SplitSubject, SubjectKey } from './errors.js';
 export type { DType, FixedDType, PackedDType } from './dtype.js';
 export type { Float16ArrayLike, Float16Data, HostData, HostDataMap, TypedArray } from './host-data.js';
-export type {
-  GpuInput,
-  GpuTensor,
-  GpuTensorOf,
-  HostInput,
-  HostOutput,
-  HostTensor,
-  HostTensorOf,
-  Into,
-} from './tensor.js';
+export type { HostInput, HostOutput, HostTensor, HostTensorOf } from './tensor.js';
+export type { GpuInput, GpuTensor, GpuTensorOf, Into } from './tensor.js';
 export { gpuTensor, tensor } from './make-tensor.js';
 export { bfloat16ToNumber, bfloat16sFrom, halfToNumber, halvesFrom, numberToBfloat16, numberToHalf } from './half.js';
 export { TENSOR_USAGE } from './usage.js';

@@ -38,34 +38,20 @@ export type PackedDType = 'int4' | 'uint4' | 'nf4' | 'float4e2m1' | 'uint1' | 'u
 /** Every dtype but `string`: the ones that have a fixed width and can live in a GPU buffer. */
 export type FixedDType = Exclude<DType, 'string'>;
 
-type ArrayName =
-  | 'Float32Array'
-  | 'Float64Array'
-  | 'Uint16Array'
-  | 'Int8Array'
-  | 'Uint8Array'
-  | 'Int16Array'
-  | 'Int32Array'
-  | 'Uint32Array'
-  | 'BigInt64Array'
-  | 'BigUint64Array'
-  | 'Float16Array'
-  | 'Array';
-
 interface DTypeInfo {
   /** Bits per element on the GPU (0 for string). */
   readonly bits: number;
   /** Host array entries per element: 2 for complex (re, im), 1 otherwise; 0 for packed (bytes). */
   readonly lanes: number;
-  /** Name of the host array class (Node's Buffer counts as a Uint8Array). */
-  readonly array: ArrayName;
+  /** Name of the host array class, the global of that name (Node's Buffer counts as a Uint8Array). */
+  readonly array: string;
   /** Another class the host data may come in, where the runtime has it. */
-  readonly also?: ArrayName;
+  readonly also?: string;
   /** Listed by the ONNX specs of Split and SplitToSequence (else an OpenVINO type: VariadicSplit only). */
   readonly onnx: boolean;
 }
 
-const onnx = (bits: number, array: ArrayName, lanes = 1): DTypeInfo => ({ bits, lanes, array, onnx: true });
+const onnx = (bits: number, array: string, lanes = 1): DTypeInfo => ({ bits, lanes, array, onnx: true });
 const openvino = (bits: number): DTypeInfo => ({ bits, lanes: 1, array: 'Uint8Array', onnx: false });
 const packed = (bits: number): DTypeInfo => ({ bits, lanes: 0, array: 'Uint8Array', onnx: false });
 

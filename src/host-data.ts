@@ -112,23 +112,6 @@ type TypedArrayClass = {
   readonly BYTES_PER_ELEMENT: number;
 };
 
-/** The runtime's Float16Array class, where it has one. */
-const float16Array = (globalThis as { Float16Array?: TypedArrayClass }).Float16Array;
-
-const CONSTRUCTORS: Readonly<Record<string, TypedArrayClass>> = {
-  ...(float16Array && { Float16Array: float16Array }),
-  Float32Array,
-  Float64Array,
-  Uint16Array,
-  Int8Array,
-  Uint8Array,
-  Int16Array,
-  Int32Array,
-  Uint32Array,
-  BigInt64Array,
-  BigUint64Array,
-};
-
 /**
  * Bytes as a dtype's host array, such as bytes read back from a GPU buffer.
  *
@@ -152,7 +135,8 @@ export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array,
  * or with `copy` false a view of `bytes` when they start at byte 0 of their buffer.
  */
 export function arrayFromBytes(name: string, bytes: Uint8Array, copy: boolean): TypedArray | Float16ArrayLike {
-  const ctor = CONSTRUCTORS[name]!;
+  // Each host array class is the global of its name (Float16Array only where the runtime has one).
+  const ctor = (globalThis as unknown as Record<string, TypedArrayClass>)[name]!;
   const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
   return new ctor(owned.buffer as ArrayBuffer, owned.byteOffset, owned.byteLength / ctor.BYTES_PER_ELEMENT);
 }

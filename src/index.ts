@@ -14,18 +14,8 @@ export { createSplitEngine } from './engine/node-engine.js';
 export type { NodeOutputs, SplitEngine } from './engine/api.js';
 export { inferShapes, resolveNode } from './ops/index.js';
 export type { CheckedInput, CheckedNode, OpName, ResolvedNode, SplitNode, TensorLike } from './ops/index.js';
-export {
-  DTYPES,
-  ONNX_DTYPES,
-  PACKED_DTYPES,
-  byteLengthOf,
-  elementBits,
-  hostArrayName,
-  hostLength,
-  isMsbFirst,
-  isPacked,
-  packedValue,
-} from './dtype.js';
+export { DTYPES, ONNX_DTYPES, byteLengthOf, elementBits, hostArrayName, hostLength } from './dtype.js';
+export { PACKED_DTYPES, isMsbFirst, isPacked, packedValue } from './dtype.js';
 export { bytesOf, hostDataFromBytes } from './host-data.js';
 export { MAX_OUTPUTS, MAX_RANK, MAX_STRINGS } from './shape.js';
 export { equalParts, planSplit } from './plan.js';

@@ -2,7 +2,7 @@
 // runtime that wraps whole GPU buffers, and calling one function of the runtime namespace the
 // caller passes (read once; anything it throws becomes a SplitError).
 
-import { type SubjectKey, SplitError, check, guardRead, show } from './errors.js';
+import { type SubjectKey, SplitError, check, guardRead, readFailure, show } from './errors.js';
 import type { GpuTensor } from './tensor.js';
 import { type GpuView, readGpuTensor } from './read/tensor.js';
 import { checkLive } from './gpu/leases.js';
@@ -49,11 +49,10 @@ export function callRuntime<T>(
     },
     subject,
   );
-  if (!refused) return guardRead(what, () => Reflect.apply(fn, o, args) as T, subject);
   try {
     return Reflect.apply(fn, o, args) as T;
   } catch (e) {
-    if (e instanceof SplitError) throw e;
+    if (!refused || e instanceof SplitError) throw readFailure(e, what, subject);
     throw new SplitError('BAD_INPUT', refused(show((e as Error)?.message ?? e)), subject);
   }
 }

@@ -76,14 +76,8 @@ export function gpuTensor<D extends FixedDType>(
   byteOffset = 0,
   strides?: readonly number[],
 ): GpuTensor<D> {
-  const t = { dtype, shape, buffer, byteOffset, ...(strides && { strides }) };
+  const given = strides && { strides };
+  const t = { dtype, shape, buffer, byteOffset, ...given };
   const v = readTensor(t, 'gpuTensor', 'input:gpuTensor', strides !== undefined) as GpuView;
-  return {
-    dtype,
-    shape: v.shape,
-    buffer,
-    byteOffset: v.byteOffset,
-    byteLength: v.byteLength,
-    ...(strides && { strides }),
-  };
+  return { dtype, shape: v.shape, buffer, byteOffset: v.byteOffset, byteLength: v.byteLength, ...given };
 }

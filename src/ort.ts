@@ -80,7 +80,7 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
  */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
   const what = 'fromOrtTensor';
-  const v = guardRead(
+  const { dtype, shape, buffer, byteLength } = guardRead(
     what,
     () => {
       check(
@@ -106,13 +106,7 @@ export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
     },
     'input:tensor',
   );
-  return {
-    dtype: v.dtype,
-    shape: [...v.shape],
-    buffer: v.buffer,
-    byteOffset: 0,
-    byteLength: v.byteLength,
-  } as GpuTensor;
+  return { dtype, shape: [...shape], buffer, byteOffset: 0, byteLength } as GpuTensor;
 }
 
 /**
@@ -146,12 +140,7 @@ export function toOrtTensor<T>(ort: OrtLike<T>, t: GpuTensor): T {
     () => `${what}: ORT's WebGPU EP holds ${ORT_GPU_DTYPES.join(', ')}, not ${v.dtype}`,
     'input:tensor.dtype',
   );
-  return callRuntime<T>(
-    what,
-    () => ort.Tensor,
-    'fromGpuBuffer',
-    [v.buffer, { dataType: v.dtype, dims: [...v.shape] }],
-    () => `ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`,
-    'input:ort',
-  );
+  const args = [v.buffer, { dataType: v.dtype, dims: [...v.shape] }];
+  const expected = () => `ONNX Runtime's namespace (with Tensor.fromGpuBuffer), got ${show(ort)}`;
+  return callRuntime<T>(what, () => ort.Tensor, 'fromGpuBuffer', args, expected, 'input:ort');
 }

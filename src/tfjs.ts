@@ -124,6 +124,7 @@ export type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['te
  */
 export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRefOf<T>> {
   const what = 'fromTfTensor';
+  const at = 'input:tensor';
   const { dtype, shape } = guardRead(
     what,
     () => {
@@ -131,9 +132,9 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
         typeof t === 'object' && t !== null && typeof t.dataToGPU === 'function',
         'BAD_INPUT',
         () => `${what}: expected a tf.Tensor, got ${show(t)}`,
-        'input:tensor',
+        at,
       );
-      check(t.isDisposed === false, 'RELEASED', () => `${what}: the tf.Tensor was disposed`, 'input:tensor');
+      check(t.isDisposed === false, 'RELEASED', () => `${what}: the tf.Tensor was disposed`, at);
       const dtype = t.dtype;
       check(
         (TF_GPU_DTYPES as readonly unknown[]).includes(dtype),
@@ -141,26 +142,20 @@ export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRe
         () => `${what}: TF.js keeps ${TF_GPU_DTYPES.join(', ')} on the GPU, not ${show(dtype)}`,
         'input:tensor.dtype',
       );
-      return { dtype: dtype as TfGpuDType, shape: readShape(t.shape, what, 'input:tensor') };
+      return { dtype: dtype as TfGpuDType, shape: readShape(t.shape, what, at) };
     },
-    'input:tensor',
+    at,
   );
-  const gpu = callRuntime<{ buffer?: unknown; tensorRef: TensorRefOf<T> }>(
-    what,
-    () => t,
-    'dataToGPU',
-    [],
-    () => `a tf.Tensor, got ${show(t)}`,
-    'input:tensor',
-    (thrown) =>
-      `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +
-      "it must live on TF.js's 'webgpu' backend " +
-      '(which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)',
-  );
+  const expected = () => `a tf.Tensor, got ${show(t)}`;
+  const refused = (thrown: string) =>
+    `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +
+    "it must live on TF.js's 'webgpu' backend " +
+    '(which keeps small tensors on the CPU unless WEBGPU_CPU_FORWARD is false)';
+  const gpu = callRuntime<ReturnType<T['dataToGPU']>>(what, () => t, 'dataToGPU', [], expected, at, refused);
   const word = dtype === 'bool' ? 'int32' : dtype;
   try {
-    const buffer = guardRead(what, () => gpu.buffer, 'input:tensor');
-    const v = readTensor({ dtype: word, shape, buffer }, what, 'input:tensor') as GpuView;
+    const buffer = guardRead(what, () => gpu.buffer, at);
+    const v = readTensor({ dtype: word, shape, buffer }, what, at) as GpuView;
     return { dtype: word, shape, buffer: v.buffer, byteOffset: 0, byteLength: v.byteLength, tensorRef: gpu.tensorRef };
   } catch (e) {
     // TF.js made a tensor for us (a WebGL texture, say, where a buffer was expected): none may leak.
@@ -213,21 +208,15 @@ export function toTfTensor<T>(tf: TfLike<T>, t: GpuTensor): T {
       "wraps whole (tensor.data() would return the rest too): split with { layout: 'separate' }",
     'input:tensor.buffer',
   );
-  const need = STORAGE_COPY_SRC;
   check(
-    (v.buffer.usage & need) === need,
+    (v.buffer.usage & STORAGE_COPY_SRC) === STORAGE_COPY_SRC,
     'BAD_INPUT',
     () => `${what}: TF.js needs a buffer with usage STORAGE | COPY_SRC`,
     'input:tensor.buffer',
   );
-  return callRuntime<T>(
-    what,
-    () => tf,
-    'tensor',
-    [{ buffer: v.buffer, zeroCopy: true }, [...v.shape], v.dtype],
-    () => `TensorFlow.js's namespace (with tensor), got ${show(tf)}`,
-    'input:tf',
-    (thrown) =>
-      `${what}: tf.tensor refused the buffer (${thrown}); TF.js's backend must be 'webgpu', on the engine's device`,
-  );
+  const args = [{ buffer: v.buffer, zeroCopy: true }, [...v.shape], v.dtype];
+  const expected = () => `TensorFlow.js's namespace (with tensor), got ${show(tf)}`;
+  const refused = (thrown: string) =>
+    `${what}: tf.tensor refused the buffer (${thrown}); TF.js's backend must be 'webgpu', on the engine's device`;
+  return callRuntime<T>(what, () => tf, 'tensor', args, expected, 'input:tf', refused);
 }

@@ -1,24 +1,19 @@
 // Operator inputs: the data input checked against a version's type constraint, and the parameter
 // inputs (split, axis, split_lengths) read into plain numbers on the CPU.
 
-import { type SplitErrorCode, SplitError, asInt, check } from '../errors.js';
+import { type SplitErrorCode, asInt, check } from '../errors.js';
 import { type DType, type FixedDType, ONNX_DTYPES } from '../dtype.js';
 import { halfToNumber } from '../half.js';
 import { hostDataFromBytes } from '../host-data.js';
 import { MAX_OUTPUTS } from '../shape.js';
 import type { HostView, TensorView } from '../read/tensor.js';
 
-export const INTEGER_DTYPES: readonly DType[] = [
-  'int8',
-  'uint8',
-  'int16',
-  'uint16',
-  'int32',
-  'uint32',
-  'int64',
-  'uint64',
-];
+// The integer types (ONNX_DTYPES holds no packed one), int8 to uint64.
+export const INTEGER_DTYPES: readonly DType[] = ONNX_DTYPES.filter((d) => /int/.test(d));
 export const ONNX_BUT_BFLOAT16: readonly DType[] = ONNX_DTYPES.filter((d) => d !== 'bfloat16');
+
+/** The rule a 1-D parameter of lengths breaks when it has another rank (Split's 'split', VariadicSplit's lengths). */
+export const ONE_PER_OUTPUT = 'a 1-D tensor with one length per output';
 
 /** One type parameter of a version's signature, e.g. T of Split-11: how messages name it, and its dtypes. */
 export interface TypeParam {
@@ -28,24 +23,23 @@ export interface TypeParam {
 
 /** Refuses a dtype the type parameter does not list; `elsewhere` says where it is allowed (worked out only then). */
 export function checkDType(v: TensorView, param: TypeParam, who: string, name: string, elsewhere?: () => string): void {
-  if (!param.dtypes.includes(v.dtype)) {
-    throw new SplitError(
-      'BAD_DTYPE',
+  check(
+    param.dtypes.includes(v.dtype),
+    'BAD_DTYPE',
+    () =>
       `${who}: input '${name}' has dtype ${v.dtype}, which ${param.name} does not allow ` +
-        `(allowed: ${param.dtypes.join(', ')})${elsewhere ? `; ${elsewhere()}` : ''}`,
-      `input:${name}.dtype`,
-    );
-  }
+      `(allowed: ${param.dtypes.join(', ')})${elsewhere ? `; ${elsewhere()}` : ''}`,
+    `input:${name}.dtype`,
+  );
 }
 
-/** A parameter's rank must be one of `ranks`. */
-export function checkRank(v: TensorView, who: string, name: string, ranks: readonly number[], rule: string): void {
-  check(
-    ranks.includes(v.shape.length),
-    'BAD_INPUT',
-    () => `${who}: input '${name}' must be ${rule}, got shape [${v.shape.join(', ')}]`,
-    `input:${name}.shape`,
-  );
+/** The dtypes of an ONNX operator's type T (its data input's), by version. */
+export type TypeT = Readonly<Record<number, readonly DType[]>>;
+
+/** Refuses data of a dtype this version's type T does not list, naming a version that takes it. */
+export function checkData(v: TensorView, op: string, version: number, t: TypeT): void {
+  const elsewhere = () => laterVersion(op, v.dtype, version, t);
+  checkDType(v, { name: 'type T', dtypes: t[version]! }, `${op}-${version}`, 'input', elsewhere);
 }
 
 /**
@@ -63,7 +57,12 @@ export function readParam(
 ): { values: number[]; rank: number } {
   const v = t as HostView;
   checkDType(v, param, who, name);
-  checkRank(v, who, name, ranks, rule);
+  check(
+    ranks.includes(v.shape.length),
+    'BAD_INPUT',
+    () => `${who}: input '${name}' must be ${rule}, got shape [${v.shape.join(', ')}]`,
+    `input:${name}.shape`,
+  );
   const at = `input:${name}.values` as const;
   check(
     v.numel <= MAX_OUTPUTS,
@@ -84,15 +83,10 @@ export function readParam(
 }
 
 /** Where a dtype a version refuses is allowed: "bfloat16 is allowed from Split-13 (opset 13)". */
-export function laterVersion(
-  op: string,
-  d: DType,
-  version: number,
-  types: Readonly<Record<number, TypeParam>>,
-): string {
+function laterVersion(op: string, d: DType, version: number, t: TypeT): string {
   if (!ONNX_DTYPES.includes(d)) return `no ONNX version of ${op} lists ${d} (an OpenVINO type: VariadicSplit takes it)`;
-  const v = Object.keys(types)
+  const v = Object.keys(t)
     .map(Number)
-    .find((x) => x > version && types[x]!.dtypes.includes(d));
+    .find((x) => x > version && t[x]!.includes(d));
   return v === undefined ? `no version of ${op} takes ${d}` : `${d} is allowed from ${op}-${v} (opset ${v})`;
 }

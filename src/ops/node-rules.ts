@@ -43,13 +43,8 @@ export function readNode(raw: unknown): NodeFields {
   );
   const attrs = n.attrs === undefined ? {} : ownFields(n.attrs, `${op}: attrs`, 'BAD_ATTRIBUTE', 'node:attrs');
   // A few inputs too many is a wrong call; an absurd count is refused as too large, unread.
-  const list = copyArray(
-    inputs,
-    8,
-    `${op}: inputs`,
-    'node:inputs',
-    inputs.length > MAX_OUTPUTS ? 'TOO_LARGE' : 'BAD_INPUT',
-  );
+  const code = inputs.length > MAX_OUTPUTS ? 'TOO_LARGE' : 'BAD_INPUT';
+  const list = copyArray(inputs, 8, `${op}: inputs`, 'node:inputs', code);
   return { op: op as OpName, opset: n.opset, inputs: list, attrs, outputs: n.outputs };
 }
 
@@ -73,7 +68,7 @@ export function checkAttributes(
   n: NodeFields,
   who: string,
   known: readonly string[],
-  why: Readonly<Record<string, string>> = {},
+  why: Readonly<Record<string, string>>,
 ): void {
   for (const [name, value] of Object.entries(n.attrs)) {
     if (value === undefined || known.includes(name)) continue;

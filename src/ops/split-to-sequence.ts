@@ -18,13 +18,10 @@ import {
   intAttribute,
   pickVersion,
 } from './node-rules.js';
-import { ONNX_BUT_BFLOAT16, type TypeParam, checkDType, laterVersion, readParam } from './inputs.js';
+import { ONNX_BUT_BFLOAT16, type TypeParam, type TypeT, checkData, readParam } from './inputs.js';
 
 const VERSIONS = [11, 24] as const;
-const T: Readonly<Record<number, TypeParam>> = {
-  11: { name: 'type T', dtypes: ONNX_BUT_BFLOAT16 },
-  24: { name: 'type T', dtypes: ONNX_DTYPES },
-};
+const T: TypeT = { 11: ONNX_BUT_BFLOAT16, 24: ONNX_DTYPES };
 const I: TypeParam = { name: 'type I', dtypes: ['int32', 'int64'] };
 const WHY = {
   split: "the lengths go in the optional 'split' input (int32 or int64), not in an attribute",
@@ -36,7 +33,7 @@ export function resolveSplitToSequence(n: NodeFields): ReadNode {
   const who = `SplitToSequence-${version}`;
   checkAttributes(n, who, ['axis', 'keepdims'], WHY);
   const [data, split] = inputsOf(n, who, ['input', 'split'], 1) as [TensorView, TensorView?];
-  checkDType(data, T[version]!, who, 'input', () => laterVersion('SplitToSequence', data.dtype, version, T));
+  checkData(data, 'SplitToSequence', version, T);
   // The node declares one output, the sequence; a count equal to the sequence's length is read as
   // the number of tensors in it, which is what a caller comparing outputs usually means.
   const declared = declaredOutputs(n, who, 0);
@@ -67,15 +64,8 @@ export function resolveSplitToSequence(n: NodeFields): ReadNode {
 
 /** A scalar 'split' (chunk length) or a 1-D 'split' (one length per chunk). */
 function lengths(t: TensorView, dim: number, ax: number, who: string): number[] {
-  const { values, rank } = readParam(
-    t,
-    who,
-    'split',
-    I,
-    [0, 1],
-    'a scalar (chunk length) or a 1-D tensor (one length per chunk)',
-    'BAD_SIZE',
-  );
+  const rule = 'a scalar (chunk length) or a 1-D tensor (one length per chunk)';
+  const { values, rank } = readParam(t, who, 'split', I, [0, 1], rule, 'BAD_SIZE');
   if (rank === 1) {
     check(
       values.length > 0 || dim === 0,

@@ -2,12 +2,12 @@
 // tensor (scalar or shape [1], any integer dtype) and split_lengths (1-D, any integer dtype, at
 // most one -1 that takes what the others leave). No attributes and no opset: `opset` is ignored.
 
-import { check } from '../errors.js';
+import { type SplitErrorCode, check } from '../errors.js';
 import { planSplit } from '../planner/split.js';
 import type { TensorView } from '../read/tensor.js';
 import type { ReadNode } from './types.js';
 import { type NodeFields, checkAttributes, checkOutputCount, declaredOutputs, inputsOf } from './node-rules.js';
-import { INTEGER_DTYPES, type TypeParam, readParam } from './inputs.js';
+import { INTEGER_DTYPES, ONE_PER_OUTPUT, type TypeParam, readParam } from './inputs.js';
 
 const WHO = 'VariadicSplit-1';
 // Each parameter may use its own integer type: the spec names both T2, but OpenVINO's
@@ -30,8 +30,7 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
     'input:axis.shape',
   );
   const resolve = (dim: number, ax: number) => {
-    const rule = 'a 1-D tensor with one length per output';
-    const values = readParam(sizesT!, WHO, 'split_lengths', T2, [1], rule, 'BAD_SIZE').values;
+    const values = readParam(sizesT!, WHO, 'split_lengths', T2, [1], ONE_PER_OUTPUT, 'BAD_SIZE').values;
     const sizes = resolveSizes(values, dim, ax);
     const count = `'split_lengths' with ${sizes.length} entr${sizes.length === 1 ? 'y' : 'ies'}`;
     checkOutputCount(declared, sizes.length, WHO, count);
@@ -46,37 +45,29 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
 
 /** Sizes >= 0, or one -1 for what the others leave of the axis. */
 function resolveSizes(values: number[], dim: number, ax: number): number[] {
-  check(
-    values.length > 0,
-    'BAD_SIZE',
-    () => `${WHO}: 'split_lengths' is empty, but VariadicSplit has at least one output`,
-    LENGTHS,
-  );
+  checkLengths(values.length > 0, 'BAD_SIZE', () => 'is empty, but VariadicSplit has at least one output');
   const bad = values.findIndex((v) => v < -1);
-  check(
-    bad < 0,
-    'BAD_SIZE',
-    () => `${WHO}: 'split_lengths' value ${values[bad]} at index ${bad} must be >= 0, or -1 for the remainder`,
-    LENGTHS,
-  );
+  checkLengths(bad < 0, 'BAD_SIZE', () => `value ${values[bad]} at index ${bad} must be >= 0, or -1 for the remainder`);
   const inferred = values.flatMap((v, i) => (v === -1 ? [i] : []));
-  check(
+  checkLengths(
     inferred.length <= 1,
     'BAD_SIZE',
     () =>
-      `${WHO}: 'split_lengths' [${values.join(', ')}] has ${inferred.length} entries of -1 ` +
-      `(at ${inferred.join(', ')}); at most one may be -1`,
-    LENGTHS,
+      `[${values.join(', ')}] has ${inferred.length} entries of -1 (at ${inferred.join(', ')}); at most one may be -1`,
   );
   if (!inferred.length) return values;
   const rest = dim - values.reduce((a, v) => (v === -1 ? a : a + v), 0);
-  check(
+  checkLengths(
     rest >= 0,
     'SIZE_SUM',
     () =>
-      `${WHO}: 'split_lengths' [${values.join(', ')}] without its -1 already sums to ` +
+      `[${values.join(', ')}] without its -1 already sums to ` +
       `${dim - rest}, more than the length ${dim} of dimension ${ax}`,
-    LENGTHS,
   );
   return values.map((v) => (v === -1 ? rest : v));
+}
+
+/** Refuses 'split_lengths' values that break a rule (`rule`: the message after "VariadicSplit-1: 'split_lengths' "). */
+function checkLengths(ok: boolean, code: SplitErrorCode, rule: () => string): asserts ok {
+  check(ok, code, () => `${WHO}: 'split_lengths' ${rule()}`, LENGTHS);
 }
