@@ -9,7 +9,7 @@ import {
   type SubjectKey,
   asInt,
   check,
-  guardRead,
+  readFailure,
   show,
 } from '../errors.js';
 import { MAX_OUTPUTS } from '../shape.js';
@@ -28,20 +28,19 @@ export function ownFields(
   subject: SubjectKey,
   known?: (key: string) => void,
 ): Record<string, unknown> {
-  return guardRead(
-    what,
-    () => {
-      if (!isPlainObject(o)) throw new SplitError(code, `${what} must be a plain object, got ${show(o)}`, subject);
-      const out = (known ? {} : Object.create(null)) as Record<string, unknown>;
-      for (const key of Reflect.ownKeys(o)) {
-        if (typeof key !== 'string') throw new SplitError(code, `${what}: Symbol keys are not options`, subject);
-        known?.(key);
-        out[key] = (o as Record<string, unknown>)[key];
-      }
-      return out;
-    },
-    subject,
-  );
+  // A caller's getter or Proxy that throws becomes a SplitError (no closure: this runs on every split).
+  try {
+    if (!isPlainObject(o)) throw new SplitError(code, `${what} must be a plain object, got ${show(o)}`, subject);
+    const out = (known ? {} : Object.create(null)) as Record<string, unknown>;
+    for (const key of Reflect.ownKeys(o)) {
+      if (typeof key !== 'string') throw new SplitError(code, `${what}: Symbol keys are not options`, subject);
+      known?.(key);
+      out[key] = (o as Record<string, unknown>)[key];
+    }
+    return out;
+  } catch (e) {
+    throw readFailure(e, what, subject);
+  }
 }
 
 /** The known keys of an options object; `undefined` reads as `{}`. An unknown key is BAD_OPTIONS, by name. */
@@ -125,19 +124,17 @@ export function copyArray(
 
 /** A list of split sizes: an array of at most MAX_OUTPUTS entries, copied (the planner checks each). */
 export function readSizes(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode = 'BAD_SIZE'): unknown[] {
-  return guardRead(
-    what,
-    () => {
-      check(
-        Array.isArray(v),
-        code,
-        () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`,
-        subject,
-      );
-      return copyArray(v, MAX_OUTPUTS, what, subject);
-    },
-    subject,
-  );
+  try {
+    check(
+      Array.isArray(v),
+      code,
+      () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`,
+      subject,
+    );
+    return copyArray(v, MAX_OUTPUTS, what, subject);
+  } catch (e) {
+    throw readFailure(e, what, subject);
+  }
 }
 
 /** A count of outputs (parts, num_outputs): an integer from 1 to MAX_OUTPUTS. */
