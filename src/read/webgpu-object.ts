@@ -4,7 +4,7 @@
 // package's globals), else from the `webgpu` package Cleave loaded itself: Cleave never writes
 // them onto globalThis.
 
-import { check, show } from '../errors.js';
+import { SplitError, show } from '../errors.js';
 
 let loaded: Readonly<Record<string, unknown>> = {};
 
@@ -29,13 +29,9 @@ function labelGetter(c: abstract new () => object): (() => unknown) | undefined 
  */
 export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
   const c = ((globalThis as Record<string, unknown>)[cls] ?? loaded[cls]) as (abstract new () => object) | undefined;
-  if (typeof c !== 'function') {
-    return (
-      typeof x === 'object' &&
-      x !== null &&
-      methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function')
-    );
-  }
+  const o = x as Record<string, unknown>;
+  if (typeof c !== 'function')
+    return typeof x === 'object' && x !== null && methods.every((m) => typeof o[m] === 'function');
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
@@ -77,11 +73,7 @@ const readFacts = (b: GPUBuffer): BufferFacts => ({ size: b.size, usage: b.usage
 
 /** The caller's encoder. */
 export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
-  check(
-    isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
-    'BAD_INPUT',
-    () => `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`,
-    'input:encoder',
-  );
+  if (!isA(encoder, 'GPUCommandEncoder', ['beginComputePass']))
+    throw new SplitError('BAD_INPUT', `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`, 'input:encoder');
   return encoder as GPUCommandEncoder;
 }
