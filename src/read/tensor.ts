@@ -73,9 +73,30 @@ export function readTensor(
     readDType(dtype, what, `${subject}.dtype`);
     const shape = readShape(o.shape, what, subject);
     const numel = numelOf(shape, what, subject);
-    return gpu
-      ? gpuView(o, dtype, shape, numel, what, subject, destination)
-      : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
+    if (!gpu) return hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
+    // A GPU tensor: its place in its buffer, read as a destination's is (readPlace), then what a view must be.
+    if (dtype === 'string')
+      throw new SplitError('WRONG_BACKEND', `${what}: string tensors cannot live on the GPU`, `${subject}.dtype`);
+    const at: SubjectKey = `${subject}.buffer`;
+    const strides = o.strides;
+    const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
+    const place = readPlace(o, dtype, shape, numel, given, what, at, destination ? 'any' : undefined);
+    const { buffer, facts, byteOffset, byteLength } = place;
+    if (facts.size % 4 !== 0)
+      throw new SplitError('BAD_INPUT', `${what}: the GPU buffer's size, ${facts.size}, is not a multiple of 4`, at);
+    check(
+      destination ||
+        strides === undefined ||
+        (Array.isArray(strides) &&
+          strides.length === shape.length &&
+          rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
+      'BAD_INPUT',
+      () =>
+        `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
+        'pass the whole tensor it lies in',
+      at,
+    );
+    return { kind: 'gpu', dtype, shape, numel, buffer, usage: facts.usage, byteOffset, byteLength, source: o };
   } catch (e) {
     throw readFailure(e, what, subject);
   }
@@ -172,11 +193,8 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
   const n = intrinsic<number>(TA_PROTO, 'length', data);
   check(!isDetached(buffer), 'DATA_TYPE', () => `${what}: the data's ArrayBuffer is detached`, at);
   check(n === want, 'DATA_LENGTH', length(n), at);
-  const bytes = new Uint8Array(
-    buffer,
-    intrinsic<number>(TA_PROTO, 'byteOffset', data),
-    intrinsic<number>(TA_PROTO, 'byteLength', data),
-  );
+  const offset = intrinsic<number>(TA_PROTO, 'byteOffset', data);
+  const bytes = new Uint8Array(buffer, offset, intrinsic<number>(TA_PROTO, 'byteLength', data));
   // Shared and resizable memory can change under a split (and a shared view crashes Dawn's
   // writeBuffer): Cleave splits a copy taken now.
   const shared =
@@ -192,39 +210,6 @@ function isDetached(b: ArrayBufferLike): boolean {
   } catch {
     return true;
   }
-}
-
-function gpuView(
-  o: Record<string, unknown>,
-  dtype: DType,
-  shape: number[],
-  numel: number,
-  what: string,
-  subject: SubjectKey,
-  destination: boolean,
-): GpuView {
-  if (dtype === 'string')
-    throw new SplitError('WRONG_BACKEND', `${what}: string tensors cannot live on the GPU`, `${subject}.dtype`);
-  const at: SubjectKey = `${subject}.buffer`;
-  const strides = o.strides;
-  const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
-  const place = readPlace(o, dtype, shape, numel, given, what, at, destination ? 'any' : undefined);
-  const { buffer, facts, byteOffset, byteLength } = place;
-  if (facts.size % 4 !== 0)
-    throw new SplitError('BAD_INPUT', `${what}: the GPU buffer's size, ${facts.size}, is not a multiple of 4`, at);
-  check(
-    destination ||
-      strides === undefined ||
-      (Array.isArray(strides) &&
-        strides.length === shape.length &&
-        rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
-    'BAD_INPUT',
-    () =>
-      `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
-      'pass the whole tensor it lies in',
-    at,
-  );
-  return { kind: 'gpu', dtype, shape, numel, buffer, usage: facts.usage, byteOffset, byteLength, source: o };
 }
 
 /**
