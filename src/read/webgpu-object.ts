@@ -13,14 +13,6 @@ export function useWebGpuClasses(classes: object): void {
   loaded = classes as Record<string, unknown>;
 }
 
-/** The class's native `label` getter, from its prototype chain (or none). */
-function labelGetter(c: abstract new () => object): (() => unknown) | undefined {
-  let get: (() => unknown) | undefined;
-  for (let proto = c.prototype as object | null; proto && !get; proto = Object.getPrototypeOf(proto) as object | null)
-    get = Object.getOwnPropertyDescriptor(proto, 'label')?.get;
-  return get;
-}
-
 /**
  * Whether `x` is a real instance of WebGPU's `cls`: an instance, then branded, checked through the
  * class's own native `label` getter, which refuses proxies and objects made from its prototype. Where
@@ -35,7 +27,10 @@ export function isA(x: unknown, cls: string, methods: readonly string[]): boolea
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
-  const get = labelGetter(c);
+  // Then the brand, through the first `label` getter on the class's prototype chain (the native one).
+  let get: (() => unknown) | undefined;
+  for (let proto = c.prototype as object | null; proto && !get; proto = Object.getPrototypeOf(proto) as object | null)
+    get = Object.getOwnPropertyDescriptor(proto, 'label')?.get;
   try {
     if (get) Reflect.apply(get, x, []);
   } catch {
