@@ -52,7 +52,15 @@ export function readOptions<K extends string>(
 ): { [P in K]?: unknown } {
   if (o === undefined) return {};
   return ownFields(o, `${what} options`, 'BAD_OPTIONS', `${kind}:${what}`, (key) => {
-    if (!(keys as readonly string[]).includes(key)) throw unknownOption(what, key, keys, kind);
+    if ((keys as readonly string[]).includes(key)) return;
+    // Refused by name, with the nearest known key as a suggestion.
+    const near = keys.find((k) => distance(k, key) < 3);
+    const hint = near ? ` (did you mean '${near}'?)` : '';
+    throw new SplitError(
+      'BAD_OPTIONS',
+      `${what}: unknown option '${key}'${hint}; the options are ${keys.join(', ')}`,
+      `${kind}:${key}`,
+    );
   }) as { [P in K]?: unknown };
 }
 
@@ -64,16 +72,6 @@ export function readOptions<K extends string>(
 function isPlainObject(o: unknown): o is object {
   if (typeof o !== 'object' || o === null) return false;
   return Object.getPrototypeOf(o) === Object.prototype || Object.prototype.toString.call(o) === '[object Object]';
-}
-
-/** An unknown option, refused by name, with the nearest known key as a suggestion. */
-function unknownOption(what: string, key: string, keys: readonly string[], kind: SplitSubject['kind']): SplitError {
-  const near = keys.find((k) => distance(k, key) < 3);
-  return new SplitError(
-    'BAD_OPTIONS',
-    `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`,
-    `${kind}:${key}`,
-  );
 }
 
 /** Edit distance, capped at 3. */
