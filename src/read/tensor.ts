@@ -80,8 +80,7 @@ export function readTensor(
     const at: SubjectKey = `${subject}.buffer`;
     const strides = o.strides;
     const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
-    const place = readPlace(o, dtype, shape, numel, given, what, at, destination ? 'any' : undefined);
-    const { buffer, facts, byteOffset, byteLength } = place;
+    const { buffer, facts, byteOffset, byteLength } = readPlace(o, dtype, shape, numel, given, what, at, destination);
     if (facts.size % 4 !== 0)
       throw new SplitError('BAD_INPUT', `${what}: the GPU buffer's size, ${facts.size}, is not a multiple of 4`, at);
     check(
@@ -214,8 +213,9 @@ function isDetached(b: ArrayBufferLike): boolean {
 
 /**
  * Where a GPU tensor or a destination lies, read the one way every call reads it: a real GPUBuffer (for a
- * `destination` of a split of an input, not the input's and one a split may write); `byteOffset` a
- * non-negative integer multiple of `unit` (0 when absent); `byteLength`, when given, the row-major length of the shape;
+ * `destination` given as the view of the input a split writes it from, not that input's and one a split may write;
+ * `true`, a destination of no split yet, is not checked for those); `byteOffset` a non-negative integer multiple of
+ * `unit`, 4 for a destination (0 when absent); `byteLength`, when given, the row-major length of the shape;
  * and its footprint (row-major, or with element `strides`), from its first element's byte to past its last, inside
  * the buffer. A footprint past the end names how far it goes, and for strides the dimension that reaches furthest.
  */
@@ -227,7 +227,7 @@ export function readPlace(
   strides: readonly number[] | undefined,
   what: string,
   at: SubjectKey,
-  destination?: GpuView | 'any',
+  destination: GpuView | boolean,
 ) {
   const { buffer, byteOffset: rawOffset, byteLength } = o;
   const facts = bufferFacts(buffer);
