@@ -62,9 +62,10 @@ export function readTensor(
   // A caller's getter or Proxy that throws becomes a SplitError (no closure: this runs on every call).
   try {
     const o = t as Record<string, unknown>;
-    const gpu = typeof t === 'object' && t !== null && 'buffer' in o;
+    const object = typeof t === 'object' && t !== null;
+    const gpu = object && 'buffer' in o;
     check(
-      gpu !== (typeof t === 'object' && t !== null && 'data' in o),
+      gpu !== (object && 'data' in o),
       'BAD_INPUT',
       () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}${mistake(t)}`,
       subject,
