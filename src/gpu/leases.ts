@@ -43,11 +43,9 @@ export function leaseOn(b: GPUBuffer): Lease | undefined {
 
 /** A lease on a buffer: the one it has, or a new one that returns it to `home` when it ends. */
 export function leaseFor(buffer: GPUBuffer, home: Lease['home']): Lease {
-  let lease = leaseOn(buffer);
-  if (!lease) {
-    lease = { buffer, home, live: 0 };
-    if (current.has(buffer)) current.set(buffer, lease);
-  }
+  const held = current.get(buffer);
+  const lease = held ?? { buffer, home, live: 0 };
+  if (held === null) current.set(buffer, lease);
   return lease;
 }
 
@@ -157,15 +155,12 @@ export function settle(outputs: readonly GpuTensor[], fate: Promise<SplitError |
  */
 export function release(t: unknown): void {
   if (t === undefined) return;
-  const ours = typeof t === 'object' && t !== null && LeasedTensor.state(t) > 0;
-  check(
-    ours,
+  const object = typeof t === 'object' && t !== null;
+  if (object && LeasedTensor.state(t) > 0) return LeasedTensor.release(t as LeasedTensor);
+  const copy = object && guardRead('release', () => LEASE in t);
+  throw new SplitError(
     'BAD_INPUT',
-    () =>
-      `release: takes a tensor Cleave returned, not ${
-        typeof t === 'object' && t !== null && guardRead('release', () => LEASE in t) ? 'a copy of one' : 'this'
-      }`,
+    `release: takes a tensor Cleave returned, not ${copy ? 'a copy of one' : 'this'}`,
     'input:tensor',
   );
-  LeasedTensor.release(t as LeasedTensor);
 }

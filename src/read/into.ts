@@ -140,17 +140,16 @@ function checkApart(dests: readonly (Destination | undefined)[], what: string): 
   }
   for (let a = 0; a < at.length; a++)
     for (let b = a + 1; b < (few ? at.length : Math.min(a + 2, at.length)); b++) {
-      const [x, y] = [dests[at[a]!]!, dests[at[b]!]!];
-      const [hi, lo] = x.byteOffset < y.byteOffset ? [at[b]!, at[a]!] : [at[a]!, at[b]!];
+      const [lo, hi] = dests[at[a]!]!.byteOffset < dests[at[b]!]!.byteOffset ? [at[a]!, at[b]!] : [at[b]!, at[a]!];
       const [d, prev] = [dests[hi]!, dests[lo]!];
-      check(
-        x.buffer !== y.buffer || Math.ceil((prev.byteOffset + prev.bytes) / 4) <= Math.floor(d.byteOffset / 4),
-        'BAD_INPUT',
-        () =>
+      // A throw, not check(): its subject is text, which a pair that passes should not build.
+      if (d.buffer === prev.buffer && Math.ceil((prev.byteOffset + prev.bytes) / 4) > Math.floor(d.byteOffset / 4))
+        throw new SplitError(
+          'BAD_INPUT',
           `${what}: into[${hi}] overlaps into[${lo}] in one buffer (bytes [${d.byteOffset}, ...) against ` +
-          `[${prev.byteOffset}, ${prev.byteOffset + prev.bytes})); destinations in one buffer must lie in separate ` +
-          '4-byte words, from first byte to last',
-        `option:into[${hi}]`,
-      );
+            `[${prev.byteOffset}, ${prev.byteOffset + prev.bytes})); destinations in one buffer must lie in separate ` +
+            '4-byte words, from first byte to last',
+          `option:into[${hi}]`,
+        );
     }
 }

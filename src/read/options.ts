@@ -9,7 +9,7 @@ import {
   type SubjectKey,
   asInt,
   check,
-  guardRead,
+  readFailure,
   show,
 } from '../errors.js';
 import { MAX_OUTPUTS } from '../shape.js';
@@ -28,20 +28,19 @@ export function ownFields(
   subject: SubjectKey,
   known?: (key: string) => void,
 ): Record<string, unknown> {
-  return guardRead(
-    what,
-    () => {
-      if (!isPlainObject(o)) throw new SplitError(code, `${what} must be a plain object, got ${show(o)}`, subject);
-      const out = (known ? {} : Object.create(null)) as Record<string, unknown>;
-      for (const key of Reflect.ownKeys(o)) {
-        if (typeof key !== 'string') throw new SplitError(code, `${what}: Symbol keys are not options`, subject);
-        known?.(key);
-        out[key] = (o as Record<string, unknown>)[key];
-      }
-      return out;
-    },
-    subject,
-  );
+  // A caller's getter or Proxy that throws becomes a SplitError (no closure: this runs on every split).
+  try {
+    if (!isPlainObject(o)) throw new SplitError(code, `${what} must be a plain object, got ${show(o)}`, subject);
+    const out = (known ? {} : Object.create(null)) as Record<string, unknown>;
+    for (const key of Reflect.ownKeys(o)) {
+      if (typeof key !== 'string') throw new SplitError(code, `${what}: Symbol keys are not options`, subject);
+      known?.(key);
+      out[key] = (o as Record<string, unknown>)[key];
+    }
+    return out;
+  } catch (e) {
+    throw readFailure(e, what, subject);
+  }
 }
 
 /** The known keys of an options object; `undefined` reads as `{}`. An unknown key is BAD_OPTIONS, by name. */
@@ -53,7 +52,15 @@ export function readOptions<K extends string>(
 ): { [P in K]?: unknown } {
   if (o === undefined) return {};
   return ownFields(o, `${what} options`, 'BAD_OPTIONS', `${kind}:${what}`, (key) => {
-    if (!(keys as readonly string[]).includes(key)) throw unknownOption(what, key, keys, kind);
+    if ((keys as readonly string[]).includes(key)) return;
+    // Refused by name, with the nearest known key as a suggestion.
+    const near = keys.find((k) => distance(k, key) < 3);
+    const hint = near ? ` (did you mean '${near}'?)` : '';
+    throw new SplitError(
+      'BAD_OPTIONS',
+      `${what}: unknown option '${key}'${hint}; the options are ${keys.join(', ')}`,
+      `${kind}:${key}`,
+    );
   }) as { [P in K]?: unknown };
 }
 
@@ -65,16 +72,6 @@ export function readOptions<K extends string>(
 function isPlainObject(o: unknown): o is object {
   if (typeof o !== 'object' || o === null) return false;
   return Object.getPrototypeOf(o) === Object.prototype || Object.prototype.toString.call(o) === '[object Object]';
-}
-
-/** An unknown option, refused by name, with the nearest known key as a suggestion. */
-function unknownOption(what: string, key: string, keys: readonly string[], kind: SplitSubject['kind']): SplitError {
-  const near = keys.find((k) => distance(k, key) < 3);
-  return new SplitError(
-    'BAD_OPTIONS',
-    `${what}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''}; the options are ${keys.join(', ')}`,
-    `${kind}:${key}`,
-  );
 }
 
 /** Edit distance, capped at 3. */
@@ -125,19 +122,17 @@ export function copyArray(
 
 /** A list of split sizes: an array of at most MAX_OUTPUTS entries, copied (the planner checks each). */
 export function readSizes(v: unknown, what: string, subject: SubjectKey, code: SplitErrorCode = 'BAD_SIZE'): unknown[] {
-  return guardRead(
-    what,
-    () => {
-      check(
-        Array.isArray(v),
-        code,
-        () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`,
-        subject,
-      );
-      return copyArray(v, MAX_OUTPUTS, what, subject);
-    },
-    subject,
-  );
+  try {
+    check(
+      Array.isArray(v),
+      code,
+      () => `${what}: '${subject.split(':')[1]}' must be an array of integers, got ${show(v)}`,
+      subject,
+    );
+    return copyArray(v, MAX_OUTPUTS, what, subject);
+  } catch (e) {
+    throw readFailure(e, what, subject);
+  }
 }
 
 /** A count of outputs (parts, num_outputs): an integer from 1 to MAX_OUTPUTS. */

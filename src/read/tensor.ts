@@ -3,7 +3,7 @@
 // shrunk buffer) cannot reach a split that is already under way. The views are what every later
 // layer takes.
 
-import { SplitError, type SubjectKey, asInt, check, guardRead, show } from '../errors.js';
+import { SplitError, type SubjectKey, asInt, check, readFailure, show } from '../errors.js';
 import {
   type DType,
   type FixedDType,
@@ -59,27 +59,47 @@ export function readTensor(
   subject: SubjectKey = 'input:input',
   destination = false,
 ): TensorView {
-  return guardRead(
-    what,
-    () => {
-      const o = t as Record<string, unknown>;
-      const gpu = typeof t === 'object' && t !== null && 'buffer' in o;
-      check(
-        gpu !== (typeof t === 'object' && t !== null && 'data' in o),
-        'BAD_INPUT',
-        () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}${mistake(t)}`,
-        subject,
-      );
-      const dtype = o.dtype;
-      readDType(dtype, what, `${subject}.dtype`);
-      const shape = readShape(o.shape, what, subject);
-      const numel = numelOf(shape, what, subject);
-      return gpu
-        ? gpuView(o, dtype, shape, numel, what, subject, destination)
-        : hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
-    },
-    subject,
-  );
+  // A caller's getter or Proxy that throws becomes a SplitError (no closure: this runs on every call).
+  try {
+    const o = t as Record<string, unknown>;
+    const object = typeof t === 'object' && t !== null;
+    const gpu = object && 'buffer' in o;
+    check(
+      gpu !== (object && 'data' in o),
+      'BAD_INPUT',
+      () => `${what} must be a tensor { dtype, shape } with either data or buffer, got ${show(t)}${mistake(t)}`,
+      subject,
+    );
+    const dtype = o.dtype;
+    readDType(dtype, what, `${subject}.dtype`);
+    const shape = readShape(o.shape, what, subject);
+    const numel = numelOf(shape, what, subject);
+    if (!gpu) return hostView(o.data, dtype, shape, numel, what, `${subject}.data`);
+    // A GPU tensor: its place in its buffer, read as a destination's is (readPlace), then what a view must be.
+    if (dtype === 'string')
+      throw new SplitError('WRONG_BACKEND', `${what}: string tensors cannot live on the GPU`, `${subject}.dtype`);
+    const at: SubjectKey = `${subject}.buffer`;
+    const strides = o.strides;
+    const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
+    const { buffer, facts, byteOffset, byteLength } = readPlace(o, dtype, shape, numel, given, what, at, destination);
+    if (facts.size % 4 !== 0)
+      throw new SplitError('BAD_INPUT', `${what}: the GPU buffer's size, ${facts.size}, is not a multiple of 4`, at);
+    check(
+      destination ||
+        strides === undefined ||
+        (Array.isArray(strides) &&
+          strides.length === shape.length &&
+          rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
+      'BAD_INPUT',
+      () =>
+        `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
+        'pass the whole tensor it lies in',
+      at,
+    );
+    return { kind: 'gpu', dtype, shape, numel, buffer, usage: facts.usage, byteOffset, byteLength, source: o };
+  } catch (e) {
+    throw readFailure(e, what, subject);
+  }
 }
 
 /** Reads a tensor that must be a GPU tensor (a call that takes no host tensor). */
@@ -173,11 +193,8 @@ function hostView(data: unknown, dtype: DType, shape: number[], numel: number, w
   const n = intrinsic<number>(TA_PROTO, 'length', data);
   check(!isDetached(buffer), 'DATA_TYPE', () => `${what}: the data's ArrayBuffer is detached`, at);
   check(n === want, 'DATA_LENGTH', length(n), at);
-  const bytes = new Uint8Array(
-    buffer,
-    intrinsic<number>(TA_PROTO, 'byteOffset', data),
-    intrinsic<number>(TA_PROTO, 'byteLength', data),
-  );
+  const offset = intrinsic<number>(TA_PROTO, 'byteOffset', data);
+  const bytes = new Uint8Array(buffer, offset, intrinsic<number>(TA_PROTO, 'byteLength', data));
   // Shared and resizable memory can change under a split (and a shared view crashes Dawn's
   // writeBuffer): Cleave splits a copy taken now.
   const shared =
@@ -195,60 +212,11 @@ function isDetached(b: ArrayBufferLike): boolean {
   }
 }
 
-function gpuView(
-  o: Record<string, unknown>,
-  dtype: DType,
-  shape: number[],
-  numel: number,
-  what: string,
-  subject: SubjectKey,
-  destination: boolean,
-): GpuView {
-  check(
-    dtype !== 'string',
-    'WRONG_BACKEND',
-    () => `${what}: string tensors cannot live on the GPU`,
-    `${subject}.dtype`,
-  );
-  const at: SubjectKey = `${subject}.buffer`;
-  const strides = o.strides;
-  const given = destination && strides !== undefined ? readStrides(strides, shape, what, subject) : undefined;
-  const p = readPlace(o, dtype, shape, numel, given, what, at, destination ? 'any' : undefined);
-  check(
-    p.facts.size % 4 === 0,
-    'BAD_INPUT',
-    () => `${what}: the GPU buffer's size, ${p.facts.size}, is not a multiple of 4`,
-    at,
-  );
-  check(
-    destination ||
-      strides === undefined ||
-      (Array.isArray(strides) &&
-        strides.length === shape.length &&
-        rowMajorStrides(shape).every((s, k) => shape[k]! < 2 || strides[k] === s)),
-    'BAD_INPUT',
-    () =>
-      `${what}: a strided tensor (strides ${show(strides)}) is a view Cleave cannot read as one; ` +
-      'pass the whole tensor it lies in',
-    at,
-  );
-  return {
-    kind: 'gpu',
-    dtype: dtype,
-    shape,
-    numel,
-    buffer: p.buffer,
-    usage: p.facts.usage,
-    byteOffset: p.byteOffset,
-    byteLength: p.byteLength,
-    source: o,
-  };
-}
-
 /**
  * Where a GPU tensor or a destination lies, read the one way every call reads it: a real GPUBuffer (for a
- * `destination` of a split of an input, not the input's and one a split may write); `byteOffset` a
- * non-negative integer multiple of `unit` (0 when absent); `byteLength`, when given, the row-major length of the shape;
+ * `destination` given as the view of the input a split writes it from, not that input's and one a split may write;
+ * `true`, a destination of no split yet, is not checked for those); `byteOffset` a non-negative integer multiple of
+ * `unit`, 4 for a destination (0 when absent); `byteLength`, when given, the row-major length of the shape;
  * and its footprint (row-major, or with element `strides`), from its first element's byte to past its last, inside
  * the buffer. A footprint past the end names how far it goes, and for strides the dimension that reaches furthest.
  */
@@ -260,7 +228,7 @@ export function readPlace(
   strides: readonly number[] | undefined,
   what: string,
   at: SubjectKey,
-  destination?: GpuView | 'any',
+  destination: GpuView | boolean,
 ) {
   const { buffer, byteOffset: rawOffset, byteLength } = o;
   const facts = bufferFacts(buffer);
@@ -323,34 +291,29 @@ function checkWritable(buffer: GPUBuffer, usage: number, x: GpuView, what: strin
 
 /** Element strides, one per dimension, non-negative integers that never make two elements meet. */
 export function readStrides(raw: unknown, dims: readonly number[], what: string, at: SubjectKey): number[] {
+  const shapeAt: SubjectKey = `${at}.shape`;
   check(
     Array.isArray(raw) && raw.length === dims.length,
     'BAD_SHAPE',
     () => `${what}: strides must be an array of ${dims.length} integers (one per dimension), got ${show(raw)}`,
-    `${at}.shape`,
+    shapeAt,
   );
-  const s = dims.map((_, k) => {
-    const v = asInt(raw[k] as unknown, 0);
-    check(
-      v !== undefined,
-      'BAD_SHAPE',
-      () => `${what}: stride ${k} must be an integer >= 0, got ${show(raw[k])}`,
-      `${at}.shape`,
-    );
-    return v;
-  });
+  const s: number[] = [];
+  for (let k = 0; k < dims.length; k++) {
+    const r: unknown = raw[k];
+    const v = asInt(r, 0);
+    check(v !== undefined, 'BAD_SHAPE', () => `${what}: stride ${k} must be an integer >= 0, got ${show(r)}`, shapeAt);
+    s.push(v);
+  }
   // Innermost first: each dimension's stride must clear everything inside it (no element, no overlap).
   if (dims.includes(0)) return s;
   let reach = 1;
-  for (const k of dims
-    .map((_, k) => k)
-    .filter((k) => dims[k]! > 1)
-    .sort((a, b) => s[a]! - s[b]!)) {
+  for (const k of [...dims.keys()].filter((k) => dims[k]! > 1).sort((a, b) => s[a]! - s[b]!)) {
     check(
       s[k]! >= reach,
       'BAD_SHAPE',
       () => `${what}: strides [${s.join(', ')}] make elements of shape [${dims.join(', ')}] overlap (dimension ${k})`,
-      `${at}.shape`,
+      shapeAt,
     );
     reach = s[k]! * (dims[k]! - 1) + reach;
   }

@@ -4,21 +4,13 @@
 // package's globals), else from the `webgpu` package Cleave loaded itself: Cleave never writes
 // them onto globalThis.
 
-import { check, show } from '../errors.js';
+import { SplitError, show } from '../errors.js';
 
 let loaded: Readonly<Record<string, unknown>> = {};
 
 /** Records the WebGPU classes of the `webgpu` package Cleave loaded in Node. */
 export function useWebGpuClasses(classes: object): void {
   loaded = classes as Record<string, unknown>;
-}
-
-/** The class's native `label` getter, from its prototype chain (or none). */
-function labelGetter(c: abstract new () => object): (() => unknown) | undefined {
-  let get: (() => unknown) | undefined;
-  for (let proto = c.prototype as object | null; proto && !get; proto = Object.getPrototypeOf(proto) as object | null)
-    get = Object.getOwnPropertyDescriptor(proto, 'label')?.get;
-  return get;
 }
 
 /**
@@ -29,17 +21,16 @@ function labelGetter(c: abstract new () => object): (() => unknown) | undefined 
  */
 export function isA(x: unknown, cls: string, methods: readonly string[]): boolean {
   const c = ((globalThis as Record<string, unknown>)[cls] ?? loaded[cls]) as (abstract new () => object) | undefined;
-  if (typeof c !== 'function') {
-    return (
-      typeof x === 'object' &&
-      x !== null &&
-      methods.every((m) => typeof (x as Record<string, unknown>)[m] === 'function')
-    );
-  }
+  const o = x as Record<string, unknown>;
+  if (typeof c !== 'function')
+    return typeof x === 'object' && x !== null && methods.every((m) => typeof o[m] === 'function');
   // instanceof first: Dawn's native getters trust the wrapped type, so one of another class (a
   // GPUBuffer given as a device) would crash the process instead of throwing.
   if (!(x instanceof c)) return false;
-  const get = labelGetter(c);
+  // Then the brand, through the first `label` getter on the class's prototype chain (the native one).
+  let get: (() => unknown) | undefined;
+  for (let proto = c.prototype as object | null; proto && !get; proto = Object.getPrototypeOf(proto) as object | null)
+    get = Object.getOwnPropertyDescriptor(proto, 'label')?.get;
   try {
     if (get) Reflect.apply(get, x, []);
   } catch {
@@ -77,11 +68,7 @@ const readFacts = (b: GPUBuffer): BufferFacts => ({ size: b.size, usage: b.usage
 
 /** The caller's encoder. */
 export function readEncoder(encoder: unknown, what: string): GPUCommandEncoder {
-  check(
-    isA(encoder, 'GPUCommandEncoder', ['beginComputePass']),
-    'BAD_INPUT',
-    () => `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`,
-    'input:encoder',
-  );
+  if (!isA(encoder, 'GPUCommandEncoder', ['beginComputePass']))
+    throw new SplitError('BAD_INPUT', `${what}: expected a GPUCommandEncoder, got ${show(encoder)}`, 'input:encoder');
   return encoder as GPUCommandEncoder;
 }
