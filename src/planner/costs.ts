@@ -4,7 +4,7 @@
 /**
  * A device's costs in ns of the caller's wall time, which the planner weighs to choose between copies and the gather.
  * What every split pays (its submit) is left out: only what one strategy costs beyond the other counts. An engine
- * plans with the table its adapter chooses ({@link COST_TABLES}), the costs it was created with, or the costs
+ * plans with the fixed table its adapter chooses, the costs it was created with, or the costs
  * `engine.calibrate()` measured; never with a measurement it started on its own.
  */
 export interface CostModel {
