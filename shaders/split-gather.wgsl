@@ -35,6 +35,9 @@ const WORKGROUP_SIZE = 256u;
 // gather_bits: packed values start at bit 7 of each byte (uint1). A pipeline of its own, so no load
 // tests it.
 override MSB_FIRST: bool = false;
+// Set when the plan has one target: the target switch folds to binding 0 (a software adapter runs a switch on data as
+// divergent, each case masked, at half its copy rate).
+override ONE_TARGET: bool = false;
 
 // Three bind groups, so that each is made once for what it binds: the dispatch's table (its params at a dynamic
 // offset, and the tiles), the source buffer (its window at a dynamic offset) and the six target buffers (the first
@@ -58,7 +61,7 @@ override MSB_FIRST: bool = false;
 @group(2) @binding(4) var<storage, read_write> bits4: array<u32>;
 @group(2) @binding(5) var<storage, read_write> bits5: array<u32>;
 
-// Word i of bound target k: WGSL indexes no array of bindings. Uniform across a workgroup (one tile, one target).
+// Word i of bound target k: WGSL indexes no array of bindings.
 fn put_bits(k: u32, i: u32, v: u32) {
   switch k {
     case 0u: { bits0[i] = v; }
@@ -79,6 +82,11 @@ fn get_bits(k: u32, i: u32) -> u32 {
     case 4u: { return bits4[i]; }
     default: { return bits5[i]; }
   }
+}
+
+// The binding of a tile's target. Uniform across a workgroup (one tile, one target).
+fn target_binding(t: Tile) -> u32 {
+  return select(t.dst_binding, 0u, ONE_TARGET);
 }
 
 // Grids wider than 65535 workgroups are folded into 2-D by the host. Uniform across the workgroup.
@@ -109,7 +117,7 @@ fn gather_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
   let ss = pass_rows * t.src_stride;
   let ds = pass_rows * t.dst_stride;
   // A loop per target binding, each a plain copy (a store chosen by a switch costs software adapters a branch a word).
-  switch t.dst_binding {
+  switch target_binding(t) {
     case 0u: { for (var i = 0u; i < n; i++) { dst0[d] = src[s]; s += ss; d += ds; } }
     case 1u: { for (var i = 0u; i < n; i++) { dst1[d] = src[s]; s += ss; d += ds; } }
     case 2u: { for (var i = 0u; i < n; i++) { dst2[d] = src[s]; s += ss; d += ds; } }
@@ -191,7 +199,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
   var w = t.first + (1u + lid) * GROUP;
   let ws = WORKGROUP_SIZE * GROUP;
   let n = select(0u, (bulk - 3u - lid) / WORKGROUP_SIZE + 1u, bulk > lid + 2u);
-  switch t.dst_binding {
+  switch target_binding(t) {
     case 0u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits0[w] = v.x; bits0[w + 1u] = v.y; bits0[w + 2u] = v.z; bits0[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
     case 1u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits1[w] = v.x; bits1[w + 1u] = v.y; bits1[w + 2u] = v.z; bits1[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
     case 2u: { for (var i = 0u; i < n; i++) { if (inside(t, at)) { let v = group_words(t, at); bits2[w] = v.x; bits2[w + 1u] = v.y; bits2[w + 2u] = v.z; bits2[w + 3u] = v.w; } at = next_group(t, at, step); w += ws; } }
@@ -208,7 +216,7 @@ fn gather_bits(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
       let m = low_bits4(left);
       let tail = funnel4(t.src + r * t.src_stride + t.row_len - left);
       let head = funnel4(t.src + (r + 1u) * t.src_stride - left);
-      store4(t.dst_binding, t.first + k * GROUP, (tail & m) | (head & ~m));
+      store4(target_binding(t), t.first + k * GROUP, (tail & m) | (head & ~m));
     }
   }
   for (var k = lid; k < select(min(groups, 2u), groups, short); k += WORKGROUP_SIZE) {
@@ -302,9 +310,9 @@ fn build_word(t: Tile, j: u32, at: ptr<function, vec2<u32>>) {
     keep |= ~low_bits(hi - base);
   }
   if (keep != 0u) {
-    value |= stream_word(get_bits(t.dst_binding, j)) & keep;
+    value |= stream_word(get_bits(target_binding(t), j)) & keep;
   }
-  put_bits(t.dst_binding, j, stream_word(value));
+  put_bits(target_binding(t), j, stream_word(value));
 }
 
 // gather_bits for rows that each start a destination word: row r's word j takes the 32 bits from
@@ -321,9 +329,9 @@ fn gather_rows(t: Tile, lid: u32) {
     let at = t.dst / 32u + row * (t.dst_stride / 32u) + col;
     var value = read32(t.src + row * t.src_stride + col * 32u) & low_bits(n);
     if (n < 32u && keeps_tail(t)) {
-      value |= stream_word(get_bits(t.dst_binding, at)) & ~low_bits(n);
+      value |= stream_word(get_bits(target_binding(t), at)) & ~low_bits(n);
     }
-    put_bits(t.dst_binding, at, stream_word(value));
+    put_bits(target_binding(t), at, stream_word(value));
     k += WORKGROUP_SIZE;
     row += step_rows;
     col += step_cols;

@@ -41,10 +41,10 @@ export function minifyWgsl(source) {
   const short = new Map(
     names.map((n, i) => [n, String.fromCharCode(65 + (i % 26)) + (i < 26 ? '' : (i / 26 - 1) | 0)]),
   );
-  // A vector's component (`.x`, `.yzw`) keeps its name, even where a variable shares it.
+  // A vector's component (`.x`, `.yzw`) and an attribute (`@binding`) keep their names, even where a name is shared.
   /** @param {string} line */
   const rename = (line) =>
-    line.replace(/(?<![\w.])[A-Za-z_]\w*|\.([A-Za-z_]\w*)/g, (all, /** @type {string | undefined} */ member) =>
+    line.replace(/(?<![\w.@])[A-Za-z_]\w*|\.([A-Za-z_]\w*)/g, (all, /** @type {string | undefined} */ member) =>
       member === undefined
         ? (short.get(all) ?? all)
         : /^([xyzw]{1,4}|[rgba]{1,4})$/.test(member)

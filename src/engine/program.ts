@@ -203,12 +203,12 @@ export class Program {
   /** Whether a promise-returning call of this program waits for its shader's asynchronous compile. */
   private waits(gpu: GpuExecutor): boolean {
     const gp = this.gp!;
-    return gp.strategy === 'gather' && !compiled(gpu.device, gp.unitBits || 1, gp.msbFirst);
+    return gp.strategy === 'gather' && !compiled(gpu.device, gp);
   }
 
   /** Its shader, compiled asynchronously (once per device and variant). */
   private compiled(gpu: GpuExecutor): Promise<GPUComputePipeline> {
-    return compile(gpu.device, this.gp!.unitBits || 1, this.gp!.msbFirst);
+    return compile(gpu.device, this.gp!);
   }
 
   /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */

@@ -50,7 +50,7 @@ export async function measure(device: GPUDevice, costs: CostModel): Promise<Cost
         if (at) enc.copyBufferToBuffer(b.resolve, 0, b.read, 0, 16);
       };
     const plans = probePlans(costs);
-    for (const gp of plans) if (gp.strategy === 'gather') await compile(device, gp.unitBits || 1, false);
+    for (const gp of plans) if (gp.strategy === 'gather') await compile(device, gp);
     const { value: probes, error: made } = inScopes(device, () => recorders(device, pool, plans, b.src, b.dst));
     errors.push(made);
     const rounds: Timing[][] = probes.map(() => []);
@@ -106,7 +106,7 @@ function recorders(
     const k = PROBES[i]![4];
     if (gp.strategy === 'copy') return [(enc) => encodeCopies(enc, gp, x, [dst], [0]), k];
     const table = makeTable(device, pool, gp);
-    const pipeline = pipelineNow(device, gp.unitBits || 1, false);
+    const pipeline = pipelineNow(device, gp);
     return [(enc) => void encodeGather(enc, gp, table, pipeline, x, [dst], [0]), k];
   });
 }

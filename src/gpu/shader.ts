@@ -1,7 +1,8 @@
 // The gather shader as the host knows it: its text per variant, and what was reflected from the WGSL at build time
 // (shader.generated.ts): bind group entries typed from each variable's access, how many target buffers a dispatch
 // binds, and struct encoding through one field map per struct. Only the `alias Word` line changes between variants;
-// the bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1). The compiler
+// the bit-level variants are the u32 text with the gather_bits entry point (MSB_FIRST set for uint1), and each
+// variant has a pipeline for one target (ONE_TARGET) and one for many (gpu/pipelines.ts). The compiler
 // checks that every member the host fills exists in the shader and that the shader has none the host leaves unfilled.
 
 import gatherSource from '../../shaders/split-gather.wgsl?raw';

@@ -138,17 +138,23 @@ describe.each(BROWSER_NAMES)('%s', (browser) => {
     ]);
   });
 
-  test('every shader variant compiles and runs: 32-, 64- and 128-bit words, bits LSB- and MSB-first', async () => {
-    const gather = { strategy: 'gather' as const };
-    const cases = [
-      make('float32', [4, 6], 1, [1, 5], gather),
-      make('float32', [4, 8], 1, [2, 6], gather),
-      make('float32', [4, 16], 1, [4, 12], gather),
-      make('uint4', [3, 9], 1, [4, 5], gather),
-      make('uint1', [3, 37], 1, [12, 25], gather),
-    ];
+  test('every shader variant compiles and runs: 32-, 64- and 128-bit words, bits LSB- and MSB-first; one target or many', async () => {
+    const kinds = [
+      ['float32', [4, 6], [1, 5]],
+      ['float32', [4, 8], [2, 6]],
+      ['float32', [4, 16], [4, 12]],
+      ['uint4', [3, 9], [4, 5]],
+      ['uint1', [3, 37], [12, 25]],
+    ] as const;
+    const cases = (['shared', 'separate'] as const).flatMap((layout) =>
+      kinds.map(([dtype, shape, sizes]) => {
+        const c = make(dtype, [...shape], 1, [...sizes], { strategy: 'gather' });
+        return { ...c, options: { ...c.options, layout } };
+      }),
+    );
     const r = await expectSplits(cases);
-    expect(r.results.map((s) => s.stats.unitBits)).toEqual([32, 64, 128, 1, 1]);
+    expect(r.results.map((s) => s.stats.unitBits)).toEqual([32, 64, 128, 1, 1, 32, 64, 128, 1, 1]);
+    expect(r.results.map((s) => s.stats.dispatches)).toEqual(Array(10).fill(1));
     expect(r.pipelines).toBe(SHADER_VARIANTS);
   });
 

@@ -146,7 +146,7 @@ async function runPlan(g: GpuFixture, d: Kind, rows: number, dim: number, sizes:
   device.queue.writeBuffer(out, 0, new Uint8Array(gp.targets[0]!.bytes).fill(0xff));
   const staging = device.createBuffer({ size: gp.targets[0]!.bytes, usage: 0x1 | 0x8 });
   const enc = device.createCommandEncoder();
-  const pipeline = pipelineNow(device, gp.unitBits || 1, gp.msbFirst);
+  const pipeline = pipelineNow(device, gp);
   encodeGather(enc, gp, makeTable(device, pool, gp), pipeline, { buffer: input, byteOffset: 0 }, [out], [0]);
   enc.copyBufferToBuffer(out, 0, staging, 0, gp.targets[0]!.bytes);
   device.queue.submit([enc.finish()]);

@@ -87,11 +87,9 @@ beforeAll(async () => {
   device = found.device;
   // Every shader variant compiled first: a split before its variant's compile copies its input and binds the copy,
   // which would move the bind groups counted here onto a buffer of the pool.
-  await Promise.all([
-    ...([32, 64, 128] as const).map((u) => compile(device, u, false)),
-    compile(device, 1, false),
-    compile(device, 1, true),
-  ]);
+  const kinds = [[32, false], [64, false], [128, false], [1, false], [1, true]] as const;
+  const all = kinds.flatMap(([unitBits, msbFirst]) => [[0], [0, 1]].map((targets) => ({ unitBits, msbFirst, targets })));
+  await Promise.all(all.map((g) => compile(device, g)));
 });
 
 afterAll(() => device?.destroy());
