@@ -137,8 +137,8 @@ export function hostDataFromBytes<D extends FixedDType>(d: D, bytes: Uint8Array,
 export function arrayFromBytes(name: string, bytes: Uint8Array, copy: boolean): TypedArray | Float16ArrayLike {
   // Each host array class is the global of its name (Float16Array only where the runtime has one).
   const ctor = (globalThis as unknown as Record<string, TypedArrayClass>)[name]!;
-  const owned = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
-  return new ctor(owned.buffer as ArrayBuffer, owned.byteOffset, owned.byteLength / ctor.BYTES_PER_ELEMENT);
+  const data = copy || bytes.byteOffset !== 0 ? bytes.slice() : bytes;
+  return new ctor(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength / ctor.BYTES_PER_ELEMENT);
 }
 
 /**

@@ -48,7 +48,7 @@ export function resolveSplitToSequence(n: NodeFields): ReadNode {
   const sizesFrom = split ? 'input:split' : 'input:input.shape';
   const sizes = (dim: number, ax: number) => {
     // keepdims is ignored whenever 'split' is given, as the spec says.
-    const s = split ? lengths(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
+    const s = split ? splitSizes(split, dim, ax, who) : chunks(dim, 1, who, sizesFrom);
     if (declared !== undefined && declared !== 1)
       checkOutputCount(declared, s.length, who, 'the sequence (declared as 1 output, or as its length)');
     return s;
@@ -62,8 +62,8 @@ export function resolveSplitToSequence(n: NodeFields): ReadNode {
   return { label: who, data, read: [axis, keepdims, split, declared], plan };
 }
 
-/** A scalar 'split' (chunk length) or a 1-D 'split' (one length per chunk). */
-function lengths(t: TensorView, dim: number, ax: number, who: string): number[] {
+/** The sizes a 'split' input gives: chunks of a scalar (a chunk length), or a 1-D tensor's values (one per chunk). */
+function splitSizes(t: TensorView, dim: number, ax: number, who: string): number[] {
   const rule = 'a scalar (chunk length) or a 1-D tensor (one length per chunk)';
   const { values, rank } = readParam(t, who, 'split', I, [0, 1], rule, 'BAD_SIZE');
   if (rank === 1) {

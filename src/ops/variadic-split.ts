@@ -13,7 +13,7 @@ const WHO = 'VariadicSplit-1';
 // Each parameter may use its own integer type: the spec names both T2, but OpenVINO's
 // implementation checks each for being integral only.
 const T2: TypeParam = { name: 'type T2 (any integer type)', dtypes: INTEGER_DTYPES };
-const LENGTHS = 'input:split_lengths';
+const SPLIT_LENGTHS = 'input:split_lengths';
 
 export function resolveVariadicSplit(n: NodeFields): ReadNode {
   checkAttributes(n, WHO, [], {
@@ -37,7 +37,7 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
     return sizes;
   };
   const plan = () => {
-    const p = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: LENGTHS });
+    const p = planSplit(data!.dtype, data!.shape, axis[0], resolve, WHO, { axis: 'input:axis', sizes: SPLIT_LENGTHS });
     return { label: WHO, plan: p, outputShapes: p.outputShapes };
   };
   return { label: WHO, data: data!, read: [axis[0], sizesT, declared], plan };
@@ -45,11 +45,15 @@ export function resolveVariadicSplit(n: NodeFields): ReadNode {
 
 /** Sizes >= 0, or one -1 for what the others leave of the axis. */
 function resolveSizes(values: number[], dim: number, ax: number): number[] {
-  checkLengths(values.length > 0, 'BAD_SIZE', () => 'is empty, but VariadicSplit has at least one output');
+  checkSplitLengths(values.length > 0, 'BAD_SIZE', () => 'is empty, but VariadicSplit has at least one output');
   const bad = values.findIndex((v) => v < -1);
-  checkLengths(bad < 0, 'BAD_SIZE', () => `value ${values[bad]} at index ${bad} must be >= 0, or -1 for the remainder`);
+  checkSplitLengths(
+    bad < 0,
+    'BAD_SIZE',
+    () => `value ${values[bad]} at index ${bad} must be >= 0, or -1 for the remainder`,
+  );
   const inferred = values.flatMap((v, i) => (v === -1 ? [i] : []));
-  checkLengths(
+  checkSplitLengths(
     inferred.length <= 1,
     'BAD_SIZE',
     () =>
@@ -57,7 +61,7 @@ function resolveSizes(values: number[], dim: number, ax: number): number[] {
   );
   if (!inferred.length) return values;
   const rest = dim - values.reduce((a, v) => (v === -1 ? a : a + v), 0);
-  checkLengths(
+  checkSplitLengths(
     rest >= 0,
     'SIZE_SUM',
     () =>
@@ -68,6 +72,6 @@ function resolveSizes(values: number[], dim: number, ax: number): number[] {
 }
 
 /** Refuses 'split_lengths' values that break a rule (`rule`: the message after "VariadicSplit-1: 'split_lengths' "). */
-function checkLengths(ok: boolean, code: SplitErrorCode, rule: () => string): asserts ok {
-  check(ok, code, () => `${WHO}: 'split_lengths' ${rule()}`, LENGTHS);
+function checkSplitLengths(ok: boolean, code: SplitErrorCode, rule: () => string): asserts ok {
+  check(ok, code, () => `${WHO}: 'split_lengths' ${rule()}`, SPLIT_LENGTHS);
 }
