@@ -141,7 +141,7 @@ fn stream_word(x: u32) -> u32 {
 
 // Whether the bits after a tile's end stay (a caller's buffer) or are zeroed (an output's own last byte).
 fn keeps_tail(t: Tile) -> bool {
-  return ((params.keep_tail >> t.dst_binding) & 1u) != 0u;
+  return ((params.keep_tail >> target_binding(t)) & 1u) != 0u;
 }
 
 // Source word i of the stream, the index clamped to the window (robust access is not a contract).

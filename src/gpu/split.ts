@@ -142,12 +142,12 @@ export async function bindAhead(
 
 /** Whether the pool holds a free buffer for each one the plan takes (as targetBuffers takes them). */
 function pooled(gpu: GpuExecutor, gp: GpuPlan): boolean {
-  const sizes: number[] = [];
-  for (const t of gp.targets) if (t.kind === 'shared' || t.kind === 'separate') sizes.push(t.bytes);
+  const taken = gp.targets.filter((t) => t.kind === 'shared' || t.kind === 'separate');
+  const exact = taken.some((t) => t.kind === 'separate');
   return gpu.pool.has(
-    sizes,
+    taken.map((t) => t.bytes),
     TENSOR_USAGE,
-    gp.targets.some((t) => t.kind === 'separate'),
+    exact,
   );
 }
 
@@ -249,26 +249,15 @@ export async function host(
   const { value, error } = gpu.submit((enc) => {
     writePadded(gpu.device.queue, input, x.bytes);
     const src = { buffer: input, byteOffset: 0 };
-    if (gp.strategy === 'copy')
-      return {
-        outs: [],
-        made: record(
-          enc,
-          gp,
-          table,
-          src,
-          bases.map(() => staging),
-          bases,
-        ),
-      };
-    const outs = gp.targets.map((t) => gpu.pool.take(t.bytes, TENSOR_USAGE));
+    const copy = gp.strategy === 'copy';
+    const outs = copy ? [] : gp.targets.map((t) => gpu.pool.take(t.bytes, TENSOR_USAGE));
     const made = record(
       enc,
       gp,
       table,
       src,
-      outs,
-      bases.map(() => 0),
+      copy ? gp.targets.map(() => staging) : outs,
+      copy ? bases : bases.map(() => 0),
     );
     outs.forEach((b, k) => enc.copyBufferToBuffer(b, 0, staging, bases[k]!, gp.targets[k]!.bytes));
     return { outs, made };
