@@ -16,20 +16,12 @@ test('the generated layout matches the WGSL (wgsl_reflect, run again now)', () =
 test('pinned layout', () => {
   expect(REFLECTED.params).toEqual({ size: 12, members: { tile_base: 0, tile_count: 4, keep_tail: 8 } });
   // 0.7: a tile names the target it writes (dst_binding), so one dispatch writes up to six target buffers.
+  const members = ['src', 'dst', 'row_len', 'rows', 'src_stride', 'dst_stride', 'first', 'last', 'dst_binding'];
+  // Nine u32 members back to back: member k at byte 4k, a tile 36 bytes.
   expect(REFLECTED.tile).toEqual({
     size: 36,
     stride: 36,
-    members: {
-      src: 0,
-      dst: 4,
-      row_len: 8,
-      rows: 12,
-      src_stride: 16,
-      dst_stride: 20,
-      first: 24,
-      last: 28,
-      dst_binding: 32,
-    },
+    members: Object.fromEntries(members.map((m, k) => [m, 4 * k])),
   });
   expect(REFLECTED.workgroupSize).toBe(256);
   const dst = (k: number) => ({ group: 2, binding: k, name: `dst${k}`, type: 'storage' });
