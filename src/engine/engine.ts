@@ -58,8 +58,7 @@ export class Engine implements Context {
   constructor(o: Opened) {
     ({ device: this.device, adapterInfo: this.adapterInfo, fallbackReason: this.fallbackReason } = o);
     ({ strategy: this.strategy, costs: this.costs, madeDevice: this.madeDevice } = o);
-    const device = o.device;
-    const onLateError = o.onLateError;
+    const { device, onLateError } = o;
     this.backend = device ? 'webgpu' : 'cpu';
     void device?.lost.then((info) => {
       this.lost = info.message || info.reason;
@@ -71,12 +70,14 @@ export class Engine implements Context {
       if (p.table) this.gpu?.retire(p.table);
       this.collected.unregister(p);
     });
-    // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not).
+    // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not),
+    // a subclass's too (node-engine.ts's `run`).
     const self = this as unknown as Record<string, unknown>;
-    for (const m of Object.getOwnPropertyNames(Engine.prototype)) {
-      const f = Object.getOwnPropertyDescriptor(Engine.prototype, m)?.value as unknown;
-      if (typeof f === 'function' && m !== 'constructor') self[m] = f.bind(this);
-    }
+    for (const proto of new Set<object>([Engine.prototype, new.target.prototype]))
+      for (const m of Object.getOwnPropertyNames(proto)) {
+        const f = Object.getOwnPropertyDescriptor(proto, m)?.value as unknown;
+        if (typeof f === 'function' && m !== 'constructor') self[m] = f.bind(this);
+      }
   }
 
   get lateErrors(): readonly SplitError[] {
@@ -153,16 +154,10 @@ export class Engine implements Context {
   upload(x: unknown): GpuTensor {
     this.usable('upload');
     const gpu = this.requireGpu('upload');
-    const view = readTensor(x, 'upload');
-    check(
-      view.kind === 'host' && view.dtype !== 'string',
-      view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
-      () =>
-        'upload: ' +
-        (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
-      'input:input',
-    );
-    return gpu.upload(view);
+    const v = readTensor(x, 'upload');
+    check(v.kind === 'host', 'BAD_INPUT', () => 'upload: takes a host tensor, got a GPU tensor', 'input:input');
+    check(v.dtype !== 'string', 'WRONG_BACKEND', () => 'upload: string tensors cannot live on the GPU', 'input:input');
+    return gpu.upload(v);
   }
 
   async download(x: unknown, options?: unknown): Promise<HostTensor> {

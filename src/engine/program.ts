@@ -39,7 +39,6 @@ export interface Context {
   readonly costs: CostModel | undefined;
   readonly plans: PlanCache<Program>;
   usable(what: string): void;
-  alive(what: string): void;
   ran(gp: GpuPlan | undefined): void;
   /** A new tile table for program `p`'s gather plan, which the engine frees when `p` is garbage-collected. */
   tableFor(p: Program, gp: GpuPlan): Table;
@@ -136,7 +135,7 @@ export class Program {
    * Runs on a view read at the call, with its destinations: where the input lives decides the path; the program of
    * the call's key runs it, and is kept in the engine's cache once the call went through.
    */
-  call(x: TensorView, dests: readonly (Destination | undefined)[] | undefined, what: string, enc?: GPUCommandEncoder) {
+  call(x: TensorView, dests: Call['dests'], what: string, enc?: GPUCommandEncoder) {
     if (this.broken) throw new SplitError(this.broken.code, `${what}: ${this.broken.message}`, undefined, this.broken);
     const gpu = this.ctx.gpu;
     if (!gpu || (x.kind === 'host' && (x.strings || x.dtype.startsWith('complex')))) {
@@ -176,12 +175,7 @@ export class Program {
   }
 
   /** The program of this split for a call's key, and the call's bases: this one, one the engine keeps, or a new one. */
-  at(
-    gpu: GpuExecutor,
-    srcByteOffset: number,
-    dests: readonly (Destination | undefined)[] | undefined,
-    allowAlias: boolean,
-  ): [Program, number[]] {
+  at(gpu: GpuExecutor, srcByteOffset: number, dests: Call['dests'], allowAlias: boolean): [Program, number[]] {
     const a = gpu.limits.alignment;
     const costs = (this.spec.costs ?? this.ctx.costs)!;
     const fits = (p: Program) =>
@@ -190,12 +184,8 @@ export class Program {
     if (bases) return [this, bases];
     const found = this.ctx.plans.find((p) => p.spec === this.spec && (bases = fits(p)) !== undefined);
     if (found && bases) return [found, bases];
-    const key = keyOf(srcByteOffset, dests, a, {
-      allowAlias,
-      separate: this.spec.separate,
-      strategy: this.ctx.strategy,
-      costs,
-    });
+    const rest = { allowAlias, separate: this.spec.separate, strategy: this.ctx.strategy, costs };
+    const key = keyOf(srcByteOffset, dests, a, rest);
     const p = new Program(this.ctx, this.spec, planGpu(this.spec.plan, gpu.limits, key));
     return [p, fits(p) as number[]];
   }
@@ -235,12 +225,9 @@ export class Program {
 
   /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
   private kept<T extends Done | Promise<Done>>(r: T): T {
-    if (r instanceof Promise)
-      void r.then(
-        () => this.ctx.plans.keep(this),
-        () => undefined,
-      );
-    else this.ctx.plans.keep(this);
+    const keep = () => this.ctx.plans.keep(this);
+    if (r instanceof Promise) void r.then(keep, () => undefined);
+    else keep();
     return r;
   }
 
