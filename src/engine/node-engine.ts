@@ -25,7 +25,7 @@ class NodeEngine extends Engine {
     const key = keyOf(r);
     const make = () => {
       const { plan, outputShapes } = r.plan();
-      return programFor(this, plan, outputShapes, v.kind, o, 'run', key ?? '');
+      return programFor(this, { plan, shapes: outputShapes, kind: v.kind, asked: o, node: key ?? '' }, 'run');
     };
     const matches = (p: Program) => key !== undefined && p.spec.node === key && p.placesAlike(o);
     const call = (p: Program) => p.call(v, p.destinations(o.into, v, 'run'), 'run');

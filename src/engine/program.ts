@@ -52,11 +52,11 @@ interface Spec {
   readonly kind: TensorView['kind'];
   /** The options as given, to be found again by them; for `run`, the node as read (ops/index.ts keyOf). */
   readonly asked: Fields;
-  readonly node: string | undefined;
+  readonly node?: string;
   readonly separate: boolean;
   readonly alias: 'owned' | 'any' | 'none' | undefined;
   /** The costs a prepared split plans with, whatever the engine's are later; undefined: the engine's. */
-  readonly costs: CostModel | undefined;
+  readonly costs?: CostModel;
 }
 
 export class Program {
@@ -301,33 +301,22 @@ export function programOf(ctx: Context, v: TensorView, o: Fields, what: string, 
       : (dim: number) => equalParts(dim, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
   const subjects = { axis: 'option:axis', sizes: o.sizes !== undefined ? 'option:sizes' : 'option:parts' } as const;
   const plan = planSplit(v.dtype, v.shape, o.axis, sizes, what, subjects);
-  return programFor(ctx, plan, plan.outputShapes, v.kind, o, what, undefined, costs);
+  return programFor(ctx, { plan, shapes: plan.outputShapes, kind: v.kind, asked: o, costs }, what);
 }
 
 /** A program for a planned split, its output options checked (layout and alias place GPU outputs only). */
-export function programFor(
-  ctx: Context,
-  plan: SplitPlan,
-  shapes: readonly (readonly number[])[],
-  kind: TensorView['kind'],
-  asked: Fields,
-  what: string,
-  node?: string,
-  costs?: CostModel,
-): Program {
+export function programFor(ctx: Context, s: Omit<Spec, 'separate' | 'alias'>, what: string): Program {
+  const { asked } = s;
   check(
-    kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
+    s.kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
     'BAD_OPTIONS',
     () => `${what}: layout and alias place GPU outputs; a host input gives host outputs`,
     'option:layout',
   );
   const separate =
     readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout') !== 'shared';
-  const alias =
-    asked.alias === undefined
-      ? undefined
-      : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
-  return new Program(ctx, { plan, shapes, kind, asked, node, separate, alias, costs });
+  const alias = readChoice(asked.alias, ['owned', 'any', 'none'] as const, undefined, what, 'option:alias');
+  return new Program(ctx, { ...s, separate, alias });
 }
 
 /** A split's outputs once it is done, its plan reported by the engine; not async (see engine.split). */
