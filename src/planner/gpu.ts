@@ -167,14 +167,9 @@ function views(l: Places, srcByteOffset: number): OutputPlace[] {
 function byteCopies(l: Places): ByteCopy[] {
   const copies: ByteCopy[] = [];
   l.regions.forEach((r, k) => {
-    const target = l.outputs[l.outputOf[k]!]!.target;
+    const [target, size] = [l.outputs[l.outputOf[k]!]!.target, r.row_len / 8];
     for (let row = 0; row < r.rows; row++)
-      copies.push({
-        target,
-        src: (r.src + row * r.src_stride) / 8,
-        dst: (r.dst + row * r.dst_stride) / 8,
-        size: r.row_len / 8,
-      });
+      copies.push({ target, src: (r.src + row * r.src_stride) / 8, dst: (r.dst + row * r.dst_stride) / 8, size });
   });
   return copies;
 }
