@@ -107,11 +107,7 @@ export function snapshot(gpu: GpuExecutor, gp: GpuPlan, x: GpuView, what: string
   const copy = gpu.pool.take(size, TENSOR_USAGE);
   const { error } = gpu.submit((enc) => enc.copyBufferToBuffer(x.buffer, from, copy, 0, size));
   const waited = throwIfFailed(what, error);
-  return {
-    x: { ...x, buffer: copy, byteOffset: gp.key.srcByteOffset },
-    waited,
-    done: () => gpu.pool.give(copy),
-  };
+  return { x: { ...x, buffer: copy, byteOffset: gp.key.srcByteOffset }, waited, done: () => gpu.pool.give(copy) };
 }
 
 /**
