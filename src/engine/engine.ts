@@ -125,9 +125,7 @@ export class Engine implements Context {
     const enc = readEncoder(encoder, 'encodeSplit');
     const v = readInput(x, 'encodeSplit');
     check(v.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const r = this.callProgram(v, readOptions(options, 'encodeSplit', SPLIT_KEYS), 'encodeSplit', enc) as Done;
-    this.ran(r.gp);
-    return r.outputs;
+    return this.ran(this.callProgram(v, readOptions(options, 'encodeSplit', SPLIT_KEYS), 'encodeSplit', enc) as Done);
   }
 
   prepare(x: unknown, options: unknown): Program {
@@ -232,8 +230,9 @@ export class Engine implements Context {
     return this.gpu;
   }
 
-  ran(gp: GpuPlan | undefined): void {
-    this.last = gp;
+  ran(d: Done): AnyTensor[] {
+    this.last = d.gp;
+    return d.outputs;
   }
 
   tableFor(p: Program, gp: GpuPlan): Table {
@@ -259,11 +258,8 @@ export class Engine implements Context {
 
   /** A split call's program, found or made, called on the input and destinations it was given. */
   private callProgram(v: TensorView, o: Fields, what: string, enc?: GPUCommandEncoder): Done | Promise<Done> {
-    return this.callWith(
-      what,
-      (p) => p.matches(v, o),
-      () => programOf(this, v, o, what),
-      (p) => p.call(v, p.destinations(o.into, v, what), what, enc),
-    );
+    const make = () => programOf(this, v, o, what);
+    const call = (p: Program) => p.call(v, p.destinations(o.into, v, what), what, enc);
+    return this.callWith(what, (p) => p.matches(v, o), make, call);
   }
 }

@@ -39,7 +39,8 @@ export interface Context {
   readonly costs: CostModel | undefined;
   readonly plans: PlanCache<Program>;
   usable(what: string): void;
-  ran(gp: GpuPlan | undefined): void;
+  /** Reports a finished split's plan (`engine.stats`) and hands back its outputs. */
+  ran(d: Done): AnyTensor[];
   /** A new tile table for program `p`'s gather plan, which the engine frees when `p` is garbage-collected. */
   tableFor(p: Program, gp: GpuPlan): Table;
 }
@@ -99,9 +100,7 @@ export class Program {
     const v = this.read(x, 'prepared encode');
     check(v.kind === 'gpu', 'BAD_INPUT', () => 'prepared encode: the input must be a GPU tensor', 'input:input');
     const enc = readEncoder(encoder, 'prepared encode');
-    const r = this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done;
-    this.ctx.ran(r.gp);
-    return r.outputs;
+    return this.ctx.ran(this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done);
   }
 
   /** Whether a call with these options (`sizes` is the caller's, read here once) asks for this program's split. */
@@ -159,7 +158,7 @@ export class Program {
     // now: it still splits the input as it was at the call. If the cache dropped the program meanwhile (its table
     // with it), the program of its key is found again.
     const copy = snapshot(gpu, p.gp!, x, what);
-    return Promise.all([p.compiled(gpu), copy.waited])
+    return Promise.all([compile(gpu.device, p.gp!), copy.waited])
       .then(() => {
         gpu.alive(what);
         const [q, at] = p.dropped ? this.at(gpu, x.byteOffset, dests, alias) : [p, bases];
@@ -196,11 +195,6 @@ export class Program {
     return gp.strategy === 'gather' && !compiled(gpu.device, gp);
   }
 
-  /** Its shader, compiled asynchronously (once per device and variant). */
-  private compiled(gpu: GpuExecutor): Promise<GPUComputePipeline> {
-    return compile(gpu.device, this.gp!);
-  }
-
   /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
   private resident(gpu: GpuExecutor, bases: number[], call: Call): Done | Promise<Done> {
     return this.kept(resident(gpu, this.gp!, this.table, bases, this.spec.shapes, call));
@@ -214,7 +208,7 @@ export class Program {
     let [p] = this.at(gpu, 0, undefined, false);
     if (p.waits(gpu)) {
       const bytes = x.bytes.slice();
-      await p.compiled(gpu);
+      await compile(gpu.device, p.gp!);
       gpu.alive(what);
       if (p.dropped) [p] = this.at(gpu, 0, undefined, false);
       x = { ...x, bytes };
@@ -241,7 +235,7 @@ export class Program {
     if (!gp || gp.strategy !== 'gather') return;
     this.ready = (async () => {
       try {
-        await this.compiled(gpu);
+        await compile(gpu.device, gp);
         if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
         // A device lost before it is ready: once the queue is done, the engine has heard of it.
         await gpu.device.queue.onSubmittedWorkDone();
@@ -321,9 +315,5 @@ export function programFor(ctx: Context, s: Omit<Spec, 'separate' | 'alias'>, wh
 
 /** A split's outputs once it is done, its plan reported by the engine; not async (see engine.split). */
 export function finish(ctx: Pick<Context, 'ran'>, r: Done | Promise<Done>): Promise<AnyTensor[]> {
-  const got = (d: Done) => {
-    ctx.ran(d.gp);
-    return d.outputs;
-  };
-  return r instanceof Promise ? r.then(got) : Promise.resolve(got(r));
+  return r instanceof Promise ? r.then((d) => ctx.ran(d)) : Promise.resolve(ctx.ran(r));
 }
