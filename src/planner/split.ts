@@ -28,10 +28,7 @@ export interface SplitPlan {
 }
 
 /** Where each argument of a split came from, so an error names it. */
-export interface PlanSubjects {
-  readonly axis: SubjectKey;
-  readonly sizes: SubjectKey;
-}
+export type PlanSubjects = { readonly axis: SubjectKey; readonly sizes: SubjectKey };
 
 const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
