@@ -3,10 +3,7 @@
 // from its 64 bits: never through float32, which would round twice.
 
 /** A binary float format: its exponent and fraction widths in bits. */
-interface Format {
-  readonly exp: number;
-  readonly frac: number;
-}
+type Format = { readonly exp: number; readonly frac: number };
 
 /** Scratch space for reading a float64's exponent field. */
 const F64 = new DataView(new ArrayBuffer(8));

@@ -39,16 +39,9 @@ export function callRuntime<T>(
   subject: SubjectKey,
   refused?: (thrown: string) => string,
 ): T {
-  const [o, fn] = guardRead(
-    what,
-    () => {
-      const o = owner();
-      const fn = (o as Record<string, unknown>)[key];
-      check(typeof fn === 'function', 'BAD_INPUT', () => `${what}: expected ${expected()}`, subject);
-      return [o, fn] as const;
-    },
-    subject,
-  );
+  const o = guardRead(what, owner, subject);
+  const fn = guardRead(what, () => (o as Record<string, unknown>)[key], subject);
+  check(typeof fn === 'function', 'BAD_INPUT', () => `${what}: expected ${expected()}`, subject);
   try {
     return Reflect.apply(fn, o, args) as T;
   } catch (e) {

@@ -80,32 +80,29 @@ export const ORT_GPU_DTYPES: readonly FixedDType[] = [
  */
 export function fromOrtTensor(t: OrtGpuTensorLike): GpuTensor {
   const what = 'fromOrtTensor';
-  const { dtype, shape, buffer, byteLength } = guardRead(
-    what,
-    () => {
-      check(
-        typeof t === 'object' && t !== null,
-        'BAD_INPUT',
-        () => `${what}: expected an ort.Tensor, got ${show(t)}`,
-        'input:tensor',
-      );
-      const { location, type, dims, gpuBuffer } = t;
-      check(
-        location === 'gpu-buffer',
-        'BAD_INPUT',
-        () => `${what}: the tensor is on ${show(location)}, not 'gpu-buffer'`,
-        'input:tensor',
-      );
-      check(
-        isDType(type) && type !== 'string',
-        'BAD_DTYPE',
-        () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`,
-        'input:tensor.dtype',
-      );
-      return readTensor({ dtype: type, shape: dims, buffer: gpuBuffer }, what, 'input:tensor') as GpuView;
-    },
-    'input:tensor',
-  );
+  const read = () => {
+    check(
+      typeof t === 'object' && t !== null,
+      'BAD_INPUT',
+      () => `${what}: expected an ort.Tensor, got ${show(t)}`,
+      'input:tensor',
+    );
+    const { location, type, dims, gpuBuffer } = t;
+    check(
+      location === 'gpu-buffer',
+      'BAD_INPUT',
+      () => `${what}: the tensor is on ${show(location)}, not 'gpu-buffer'`,
+      'input:tensor',
+    );
+    check(
+      isDType(type) && type !== 'string',
+      'BAD_DTYPE',
+      () => `${what}: ORT type ${show(type)} has no Cleave GPU dtype`,
+      'input:tensor.dtype',
+    );
+    return readTensor({ dtype: type, shape: dims, buffer: gpuBuffer }, what, 'input:tensor') as GpuView;
+  };
+  const { dtype, shape, buffer, byteLength } = guardRead(what, read, 'input:tensor');
   return { dtype, shape: [...shape], buffer, byteOffset: 0, byteLength } as GpuTensor;
 }
 

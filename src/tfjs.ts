@@ -125,27 +125,24 @@ export type TensorRefOf<T extends TfTensorLike> = ReturnType<T['dataToGPU']>['te
 export function fromTfTensor<T extends TfTensorLike>(t: T): TfGpuTensor<TensorRefOf<T>> {
   const what = 'fromTfTensor';
   const at = 'input:tensor';
-  const { dtype, shape } = guardRead(
-    what,
-    () => {
-      check(
-        typeof t === 'object' && t !== null && typeof t.dataToGPU === 'function',
-        'BAD_INPUT',
-        () => `${what}: expected a tf.Tensor, got ${show(t)}`,
-        at,
-      );
-      check(t.isDisposed === false, 'RELEASED', () => `${what}: the tf.Tensor was disposed`, at);
-      const dtype = t.dtype;
-      check(
-        (TF_GPU_DTYPES as readonly unknown[]).includes(dtype),
-        'BAD_DTYPE',
-        () => `${what}: TF.js keeps ${TF_GPU_DTYPES.join(', ')} on the GPU, not ${show(dtype)}`,
-        'input:tensor.dtype',
-      );
-      return { dtype: dtype as TfGpuDType, shape: readShape(t.shape, what, at) };
-    },
-    at,
-  );
+  const read = () => {
+    check(
+      typeof t === 'object' && t !== null && typeof t.dataToGPU === 'function',
+      'BAD_INPUT',
+      () => `${what}: expected a tf.Tensor, got ${show(t)}`,
+      at,
+    );
+    check(t.isDisposed === false, 'RELEASED', () => `${what}: the tf.Tensor was disposed`, at);
+    const dtype = t.dtype;
+    check(
+      (TF_GPU_DTYPES as readonly unknown[]).includes(dtype),
+      'BAD_DTYPE',
+      () => `${what}: TF.js keeps ${TF_GPU_DTYPES.join(', ')} on the GPU, not ${show(dtype)}`,
+      'input:tensor.dtype',
+    );
+    return { dtype: dtype as TfGpuDType, shape: readShape(t.shape, what, at) };
+  };
+  const { dtype, shape } = guardRead(what, read, at);
   const expected = () => `a tf.Tensor, got ${show(t)}`;
   const refused = (thrown: string) =>
     `${what}: TF.js could not give the tensor's data on the GPU (dataToGPU threw ${thrown}); ` +

@@ -58,8 +58,7 @@ export class Engine implements Context {
   constructor(o: Opened) {
     ({ device: this.device, adapterInfo: this.adapterInfo, fallbackReason: this.fallbackReason } = o);
     ({ strategy: this.strategy, costs: this.costs, madeDevice: this.madeDevice } = o);
-    const device = o.device;
-    const onLateError = o.onLateError;
+    const { device, onLateError } = o;
     this.backend = device ? 'webgpu' : 'cpu';
     void device?.lost.then((info) => {
       this.lost = info.message || info.reason;
@@ -71,12 +70,14 @@ export class Engine implements Context {
       if (p.table) this.gpu?.retire(p.table);
       this.collected.unregister(p);
     });
-    // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not).
+    // Methods taken off the engine (`const { split } = engine`) still work: every method is bound (a getter is not),
+    // a subclass's too (node-engine.ts's `run`).
     const self = this as unknown as Record<string, unknown>;
-    for (const m of Object.getOwnPropertyNames(Engine.prototype)) {
-      const f = Object.getOwnPropertyDescriptor(Engine.prototype, m)?.value as unknown;
-      if (typeof f === 'function' && m !== 'constructor') self[m] = f.bind(this);
-    }
+    for (const proto of new Set<object>([Engine.prototype, new.target.prototype]))
+      for (const m of Object.getOwnPropertyNames(proto)) {
+        const f = Object.getOwnPropertyDescriptor(proto, m)?.value as unknown;
+        if (typeof f === 'function' && m !== 'constructor') self[m] = f.bind(this);
+      }
   }
 
   get lateErrors(): readonly SplitError[] {
@@ -124,9 +125,7 @@ export class Engine implements Context {
     const enc = readEncoder(encoder, 'encodeSplit');
     const v = readInput(x, 'encodeSplit');
     check(v.kind === 'gpu', 'BAD_INPUT', () => 'encodeSplit: the input must be a GPU tensor', 'input:input');
-    const r = this.callProgram(v, readOptions(options, 'encodeSplit', SPLIT_KEYS), 'encodeSplit', enc) as Done;
-    this.ran(r.gp);
-    return r.outputs;
+    return this.ran(this.callProgram(v, readOptions(options, 'encodeSplit', SPLIT_KEYS), 'encodeSplit', enc) as Done);
   }
 
   prepare(x: unknown, options: unknown): Program {
@@ -153,16 +152,10 @@ export class Engine implements Context {
   upload(x: unknown): GpuTensor {
     this.usable('upload');
     const gpu = this.requireGpu('upload');
-    const view = readTensor(x, 'upload');
-    check(
-      view.kind === 'host' && view.dtype !== 'string',
-      view.kind === 'host' ? 'WRONG_BACKEND' : 'BAD_INPUT',
-      () =>
-        'upload: ' +
-        (view.kind === 'host' ? 'string tensors cannot live on the GPU' : 'takes a host tensor, got a GPU tensor'),
-      'input:input',
-    );
-    return gpu.upload(view);
+    const v = readTensor(x, 'upload');
+    check(v.kind === 'host', 'BAD_INPUT', () => 'upload: takes a host tensor, got a GPU tensor', 'input:input');
+    check(v.dtype !== 'string', 'WRONG_BACKEND', () => 'upload: string tensors cannot live on the GPU', 'input:input');
+    return gpu.upload(v);
   }
 
   async download(x: unknown, options?: unknown): Promise<HostTensor> {
@@ -237,8 +230,9 @@ export class Engine implements Context {
     return this.gpu;
   }
 
-  ran(gp: GpuPlan | undefined): void {
-    this.last = gp;
+  ran(d: Done): AnyTensor[] {
+    this.last = d.gp;
+    return d.outputs;
   }
 
   tableFor(p: Program, gp: GpuPlan): Table {
@@ -264,11 +258,8 @@ export class Engine implements Context {
 
   /** A split call's program, found or made, called on the input and destinations it was given. */
   private callProgram(v: TensorView, o: Fields, what: string, enc?: GPUCommandEncoder): Done | Promise<Done> {
-    return this.callWith(
-      what,
-      (p) => p.matches(v, o),
-      () => programOf(this, v, o, what),
-      (p) => p.call(v, p.destinations(o.into, v, what), what, enc),
-    );
+    const make = () => programOf(this, v, o, what);
+    const call = (p: Program) => p.call(v, p.destinations(o.into, v, what), what, enc);
+    return this.callWith(what, (p) => p.matches(v, o), make, call);
   }
 }

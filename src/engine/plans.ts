@@ -3,10 +3,7 @@
 // leaves it when a call of it fails; one it let go of never comes back.
 
 /** What the cache needs of a program: whether it is a prepared split's own, and whether it was let go of. */
-export interface Entry {
-  readonly prepared: boolean;
-  dropped: boolean;
-}
+export type Entry = { readonly prepared: boolean; dropped: boolean };
 
 /** Programs an engine keeps (most recently used last): a model's distinct splits, each under a key or two. */
 export const KEPT_PROGRAMS = 32;

@@ -39,8 +39,8 @@ export interface Context {
   readonly costs: CostModel | undefined;
   readonly plans: PlanCache<Program>;
   usable(what: string): void;
-  alive(what: string): void;
-  ran(gp: GpuPlan | undefined): void;
+  /** Reports a finished split's plan (`engine.stats`) and hands back its outputs. */
+  ran(d: Done): AnyTensor[];
   /** A new tile table for program `p`'s gather plan, which the engine frees when `p` is garbage-collected. */
   tableFor(p: Program, gp: GpuPlan): Table;
 }
@@ -53,11 +53,11 @@ interface Spec {
   readonly kind: TensorView['kind'];
   /** The options as given, to be found again by them; for `run`, the node as read (ops/index.ts keyOf). */
   readonly asked: Fields;
-  readonly node: string | undefined;
+  readonly node?: string;
   readonly separate: boolean;
   readonly alias: 'owned' | 'any' | 'none' | undefined;
   /** The costs a prepared split plans with, whatever the engine's are later; undefined: the engine's. */
-  readonly costs: CostModel | undefined;
+  readonly costs?: CostModel;
 }
 
 export class Program {
@@ -100,9 +100,7 @@ export class Program {
     const v = this.read(x, 'prepared encode');
     check(v.kind === 'gpu', 'BAD_INPUT', () => 'prepared encode: the input must be a GPU tensor', 'input:input');
     const enc = readEncoder(encoder, 'prepared encode');
-    const r = this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done;
-    this.ctx.ran(r.gp);
-    return r.outputs;
+    return this.ctx.ran(this.call(v, this.destinationsAt(into, v, 'prepared encode'), 'prepared encode', enc) as Done);
   }
 
   /** Whether a call with these options (`sizes` is the caller's, read here once) asks for this program's split. */
@@ -136,7 +134,7 @@ export class Program {
    * Runs on a view read at the call, with its destinations: where the input lives decides the path; the program of
    * the call's key runs it, and is kept in the engine's cache once the call went through.
    */
-  call(x: TensorView, dests: readonly (Destination | undefined)[] | undefined, what: string, enc?: GPUCommandEncoder) {
+  call(x: TensorView, dests: Call['dests'], what: string, enc?: GPUCommandEncoder) {
     if (this.broken) throw new SplitError(this.broken.code, `${what}: ${this.broken.message}`, undefined, this.broken);
     const gpu = this.ctx.gpu;
     if (!gpu || (x.kind === 'host' && (x.strings || x.dtype.startsWith('complex')))) {
@@ -160,7 +158,7 @@ export class Program {
     // now: it still splits the input as it was at the call. If the cache dropped the program meanwhile (its table
     // with it), the program of its key is found again.
     const copy = snapshot(gpu, p.gp!, x, what);
-    return Promise.all([p.compiled(gpu), copy.waited])
+    return Promise.all([compile(gpu.device, p.gp!), copy.waited])
       .then(() => {
         gpu.alive(what);
         const [q, at] = p.dropped ? this.at(gpu, x.byteOffset, dests, alias) : [p, bases];
@@ -176,12 +174,7 @@ export class Program {
   }
 
   /** The program of this split for a call's key, and the call's bases: this one, one the engine keeps, or a new one. */
-  at(
-    gpu: GpuExecutor,
-    srcByteOffset: number,
-    dests: readonly (Destination | undefined)[] | undefined,
-    allowAlias: boolean,
-  ): [Program, number[]] {
+  at(gpu: GpuExecutor, srcByteOffset: number, dests: Call['dests'], allowAlias: boolean): [Program, number[]] {
     const a = gpu.limits.alignment;
     const costs = (this.spec.costs ?? this.ctx.costs)!;
     const fits = (p: Program) =>
@@ -190,12 +183,8 @@ export class Program {
     if (bases) return [this, bases];
     const found = this.ctx.plans.find((p) => p.spec === this.spec && (bases = fits(p)) !== undefined);
     if (found && bases) return [found, bases];
-    const key = keyOf(srcByteOffset, dests, a, {
-      allowAlias,
-      separate: this.spec.separate,
-      strategy: this.ctx.strategy,
-      costs,
-    });
+    const rest = { allowAlias, separate: this.spec.separate, strategy: this.ctx.strategy, costs };
+    const key = keyOf(srcByteOffset, dests, a, rest);
     const p = new Program(this.ctx, this.spec, planGpu(this.spec.plan, gpu.limits, key));
     return [p, fits(p) as number[]];
   }
@@ -204,11 +193,6 @@ export class Program {
   private waits(gpu: GpuExecutor): boolean {
     const gp = this.gp!;
     return gp.strategy === 'gather' && !compiled(gpu.device, gp);
-  }
-
-  /** Its shader, compiled asynchronously (once per device and variant). */
-  private compiled(gpu: GpuExecutor): Promise<GPUComputePipeline> {
-    return compile(gpu.device, this.gp!);
   }
 
   /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
@@ -224,7 +208,7 @@ export class Program {
     let [p] = this.at(gpu, 0, undefined, false);
     if (p.waits(gpu)) {
       const bytes = x.bytes.slice();
-      await p.compiled(gpu);
+      await compile(gpu.device, p.gp!);
       gpu.alive(what);
       if (p.dropped) [p] = this.at(gpu, 0, undefined, false);
       x = { ...x, bytes };
@@ -235,12 +219,9 @@ export class Program {
 
   /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
   private kept<T extends Done | Promise<Done>>(r: T): T {
-    if (r instanceof Promise)
-      void r.then(
-        () => this.ctx.plans.keep(this),
-        () => undefined,
-      );
-    else this.ctx.plans.keep(this);
+    const keep = () => this.ctx.plans.keep(this);
+    if (r instanceof Promise) void r.then(keep, () => undefined);
+    else keep();
     return r;
   }
 
@@ -254,7 +235,7 @@ export class Program {
     if (!gp || gp.strategy !== 'gather') return;
     this.ready = (async () => {
       try {
-        await this.compiled(gpu);
+        await compile(gpu.device, gp);
         if (x.kind === 'gpu') await bindAhead(gpu, gp, x, this.into, bases);
         // A device lost before it is ready: once the queue is done, the engine has heard of it.
         await gpu.device.queue.onSubmittedWorkDone();
@@ -314,40 +295,25 @@ export function programOf(ctx: Context, v: TensorView, o: Fields, what: string, 
       : (dim: number) => equalParts(dim, readCount(o.parts, what, 'option:parts', 'BAD_PARTS'));
   const subjects = { axis: 'option:axis', sizes: o.sizes !== undefined ? 'option:sizes' : 'option:parts' } as const;
   const plan = planSplit(v.dtype, v.shape, o.axis, sizes, what, subjects);
-  return programFor(ctx, plan, plan.outputShapes, v.kind, o, what, undefined, costs);
+  return programFor(ctx, { plan, shapes: plan.outputShapes, kind: v.kind, asked: o, costs }, what);
 }
 
 /** A program for a planned split, its output options checked (layout and alias place GPU outputs only). */
-export function programFor(
-  ctx: Context,
-  plan: SplitPlan,
-  shapes: readonly (readonly number[])[],
-  kind: TensorView['kind'],
-  asked: Fields,
-  what: string,
-  node?: string,
-  costs?: CostModel,
-): Program {
+export function programFor(ctx: Context, s: Omit<Spec, 'separate' | 'alias'>, what: string): Program {
+  const { asked } = s;
   check(
-    kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
+    s.kind === 'gpu' || (asked.layout === undefined && asked.alias === undefined),
     'BAD_OPTIONS',
     () => `${what}: layout and alias place GPU outputs; a host input gives host outputs`,
     'option:layout',
   );
   const separate =
     readChoice(asked.layout, ['shared', 'separate'] as const, 'shared', what, 'option:layout') !== 'shared';
-  const alias =
-    asked.alias === undefined
-      ? undefined
-      : readChoice(asked.alias, ['owned', 'any', 'none'] as const, 'owned', what, 'option:alias');
-  return new Program(ctx, { plan, shapes, kind, asked, node, separate, alias, costs });
+  const alias = readChoice(asked.alias, ['owned', 'any', 'none'] as const, undefined, what, 'option:alias');
+  return new Program(ctx, { ...s, separate, alias });
 }
 
 /** A split's outputs once it is done, its plan reported by the engine; not async (see engine.split). */
 export function finish(ctx: Pick<Context, 'ran'>, r: Done | Promise<Done>): Promise<AnyTensor[]> {
-  const got = (d: Done) => {
-    ctx.ran(d.gp);
-    return d.outputs;
-  };
-  return r instanceof Promise ? r.then(got) : Promise.resolve(got(r));
+  return r instanceof Promise ? r.then((d) => ctx.ran(d)) : Promise.resolve(ctx.ran(r));
 }

@@ -94,13 +94,7 @@ function probePlans(costs: CostModel): GpuPlan[] {
 }
 
 /** Each probe's recording (its pipeline compiled), and its batch's size. */
-function recorders(
-  device: GPUDevice,
-  pool: BufferPool,
-  plans: readonly GpuPlan[],
-  src: GPUBuffer,
-  dst: GPUBuffer,
-): [Recording, number][] {
+function recorders(device: GPUDevice, pool: BufferPool, plans: readonly GpuPlan[], src: GPUBuffer, dst: GPUBuffer) {
   const x = { buffer: src, byteOffset: 0 };
   return plans.map((gp, i): [Recording, number] => {
     const k = PROBES[i]![4];

@@ -9,10 +9,7 @@ import type { AdapterFacts } from '../planner/costs.js';
 
 type GpuEntry = Pick<GPU, 'requestAdapter'>;
 
-export interface AcquiredDevice {
-  readonly device: GPUDevice;
-  readonly adapterInfo: AdapterFacts;
-}
+export type AcquiredDevice = { readonly device: GPUDevice; readonly adapterInfo: AdapterFacts };
 
 // Dawn aborts the process if the object returned by create() is garbage-collected: keep it for good.
 let nodeGpu: Promise<GpuEntry | string> | undefined;

@@ -188,28 +188,25 @@ export function dropGroups(made: readonly Made[]): void {
  * each dispatch's first tile and count, and which of its targets keep the bits past a tile's end (a caller's).
  */
 export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Table {
-  const dispatches = gp.dispatches;
-  const stride = align(REFLECTED.params.size, device.limits.minUniformBufferOffsetAlignment);
+  const { dispatches } = gp;
+  const { params, tile } = REFLECTED;
+  const stride = align(params.size, device.limits.minUniformBufferOffsetAlignment);
   const tilesAt = align(stride * dispatches.length, device.limits.minStorageBufferOffsetAlignment);
   const count = dispatches.reduce((n, d) => n + d.tiles.length, 0);
-  const bytes = new Uint8Array(tilesAt + Math.max(count, 1) * REFLECTED.tile.stride);
+  const bytes = new Uint8Array(tilesAt + Math.max(count, 1) * tile.stride);
   const view = new DataView(bytes.buffer);
   let base = 0;
   dispatches.forEach((d, i) => {
     let keep_tail = 0;
     d.targets.forEach((t, k) => (keep_tail |= +(gp.targets[t]!.kind === 'into') << k));
-    encodeStruct(view, i * stride, REFLECTED.params.members, {
-      tile_base: base,
-      tile_count: d.tiles.length,
-      keep_tail,
-    });
-    for (const t of d.tiles) encodeStruct(view, tilesAt + base++ * REFLECTED.tile.stride, REFLECTED.tile.members, t);
+    encodeStruct(view, i * stride, params.members, { tile_base: base, tile_count: d.tiles.length, keep_tail });
+    for (const t of d.tiles) encodeStruct(view, tilesAt + base++ * tile.stride, tile.members, t);
   });
   const buffer = pool.create(bytes.byteLength, USAGE.UNIFORM | USAGE.STORAGE, true);
   new Uint8Array(buffer.getMappedRange()).set(bytes);
   buffer.unmap();
   const entries = [
-    { binding: BINDING.params.binding, resource: { buffer, size: REFLECTED.params.size } },
+    { binding: BINDING.params.binding, resource: { buffer, size: params.size } },
     { binding: BINDING.tiles.binding, resource: { buffer, offset: tilesAt, size: bytes.byteLength - tilesAt } },
   ];
   const group = device.createBindGroup({ layout: gatherKit(device).layouts[BINDING.params.group]!, entries });

@@ -36,11 +36,11 @@ const ENCODER: GPUCommandEncoderDescriptor = { label: 'cleave' };
 /** What a submit inside no scope reports. */
 const NO_ERROR: Promise<string | undefined> = Promise.resolve(undefined);
 
+/** A rejection's handler where the outcome does not matter (a popped scope on a lost device, a buffer's last use). */
+const ignore = () => undefined;
+
 /** What host outputs are: their dtype, and the class of their arrays (the dtype's, or a host input's). */
-interface HostForm {
-  readonly dtype: FixedDType;
-  readonly array: string;
-}
+type HostForm = { readonly dtype: FixedDType; readonly array: string };
 
 export class GpuExecutor {
   readonly limits: GpuLimits;
@@ -82,20 +82,14 @@ export class GpuExecutor {
    * One command buffer, recorded and submitted inside `scopes`; `error` settles with the first error they caught.
    * Anything a WebGPU call throws becomes a SplitError.
    */
-  submit<T>(
-    encode: (enc: GPUCommandEncoder) => T,
-    scopes: readonly GPUErrorFilter[] = SCOPES.both,
-  ): { value: T; error: Promise<string | undefined> } {
-    return inScopes(
-      this.device,
-      (device) => {
-        const enc = device.createCommandEncoder(ENCODER);
-        const value = encode(enc);
-        device.queue.submit([enc.finish()]);
-        return value;
-      },
-      scopes,
-    );
+  submit<T>(encode: (enc: GPUCommandEncoder) => T, scopes: readonly GPUErrorFilter[] = SCOPES.both) {
+    const work = (device: GPUDevice) => {
+      const enc = device.createCommandEncoder(ENCODER);
+      const value = encode(enc);
+      device.queue.submit([enc.finish()]);
+      return value;
+    };
+    return inScopes(this.device, work, scopes);
   }
 
   /**
@@ -104,11 +98,7 @@ export class GpuExecutor {
    */
   retire(t: Table): void {
     this.pool.forget(t.buffer);
-    if (!t.handedOver)
-      void this.device.queue.onSubmittedWorkDone().then(
-        () => t.buffer.destroy(),
-        () => undefined,
-      );
+    if (!t.handedOver) void this.device.queue.onSubmittedWorkDone().then(() => t.buffer.destroy(), ignore);
   }
 
   /** A host tensor's bytes in a pooled buffer, handed out as a GPU tensor. */
@@ -224,13 +214,10 @@ export function inScopes<T>(
     scopes.length === 0
       ? NO_ERROR
       : scopes.length === 1 // a split of buffers seen before: one scope, popped on every call
-        ? device.popErrorScope().then(
-            (e) => e?.message,
-            () => undefined,
-          )
+        ? device.popErrorScope().then((e) => e?.message, ignore)
         : Promise.all(scopes.map(() => device.popErrorScope())).then(
             (errors) => errors.find((e) => e)?.message,
-            () => undefined,
+            ignore,
           );
   try {
     return { value: work(device), error: pop() };

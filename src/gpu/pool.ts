@@ -171,7 +171,4 @@ export class BufferPool {
 }
 
 /** Free buffers of one usage and size, and the place in line each was given at (ascending). */
-interface FreeList {
-  readonly buffers: GPUBuffer[];
-  readonly order: number[];
-}
+type FreeList = { readonly buffers: GPUBuffer[]; readonly order: number[] };

@@ -107,11 +107,7 @@ export function snapshot(gpu: GpuExecutor, gp: GpuPlan, x: GpuView, what: string
   const copy = gpu.pool.take(size, TENSOR_USAGE);
   const { error } = gpu.submit((enc) => enc.copyBufferToBuffer(x.buffer, from, copy, 0, size));
   const waited = throwIfFailed(what, error);
-  return {
-    x: { ...x, buffer: copy, byteOffset: gp.key.srcByteOffset },
-    waited,
-    done: () => gpu.pool.give(copy),
-  };
+  return { x: { ...x, buffer: copy, byteOffset: gp.key.srcByteOffset }, waited, done: () => gpu.pool.give(copy) };
 }
 
 /**
@@ -144,19 +140,12 @@ export async function bindAhead(
 function pooled(gpu: GpuExecutor, gp: GpuPlan): boolean {
   const taken = gp.targets.filter((t) => t.kind === 'shared' || t.kind === 'separate');
   const exact = taken.some((t) => t.kind === 'separate');
-  return gpu.pool.has(
-    taken.map((t) => t.bytes),
-    TENSOR_USAGE,
-    exact,
-  );
+  const bytes = taken.map((t) => t.bytes);
+  return gpu.pool.has(bytes, TENSOR_USAGE, exact);
 }
 
 /** Each target's buffer for this call: the input's (views), its destinations', or one taken from the pool now. */
-function targetBuffers(
-  gpu: GpuExecutor,
-  gp: GpuPlan,
-  dests: readonly (Destination | undefined)[] | undefined,
-): GPUBuffer[] {
+function targetBuffers(gpu: GpuExecutor, gp: GpuPlan, dests: Call['dests']): GPUBuffer[] {
   const buffers = new Array<GPUBuffer>(gp.targets.length);
   const into = gp.key.into ?? [];
   for (let i = 0; i < into.length; i++) if (into[i]) buffers[into[i]!.target] ??= dests![i]!.buffer;
@@ -189,11 +178,7 @@ function record(
 }
 
 /** The caller's buffers a split touches: its input's (unless the engine's), its destinations'. */
-function callerBuffers(
-  gpu: GpuExecutor,
-  input: GPUBuffer | undefined,
-  dests: readonly (Destination | undefined)[] | undefined,
-): GPUBuffer[] {
+function callerBuffers(gpu: GpuExecutor, input: GPUBuffer | undefined, dests: Call['dests']): GPUBuffer[] {
   const theirs = input ? [input] : [];
   if (dests) for (const d of dests) if (d && leaseOn(d.buffer)?.home !== gpu.pool) theirs.push(d.buffer);
   return theirs;
@@ -251,14 +236,9 @@ export async function host(
     const src = { buffer: input, byteOffset: 0 };
     const copy = gp.strategy === 'copy';
     const outs = copy ? [] : gp.targets.map((t) => gpu.pool.take(t.bytes, TENSOR_USAGE));
-    const made = record(
-      enc,
-      gp,
-      table,
-      src,
-      copy ? gp.targets.map(() => staging) : outs,
-      copy ? bases : bases.map(() => 0),
-    );
+    // Copies land in the staging buffer at each target's base; the gather writes each pooled buffer from byte 0.
+    const [buffers, at] = copy ? [gp.targets.map(() => staging), bases] : [outs, bases.map(() => 0)];
+    const made = record(enc, gp, table, src, buffers, at);
     outs.forEach((b, k) => enc.copyBufferToBuffer(b, 0, staging, bases[k]!, gp.targets[k]!.bytes));
     return { outs, made };
   });

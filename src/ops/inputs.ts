@@ -16,10 +16,7 @@ export const ONNX_BUT_BFLOAT16: readonly DType[] = ONNX_DTYPES.filter((d) => d !
 export const ONE_PER_OUTPUT = 'a 1-D tensor with one length per output';
 
 /** One type parameter of a version's signature, e.g. T of Split-11: how messages name it, and its dtypes. */
-export interface TypeParam {
-  readonly name: string;
-  readonly dtypes: readonly DType[];
-}
+export type TypeParam = { readonly name: string; readonly dtypes: readonly DType[] };
 
 /** Refuses a dtype the type parameter does not list; `elsewhere` says where it is allowed (worked out only then). */
 export function checkDType(v: TensorView, param: TypeParam, who: string, name: string, elsewhere?: () => string): void {

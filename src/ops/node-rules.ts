@@ -6,7 +6,7 @@
 import { SplitError, asInt, check, show } from '../errors.js';
 import { copyArray, ownFields, readOptions } from '../read/options.js';
 import { MAX_OUTPUTS } from '../shape.js';
-import { type TensorView, readTensor } from '../read/tensor.js';
+import { readTensor } from '../read/tensor.js';
 import type { OpName } from './types.js';
 
 /** A node's fields, read once; inputs still unread (their names depend on the version). */
@@ -99,12 +99,7 @@ export function intAttribute(n: NodeFields, name: string, who: string): number |
  * Each present input is read once, under its spec name; every input after the data is a parameter
  * the planner reads on the CPU, so a GPU tensor there is refused before it is read further.
  */
-export function inputsOf(
-  n: NodeFields,
-  who: string,
-  names: readonly string[],
-  required: number,
-): (TensorView | undefined)[] {
+export function inputsOf(n: NodeFields, who: string, names: readonly string[], required: number) {
   const count = n.inputs.reduce((k: number, t, i) => (t === undefined ? k : i + 1), 0);
   check(
     count <= names.length,

@@ -59,13 +59,7 @@ const ROW_COPY_MARGIN = 1.15;
  * gather of its bytes, the shortest row (`rowBytes`) deciding, so the plan never depends on the number of rows (a batch
  * size), and row copies must win by ROW_COPY_MARGIN.
  */
-export function copyCheaper(
-  c: CostModel,
-  commands: number,
-  bytes: number,
-  dispatches: number,
-  rowBytes?: number,
-): boolean {
+export function copyCheaper(c: CostModel, commands: number, bytes: number, dispatches: number, rowBytes?: number) {
   return rowBytes === undefined
     ? commands * c.copyCommandNs + bytes * c.copyByteNs < dispatches * c.dispatchNs + bytes * c.gatherByteNs
     : (c.copyCommandNs + rowBytes * c.copyByteNs) * ROW_COPY_MARGIN < rowBytes * c.gatherByteNs;

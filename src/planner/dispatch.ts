@@ -38,23 +38,18 @@ export function planDispatches(
     if (targets[outputs[outputOf[k]!]!.target]!.kind === 'into') t.end = Math.max(t.end, endOf(r, r.dst, r.dst_stride));
   });
   const srcBase = Math.floor(src[0] / a) * a;
-  const srcFits = align(src[1], 4) - srcBase <= span;
+  const srcWindow = [srcBase, align(src[1], 4) - srcBase] as const;
+  // A target's one window: from its base to past the last byte it writes.
+  const windowOf = (t: number) => [0, align(Math.ceil(byTarget[t]!.end / 8), 4)] as const;
   const out: Dispatch[] = [];
   // The targets with something to write, in groups of targetsPerDispatch.
   const written = [...targets.keys()].filter((t) => byTarget[t]!.regions.length > 0);
   for (let first = 0; first < written.length; first += limits.targetsPerDispatch) {
     const bound = written.slice(first, first + limits.targetsPerDispatch);
-    if (srcFits && bound.every((t) => align(Math.ceil(byTarget[t]!.end / 8), 4) <= span)) {
-      const windows = bound.map((t) => [0, align(Math.ceil(byTarget[t]!.end / 8), 4)] as const);
-      out.push(
-        dispatchOf(
-          bound,
-          [srcBase, align(src[1], 4) - srcBase],
-          windows,
-          bound.map((t) => byTarget[t]!.regions),
-          unit,
-        ),
-      );
+    const windows = bound.map(windowOf);
+    if (srcWindow[1] <= span && windows.every((w) => w[1] <= span)) {
+      const lists = bound.map((t) => byTarget[t]!.regions);
+      out.push(dispatchOf(bound, srcWindow, windows, lists, unit));
       continue;
     }
     // One dispatch per piece of a region small enough that its source and destination each fit one window.

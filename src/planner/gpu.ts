@@ -10,7 +10,7 @@ import type { SplitPlan } from './split.js';
 import { copyCheaper } from './costs.js';
 import { planDispatches } from './dispatch.js';
 import { type Places, regionsOf } from './regions.js';
-import type { ByteCopy, GpuLimits, GpuPlan, OutputPlace, PlanKey, Region, UnitBits } from './types.js';
+import type { ByteCopy, GpuLimits, GpuPlan, OutputPlace, PlanKey, Region } from './types.js';
 
 /** The GPU plan of a split for `key` (see PlanKey): a forced strategy where it is possible, else the cheapest. */
 export function planGpu(plan: SplitPlan, limits: GpuLimits, key: PlanKey): GpuPlan {
@@ -37,7 +37,8 @@ export function planGpu(plan: SplitPlan, limits: GpuLimits, key: PlanKey): GpuPl
 
   // Copy commands move whole 4-byte words at 4-byte offsets; one command per row of each region.
   const bytes = byteLengthOf(dtype, plan.outer * plan.axisLen * plan.inner);
-  const unitBits = chooseUnit(residues, limits.alignment);
+  // The widest word dividing every offset, length and stride (`residues`: see survey; windows are aligned); or bits.
+  const unitBits = ([128, 64, 32] as const).find((u) => (limits.alignment * 8) % u === 0 && residues % u === 0) ?? 1;
   if (unitBits === 1) checkBitRows(l);
   const src = [key.srcByteOffset, key.srcByteOffset + bytes] as const;
   const dispatches = planDispatches(l.regions, l.outputOf, l.outputs, l.targets, src, unitBits, limits);
@@ -167,20 +168,9 @@ function views(l: Places, srcByteOffset: number): OutputPlace[] {
 function byteCopies(l: Places): ByteCopy[] {
   const copies: ByteCopy[] = [];
   l.regions.forEach((r, k) => {
-    const target = l.outputs[l.outputOf[k]!]!.target;
+    const [target, size] = [l.outputs[l.outputOf[k]!]!.target, r.row_len / 8];
     for (let row = 0; row < r.rows; row++)
-      copies.push({
-        target,
-        src: (r.src + row * r.src_stride) / 8,
-        dst: (r.dst + row * r.dst_stride) / 8,
-        size: r.row_len / 8,
-      });
+      copies.push({ target, src: (r.src + row * r.src_stride) / 8, dst: (r.dst + row * r.dst_stride) / 8, size });
   });
   return copies;
-}
-
-/** The widest word dividing every offset, length and stride (`residues`: see survey; windows are aligned); or bits. */
-function chooseUnit(residues: number, alignment: number): UnitBits {
-  for (const u of [128, 64, 32] as const) if ((alignment * 8) % u === 0 && residues % u === 0) return u;
-  return 1;
 }

@@ -1,7 +1,7 @@
 // The split plan: pure functions from (dtype, shape, axis, split lengths) to the [outer, axis,
 // inner] view every executor carries out. Nothing here knows of GPUs or of operator versions.
 
-import { type SubjectKey, asInt, check, show, showList } from '../errors.js';
+import { SplitError, type SubjectKey, asInt, check, show, showList } from '../errors.js';
 import type { DType } from '../dtype.js';
 import { product } from '../shape.js';
 
@@ -28,10 +28,7 @@ export interface SplitPlan {
 }
 
 /** Where each argument of a split came from, so an error names it. */
-export interface PlanSubjects {
-  readonly axis: SubjectKey;
-  readonly sizes: SubjectKey;
-}
+export type PlanSubjects = { readonly axis: SubjectKey; readonly sizes: SubjectKey };
 
 const OPTION_SUBJECTS: PlanSubjects = { axis: 'option:axis', sizes: 'option:sizes' };
 
@@ -101,10 +98,9 @@ export function planSplit(
   for (let i = 0; i < n; i++) {
     const s = sizes[i];
     if (!(typeof s === 'number' && Number.isSafeInteger(s) && s >= 0))
-      check(
-        false,
+      throw new SplitError(
         'BAD_SIZE',
-        () => `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
+        `${who}: split length ${i} must be an integer >= 0, got ${show(s)}`,
         subjects.sizes,
       );
     clean.push(s + 0); // -0 never reaches a shape

@@ -2,16 +2,8 @@
 // name (with the nearest known key as a suggestion), each value read a single time, and the split
 // arguments checked before anything is allocated.
 
-import {
-  SplitError,
-  type SplitErrorCode,
-  type SplitSubject,
-  type SubjectKey,
-  asInt,
-  check,
-  readFailure,
-  show,
-} from '../errors.js';
+import type { SplitErrorCode, SplitSubject, SubjectKey } from '../errors.js';
+import { SplitError, asInt, check, readFailure, show } from '../errors.js';
 import { MAX_OUTPUTS } from '../shape.js';
 
 /**

@@ -4,15 +4,8 @@
 // layer takes.
 
 import { SplitError, type SubjectKey, asInt, check, readFailure, show } from '../errors.js';
-import {
-  type DType,
-  type FixedDType,
-  byteLengthOf,
-  elementBits,
-  hostArrayNames,
-  hostLength,
-  readDType,
-} from '../dtype.js';
+import type { DType, FixedDType } from '../dtype.js';
+import { byteLengthOf, elementBits, hostArrayNames, hostLength, readDType } from '../dtype.js';
 import { hostDataFix } from '../host-data.js';
 import { bufferFacts } from './webgpu-object.js';
 import { MAX_RANK, MAX_STRINGS, product, rowMajorStrides } from '../shape.js';

@@ -44,11 +44,7 @@ export function isA(x: unknown, cls: string, methods: readonly string[]): boolea
  * and each native read costs; and, for a caller's buffer, whether its last split settled with no GPU error (`clean`:
  * it is on the engine's device and was not destroyed then; gpu/split.ts's scope policy).
  */
-export interface BufferFacts {
-  readonly size: number;
-  readonly usage: number;
-  clean?: boolean;
-}
+export type BufferFacts = { readonly size: number; readonly usage: number; clean?: boolean };
 
 const facts = new WeakMap<object, BufferFacts>();
 
