@@ -2,9 +2,9 @@
 // dispatch has fewer targets than the shader's bindings, and its compute pipelines, cached on the only things that
 // change them: the shader text (the Word alias), the entry point and the two constants (the bit order, and whether the
 // plan has one target). Split sizes, offsets and counts are data, never part of the key: one pipeline per variant, at
-// most ten per device (three word widths and two bit orders, each for one target or many). Nothing is made before a split needs it: a prepared split's `ready` compiles its variant
-// asynchronously, as does a split that returns a promise; only a call that must record at once (an encode) compiles
-// a missing variant synchronously.
+// most ten per device (three word widths and two bit orders, each for one target or many). Nothing is made before a
+// split needs it: a prepared split's `ready` compiles its variant asynchronously, as does a split that returns a
+// promise; only a call that must record at once (an encode) compiles a missing variant synchronously.
 
 import { SplitError } from '../errors.js';
 import type { GpuPlan } from '../planner/types.js';

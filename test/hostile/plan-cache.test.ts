@@ -87,8 +87,16 @@ beforeAll(async () => {
   device = found.device;
   // Every shader variant compiled first: a split before its variant's compile copies its input and binds the copy,
   // which would move the bind groups counted here onto a buffer of the pool.
-  const kinds = [[32, false], [64, false], [128, false], [1, false], [1, true]] as const;
-  const all = kinds.flatMap(([unitBits, msbFirst]) => [[0], [0, 1]].map((targets) => ({ unitBits, msbFirst, targets })));
+  const kinds = [
+    [32, false],
+    [64, false],
+    [128, false],
+    [1, false],
+    [1, true],
+  ] as const;
+  const all = kinds.flatMap(([unitBits, msbFirst]) =>
+    [[0], [0, 1]].map((targets) => ({ unitBits, msbFirst, targets })),
+  );
   await Promise.all(all.map((g) => compile(device, g)));
 });
 

@@ -32,8 +32,7 @@ function engineLike(strategy: 'auto' | Strategy = 'auto', costs: CostModel = COS
     costs,
     plans: new PlanCache<Program>((p) => void retired.push(p)),
     usable: () => undefined,
-    alive: () => undefined,
-    ran: () => undefined,
+    ran: (d: { outputs: unknown[] }) => d.outputs,
     tableFor: () => ({}),
   };
   return { ctx, gpu, retired };
