@@ -20,7 +20,7 @@ import { checkLive, release } from '../gpu/leases.js';
 import { measure } from '../gpu/calibrate.js';
 import type { CoreSplitEngine, EngineStats } from './api.js';
 import type { Backend, SplitEngineOptions } from './options.js';
-import { type Context, type Fields, type Program, SPLIT_KEYS, finish, programOf } from './program.js';
+import { type Context, type Fields, type Program, SPLIT_KEYS, finish, onGpu, programOf } from './program.js';
 import { PlanCache } from './plans.js';
 
 /** How an engine was opened (open.ts): its device, or why it has none, and its options as read. */
@@ -139,13 +139,13 @@ export class Engine implements Context {
     const into = q.destinations(o.into, v, 'prepare');
     const gpu = this.gpu;
     // The program of the prepared tensor's key: planned now, made ready ahead (compiled, its table and bind groups).
-    const onGpu = gpu && (v.kind === 'gpu' || !(v.strings || v.dtype.startsWith('complex')));
-    const [p, bases] = onGpu
+    const gpuSide = onGpu(gpu, v);
+    const [p, bases] = gpuSide
       ? q.at(gpu, v.kind === 'gpu' ? v.byteOffset : 0, into, v.kind === 'gpu' && q.viewsAllowed(ours, into))
       : [q, []];
     p.prepared = true;
     p.into = into;
-    if (onGpu) p.prepareAhead(gpu, v, bases);
+    if (gpuSide) p.prepareAhead(gpu, v, bases);
     return p;
   }
 

@@ -35,9 +35,8 @@ export class PlanCache<P extends Entry> {
    * (a call of it that went through after another failed, or after the cache let it go: its table is retired).
    */
   keep(p: P): void {
-    if (p.prepared || p.dropped) return;
+    if (p.prepared || p.dropped || this.list[this.list.length - 1] === p) return;
     const k = this.list.indexOf(p);
-    if (k === this.list.length - 1 && k >= 0) return;
     if (k >= 0) this.list.splice(k, 1);
     if (this.list.push(p) > KEPT_PROGRAMS) this.drop(this.list.shift()!);
   }

@@ -137,7 +137,7 @@ export class Program {
   call(x: TensorView, dests: Call['dests'], what: string, enc?: GPUCommandEncoder) {
     if (this.broken) throw new SplitError(this.broken.code, `${what}: ${this.broken.message}`, undefined, this.broken);
     const gpu = this.ctx.gpu;
-    if (!gpu || (x.kind === 'host' && (x.strings || x.dtype.startsWith('complex')))) {
+    if (!onGpu(gpu, x)) {
       this.ctx.plans.keep(this);
       return { outputs: splitOnCpu(this.spec.plan, x as HostView, this.spec.shapes), gp: undefined };
     }
@@ -192,7 +192,7 @@ export class Program {
   /** Whether a promise-returning call of this program waits for its shader's asynchronous compile. */
   private waits(gpu: GpuExecutor): boolean {
     const gp = this.gp!;
-    return gp.strategy === 'gather' && !compiled(gpu.device, gp);
+    return gp.strategy === 'gather' && !(this.table!.pipeline ??= compiled(gpu.device, gp));
   }
 
   /** Runs a GPU-resident split by this program's plan at `bases`; kept in the engine's cache once it went through. */
@@ -219,6 +219,7 @@ export class Program {
 
   /** Keeps this program in the engine's cache once `r` went through (a prepared split's own program stays its own). */
   private kept<T extends Done | Promise<Done>>(r: T): T {
+    if (this.prepared) return r;
     const keep = () => this.ctx.plans.keep(this);
     if (r instanceof Promise) void r.then(keep, () => undefined);
     else keep();
@@ -279,6 +280,11 @@ export class Program {
     );
     return prepared;
   }
+}
+
+/** Whether a split of `v` runs on the GPU: on a GPU engine, all but string and complex host tensors (the CPU's). */
+export function onGpu(gpu: GpuExecutor | undefined, v: TensorView): gpu is GpuExecutor {
+  return !!gpu && (v.kind === 'gpu' || !(v.strings || v.dtype.startsWith('complex')));
 }
 
 /** A program for `split(x, options)` or `prepare(x, options)`: the options read once, the split planned and checked. */

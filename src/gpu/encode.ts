@@ -22,6 +22,9 @@ export interface Table {
   readonly buffer: GPUBuffer;
   readonly stride: number;
   readonly group: GPUBindGroup;
+  /** The device's gather kit, and the plan's pipeline once a call found it (a pipeline made stays). */
+  readonly kit: GatherKit;
+  pipeline: GPUComputePipeline | undefined;
   /** Recorded into a caller's encoder: its last use is unknown, so Cleave never destroys it. */
   handedOver: boolean;
   /** A dispatch's dynamic offsets as a call records them (params, source, targets): written by every call. */
@@ -66,8 +69,7 @@ export function encodeGather(
   bases: readonly number[],
 ): Made[] {
   const made: Made[] = [];
-  const { device, offsets } = table;
-  const kit = gatherKit(device);
+  const { device, offsets, kit } = table;
   const max = device.limits.maxComputeWorkgroupsPerDimension;
   const pass = enc.beginComputePass(PASS);
   pass.setPipeline(pipeline);
@@ -209,9 +211,10 @@ export function makeTable(device: GPUDevice, pool: BufferPool, gp: GpuPlan): Tab
     { binding: BINDING.params.binding, resource: { buffer, size: params.size } },
     { binding: BINDING.tiles.binding, resource: { buffer, offset: tilesAt, size: bytes.byteLength - tilesAt } },
   ];
-  const group = device.createBindGroup({ layout: gatherKit(device).layouts[BINDING.params.group]!, entries });
-  const offsets = new Uint32Array(2 + gatherKit(device).moving);
-  return { device, buffer, stride, group, handedOver: false, offsets };
+  const kit = gatherKit(device);
+  const group = device.createBindGroup({ layout: kit.layouts[BINDING.params.group]!, entries });
+  const offsets = new Uint32Array(2 + kit.moving);
+  return { device, buffer, stride, group, kit, pipeline: undefined, handedOver: false, offsets };
 }
 
 /** Folds a workgroup count into a 2-D grid when it exceeds one dimension's limit. */

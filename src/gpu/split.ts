@@ -174,7 +174,7 @@ function record(
     return [];
   }
   const t = table!;
-  return encodeGather(enc, gp, t, pipelineNow(t.device, gp), x, buffers, bases);
+  return encodeGather(enc, gp, t, (t.pipeline ??= pipelineNow(t.device, gp)), x, buffers, bases);
 }
 
 /** The caller's buffers a split touches: its input's (unless the engine's), its destinations'. */
