@@ -186,7 +186,7 @@ export class Engine implements Context {
     this.alive('calibrate');
     const gpu = this.requireGpu('calibrate');
     try {
-      return (this.costs = await measure(gpu.device, this.costs!));
+      return (this.costs = await measure(gpu.device));
     } catch (e) {
       throw gpu.failure(e, 'calibrate: the measurement failed');
     }

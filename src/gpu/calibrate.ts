@@ -4,7 +4,7 @@
 // end). The statistics that turn those times into costs are planner/calibration.ts's. Every GPU call runs inside
 // its own error scopes; a failed measurement rejects, and the engine keeps the costs it had.
 
-import type { CostModel } from '../planner/costs.js';
+import { COST_TABLES, type CostModel } from '../planner/costs.js';
 import { PROBES, type Timing, costsFrom } from '../planner/calibration.js';
 import { planGpu } from '../planner/gpu.js';
 import type { GpuPlan } from '../planner/types.js';
@@ -24,7 +24,7 @@ const BYTES = 1 << 20;
 type Recording = (enc: GPUCommandEncoder) => void;
 
 /** The device's costs as measured now, by the probes; rejects when the measurement fails. */
-export async function measure(device: GPUDevice, costs: CostModel): Promise<CostModel> {
+export async function measure(device: GPUDevice): Promise<CostModel> {
   const pool = new BufferPool(device, () => undefined);
   let querySet: GPUQuerySet | undefined;
   try {
@@ -49,7 +49,7 @@ export async function measure(device: GPUDevice, costs: CostModel): Promise<Cost
         if (at) enc.resolveQuerySet(querySet, 0, 2, b.resolve, 0);
         if (at) enc.copyBufferToBuffer(b.resolve, 0, b.read, 0, 16);
       };
-    const plans = probePlans(costs);
+    const plans = probePlans();
     for (const gp of plans) if (gp.strategy === 'gather') await compile(device, gp);
     const { value: probes, error: made } = inScopes(device, () => recorders(device, pool, plans, b.src, b.dst));
     errors.push(made);
@@ -84,9 +84,10 @@ export async function measure(device: GPUDevice, costs: CostModel): Promise<Cost
 }
 
 /** Each probe's split, planned as the planner plans it with its strategy forced. */
-function probePlans(costs: CostModel): GpuPlan[] {
+function probePlans(): GpuPlan[] {
   const limits = { alignment: 256, maxBindingBytes: BYTES, maxBufferBytes: BYTES, targetsPerDispatch: TARGETS };
-  const key = { srcByteOffset: 0, allowAlias: false, separate: false, costs, into: undefined };
+  // Each probe's strategy is forced: no costs choose anything here.
+  const key = { srcByteOffset: 0, allowAlias: false, separate: false, costs: COST_TABLES.gpu, into: undefined };
   return PROBES.map(([copy, rows, parts, piece]) => {
     const plan = planSplit('float32', [rows, (parts * piece) / 4], 1, Array<number>(parts).fill(piece / 4));
     return planGpu(plan, limits, { ...key, strategy: copy ? 'copy' : 'gather' });
